@@ -106,7 +106,8 @@ def _parse_rules(obj: object) -> Rules:
 
 
 def _parse_layout(obj: object) -> list[list[str]]:
-    if not isinstance(obj, list) or len(obj) != 5 or not all(isinstance(r, list) and len(r) == 5 for r in obj):
+    rows_ok = isinstance(obj, list) and len(obj) == 5
+    if not rows_ok or not all(isinstance(r, list) and len(r) == 5 for r in obj):
         raise RecordError("layout must be five rows of five card codes")
     seen: dict[str, tuple[int, int]] = {}
     for r, row in enumerate(obj, 1):
