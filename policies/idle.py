@@ -1,0 +1,17 @@
+"""`idle`: passes every turn, so only the floods play (a baseline and a benchmark)."""
+
+from numba import njit
+
+from sim.layout import A_END
+
+DESCRIPTION = "takes no actions: the floods alone (baseline for benchmarks)"
+
+
+@njit(cache=True)
+def choose(s, p, pp, mask, rng):
+    return A_END
+
+
+@njit(cache=True)
+def escape(s, p, pp, pawn, opts, n, rng):
+    return 0  # the first tile in the default escape order

@@ -1,0 +1,35 @@
+"""Policies by name. A policy is a module with `DESCRIPTION` and two numba functions:
+
+- `choose(s, p, pp, mask, rng) -> action id` given the state array, the rule parameters, the
+  policy's own parameter array and the legal-action mask (sim/layout.py names the actions);
+- `escape(s, p, pp, pawn, opts, n, rng) -> index` into `opts[:n]`, the tiles its pawn may swim
+  to when its place sinks (R15).
+
+A fair policy reads only public fields of `s` (R19): not the cards of face-down places
+(`s[CARD + i]` where `s[TSTATE + i] == DOWN`) nor the undrawn pile order (`s[COLP/ROWP + k]`
+for k >= s[PILE_POS]), and draws randomness only from the policy stream.
+"""
+
+from policies import idle, uniform_random
+
+# name -> (id used by the kernel's dispatch, module); the order of ids is fixed.
+POLICIES = {
+    "idle": (0, idle),
+    "random": (1, uniform_random),
+}
+DEFAULT_POLICY = "random"
+
+
+class UnknownPolicy(ValueError):
+    pass
+
+
+def policy_id(name: str) -> int:
+    try:
+        return POLICIES[name][0]
+    except KeyError:
+        raise UnknownPolicy(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})") from None
+
+
+def describe() -> list[tuple[str, str]]:
+    return [(name, module.DESCRIPTION) for name, (_, module) in POLICIES.items()]

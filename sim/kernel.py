@@ -1,0 +1,641 @@
+"""The numba kernel: Island Escape on fixed-size integer arrays, for millions of games.
+
+Layout (pgx / gymnax style):
+- a game's whole state is one int32 array `s` of `NSTATE` fields (offsets below);
+- the rule parameters are a separate int32 array `p` (see `rules_to_params`), so one compiled
+  kernel serves every rule setting and a sweep changes only `p`;
+- randomness comes from three counter-based splitmix64 streams per game, seeded from
+  (seed, game index, stream): the deal, the flood piles and the policy each have their own, so
+  two rule settings run with the same seed see the same islands and the same flood orders.
+
+Everything here mirrors the reference engine (`sim/engine.py`) rule by rule; the differential
+tests replay kernel games with the engine and demand identical outcomes, events and final states.
+Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is place `i`.
+Card ids: Kings 0-3 (suits S H D C), land cards 4 + 5 * suit + (rank - 6), the joker 24.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from policies.dispatch import choose_action, choose_escape
+from sim.layout import (  # noqa: F401  (re-exported for callers of the kernel)
+    A_END,
+    A_GIVE,
+    A_MOVE,
+    A_RAISE,
+    A_SALVAGE,
+    A_SHORE,
+    A_SHORE_HERE,
+    A_SWIM,
+    A_TAKEOFF,
+    ACTS,
+    C_GIVE,
+    C_MOVE,
+    C_RAISE,
+    C_SALVAGE,
+    C_SHORE,
+    C_SWIM,
+    C_TAKEOFF,
+    C_UNUSED,
+    CARD,
+    CAUSE_CARDS,
+    CAUSE_CUT_OFF,
+    CAUSE_DROWNED,
+    CAUSE_HELICOPTER,
+    CAUSE_TREASURE,
+    CAUSE_WATER,
+    CAUSE_WIN,
+    CAUSES,
+    CENTRE,
+    COLP,
+    COUNT,
+    CUR,
+    DIR_DC,
+    DIR_DR,
+    DOWN,
+    DRY,
+    ESC_DC,
+    ESC_DR,
+    FLOODED,
+    FLOODS,
+    FULL,
+    GAUGE_TOP,
+    GOLDEN,
+    HAND,
+    ISLAND_LAND,
+    JOKER_ID,
+    KINGPOS,
+    LOG_ESCAPE,
+    LOG_FLOOD,
+    LOG_ROWS,
+    LOSS_PLACE,
+    MAX_GAUGE,
+    MIX1,
+    MIX2,
+    N_ACTIONS,
+    NOT_FIRST_COL,
+    NOT_LAST_COL,
+    NPARAMS,
+    NRESULT,
+    NSTATE,
+    OUTCOME,
+    P_ACTIONS,
+    P_CPT,
+    P_GLEN,
+    P_GRANK,
+    P_PAWNS,
+    P_PLAYERS,
+    P_SWIM,
+    PASSES,
+    PAWN,
+    PILE_POS,
+    RAISE_TURN,
+    RAISED,
+    RESULT_FIELDS,
+    ROWP,
+    SEA,
+    STREAM_DEAL,
+    STREAM_FLOOD,
+    STREAM_POLICY,
+    SUIT_MASK,
+    SUNK,
+    TILES,
+    TSTATE,
+    TURN,
+    U27,
+    U30,
+    U31,
+    U33,
+    _mix,
+    popcount,
+    rand_below,
+    seed_streams,
+)
+
+
+@njit(cache=True)
+def neighbour(place, dc, dr, times):
+    """The place `times` steps away, or -1 off the island."""
+    c = place % 5 + dc * times
+    r = place // 5 + dr * times
+    if c < 0 or c > 4 or r < 0 or r > 4:
+        return -1
+    return r * 5 + c
+
+
+@njit(cache=True)
+def is_tile(s, place):
+    return place >= 0 and s[TSTATE + place] != SEA
+
+
+@njit(cache=True)
+def reveal(s, place):
+    """R7, R8, R15: a face-down tile a pawn reaches is turned face up."""
+    if s[TSTATE + place] == DOWN:
+        s[TSTATE + place] = DRY
+
+
+@njit(cache=True)
+def pawn_at(s, p, place):
+    for i in range(p[P_PAWNS]):
+        if s[PAWN + i] == place:
+            return True
+    return False
+
+
+@njit(cache=True)
+def in_play(s, p):
+    """R12/R17: land cards on the island or in any salvage, as a bit mask."""
+    m = s[ISLAND_LAND]
+    for i in range(p[P_PAWNS]):
+        m |= s[HAND + i]
+    return m
+
+
+@njit(cache=True)
+def suit_short(s, p, suit):
+    """R12: fewer land cards of `suit` in play than a treasure needs."""
+    return popcount(in_play(s, p) & SUIT_MASK[suit]) < p[P_CPT]
+
+
+# --- setup (R4) ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def shuffle_piles(s, rng):
+    for base in (COLP, ROWP):
+        for i in range(5):
+            s[base + i] = i + 1
+        for i in range(4, 0, -1):
+            j = rand_below(rng, STREAM_FLOOD, i + 1)
+            t = s[base + i]
+            s[base + i] = s[base + j]
+            s[base + j] = t
+    s[PILE_POS] = 0
+
+
+@njit(cache=True)
+def deal_layout(rng, cards_out):
+    """R4: the 24 island cards shuffled onto the places around the centre (deal stream)."""
+    deck = np.arange(24)
+    for i in range(23, 0, -1):
+        j = rand_below(rng, STREAM_DEAL, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    k = 0
+    for place in range(25):
+        if place == CENTRE:
+            cards_out[place] = JOKER_ID
+        else:
+            cards_out[place] = deck[k]
+            k += 1
+
+
+@njit(cache=True)
+def init_game(s, p, rng, seed, game):
+    seed_streams(rng, seed, game)
+    for i in range(NSTATE):
+        s[i] = 0
+    deal_layout(rng, s[CARD:CARD + 25])
+    land = 0
+    for place in range(25):
+        card = s[CARD + place]
+        s[TSTATE + place] = DRY if place == CENTRE else DOWN
+        if card < 4:
+            s[KINGPOS + card] = place
+        elif card < 24:
+            land |= 1 << (card - 4)
+    s[ISLAND_LAND] = land
+    s[TILES] = FULL
+    for i in range(4):
+        s[PAWN + i] = CENTRE if i < p[P_PAWNS] else -1
+        s[RAISE_TURN + i] = -1
+    shuffle_piles(s, rng)
+    s[OUTCOME] = -1
+    s[LOSS_PLACE] = -1
+
+
+# --- losses checked on the state (R16, R17) ------------------------------------------------------
+
+
+@njit(cache=True)
+def reachable(s, p):
+    """R16: places some pawn reaches by moves and swims, as a place mask (bitboard flood fill)."""
+    tiles = s[TILES]
+    sea = FULL & ~tiles
+    can_swim = p[P_SWIM] <= p[P_ACTIONS]
+    reach = 0
+    for i in range(p[P_PAWNS]):
+        reach |= 1 << s[PAWN + i]
+    while True:
+        new = reach
+        new |= ((reach & NOT_LAST_COL) << 1) & tiles
+        new |= ((reach & NOT_FIRST_COL) >> 1) & tiles
+        new |= (reach << 5) & tiles
+        new |= (reach >> 5) & tiles
+        if can_swim:  # R8: across exactly one sea place onto a tile
+            m = ((reach & NOT_LAST_COL) << 1) & sea
+            new |= ((m & NOT_LAST_COL) << 1) & tiles
+            m = ((reach & NOT_FIRST_COL) >> 1) & sea
+            new |= ((m & NOT_FIRST_COL) >> 1) & tiles
+            m = (reach << 5) & sea
+            new |= (m << 5) & tiles
+            m = (reach >> 5) & sea
+            new |= (m >> 5) & tiles
+        new &= FULL
+        if new == reach:
+            return reach
+        reach = new
+
+
+@njit(cache=True)
+def cut_off(s, p):
+    reach = reachable(s, p)
+    if s[TSTATE + CENTRE] != SEA and not (reach >> CENTRE) & 1:
+        return True
+    for suit in range(4):
+        if not (s[RAISED] >> suit) & 1:
+            place = s[KINGPOS + suit]
+            if place >= 0 and not (reach >> place) & 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def cards_short(s, p):
+    """R17: the unraised treasures can no longer all be raised from the cards in play."""
+    cpt = p[P_CPT]
+    m = in_play(s, p)
+    reserved = 0
+    short = 0
+    for suit in range(4):
+        if (s[RAISED] >> suit) & 1:
+            continue
+        if popcount(m & SUIT_MASK[suit]) >= cpt:
+            reserved += cpt
+        else:
+            short += 1
+    return popcount(m) - reserved < (cpt + 1) * short
+
+
+@njit(cache=True)
+def check_state_losses(s, p):
+    """R18: after the sinking causes, cut_off then cards."""
+    if cut_off(s, p):
+        s[OUTCOME] = CAUSE_CUT_OFF
+    elif cards_short(s, p):
+        s[OUTCOME] = CAUSE_CARDS
+
+
+# --- actions (R7-R13) ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def raise_cards(s, p, me, suit):
+    """The cards a raise on `suit` discards, as a bit mask (R12); 0 if it cannot be raised.
+
+    Normal raise: the lowest `cards_per_treasure` cards of the suit. Short of a suit: the
+    `cards_per_treasure + 1` cards the team needs least - raised suits first, then the King's own
+    suit, then the suits with most cards in play; lowest rank first within a suit.
+    """
+    cpt = p[P_CPT]
+    hand = s[HAND + me]
+    own = hand & SUIT_MASK[suit]
+    if popcount(own) >= cpt:
+        out = 0
+        for b in range(20):
+            if (own >> b) & 1 and popcount(out) < cpt:
+                out |= 1 << b
+        return out
+    if not suit_short(s, p, suit) or popcount(hand) < cpt + 1:
+        return 0
+    m = in_play(s, p)
+    order = np.empty(4, dtype=np.int64)
+    key = np.empty(4, dtype=np.int64)
+    for t in range(4):
+        order[t] = t
+        if (s[RAISED] >> t) & 1:
+            key[t] = -100
+        elif t == suit:
+            key[t] = -50
+        else:
+            key[t] = -popcount(m & SUIT_MASK[t])
+    for i in range(1, 4):  # insertion sort by key, stable
+        j = i
+        while j > 0 and key[order[j]] < key[order[j - 1]]:
+            t = order[j]
+            order[j] = order[j - 1]
+            order[j - 1] = t
+            j -= 1
+    out = 0
+    for i in range(4):
+        cards = hand & SUIT_MASK[order[i]]
+        for b in range(20):
+            if (cards >> b) & 1 and popcount(out) < cpt + 1:
+                out |= 1 << b
+    return out
+
+
+@njit(cache=True)
+def legal_mask(s, p, mask):
+    """Fill `mask[N_ACTIONS]` with 1 for each legal action of the current pawn (R7-R13)."""
+    me = s[CUR]
+    here = s[PAWN + me]
+    left = s[ACTS]
+    for a in range(N_ACTIONS):
+        mask[a] = 0
+    mask[A_END] = 1
+    if left <= 0:
+        return
+    for d in range(4):
+        t = neighbour(here, DIR_DC[d], DIR_DR[d], 1)
+        if t < 0:
+            continue
+        if s[TSTATE + t] != SEA:
+            mask[A_MOVE + d] = 1  # R7
+            if s[TSTATE + t] == FLOODED:
+                mask[A_SHORE + d] = 1  # R9
+            card = s[CARD + t]
+            if s[TSTATE + t] != DOWN and 4 <= card < 24 and not pawn_at(s, p, t):
+                mask[A_SALVAGE + d] = 1  # R10
+        elif left >= p[P_SWIM]:
+            t2 = neighbour(here, DIR_DC[d], DIR_DR[d], 2)
+            if t2 >= 0 and s[TSTATE + t2] != SEA:
+                mask[A_SWIM + d] = 1  # R8
+    if s[TSTATE + here] == FLOODED:
+        mask[A_SHORE_HERE] = 1
+    hand = s[HAND + me]
+    if hand:
+        for other in range(p[P_PAWNS]):  # R11
+            if other != me and s[PAWN + other] == here:
+                for suit in range(4):
+                    if hand & SUIT_MASK[suit]:
+                        mask[A_GIVE + 4 * other + suit] = 1
+    card = s[CARD + here]
+    if 0 <= card < 4 and not (s[RAISED] >> card) & 1 and raise_cards(s, p, me, card):
+        mask[A_RAISE] = 1  # R12
+    if s[RAISED] == 15:  # R13
+        all_home = True
+        for i in range(p[P_PAWNS]):
+            if s[PAWN + i] != CENTRE:
+                all_home = False
+        if all_home:
+            mask[A_TAKEOFF] = 1
+
+
+@njit(cache=True)
+def apply_action(s, p, a, log, nlog):
+    """Play legal action `a` for the current pawn; returns the new log length."""
+    me = s[CUR]
+    here = s[PAWN + me]
+    lg = nlog >= 0
+    if lg:
+        log[nlog, 0] = s[TURN]
+        log[nlog, 1] = a
+        log[nlog, 2] = 0
+        log[nlog, 3] = 0
+        nlog += 1
+    if a < A_SWIM:  # R7 move
+        t = neighbour(here, DIR_DC[a], DIR_DR[a], 1)
+        s[PAWN + me] = t
+        reveal(s, t)
+        s[ACTS] -= 1
+        s[COUNT + C_MOVE] += 1
+    elif a < A_SHORE_HERE:  # R8 swim
+        d = a - A_SWIM
+        t = neighbour(here, DIR_DC[d], DIR_DR[d], 2)
+        s[PAWN + me] = t
+        reveal(s, t)
+        s[ACTS] -= p[P_SWIM]
+        s[COUNT + C_SWIM] += 1
+    elif a < A_SALVAGE:  # R9 shore up
+        t = here if a == A_SHORE_HERE else neighbour(here, DIR_DC[a - A_SHORE], DIR_DR[a - A_SHORE], 1)
+        s[TSTATE + t] = DRY
+        s[ACTS] -= 1
+        s[COUNT + C_SHORE] += 1
+    elif a < A_GIVE:  # R10 salvage
+        d = a - A_SALVAGE
+        t = neighbour(here, DIR_DC[d], DIR_DR[d], 1)
+        bit = 1 << (s[CARD + t] - 4)
+        s[HAND + me] |= bit
+        s[ISLAND_LAND] &= ~bit
+        s[CARD + t] = -1
+        s[TSTATE + t] = SEA
+        s[TILES] &= ~(1 << t)
+        s[ACTS] -= 1
+        s[COUNT + C_SALVAGE] += 1
+        check_state_losses(s, p)  # R18: a salvage can cut a path (R16)
+    elif a < A_RAISE:  # R11 give all my cards of one suit
+        other = (a - A_GIVE) // 4
+        suit = (a - A_GIVE) % 4
+        cards = s[HAND + me] & SUIT_MASK[suit]
+        s[HAND + me] &= ~cards
+        s[HAND + other] |= cards
+        if lg:
+            log[nlog - 1, 2] = other
+            log[nlog - 1, 3] = cards
+        s[ACTS] -= 1
+        s[COUNT + C_GIVE] += 1
+    elif a == A_RAISE:  # R12
+        suit = s[CARD + here]
+        cards = raise_cards(s, p, me, suit)
+        s[HAND + me] &= ~cards
+        s[RAISED] |= 1 << suit
+        s[RAISE_TURN + suit] = s[TURN]
+        if lg:
+            log[nlog - 1, 3] = cards
+        s[ACTS] -= 1
+        s[COUNT + C_RAISE] += 1
+        check_state_losses(s, p)  # R17: a short raise can use cards another suit needs
+    elif a == A_TAKEOFF:  # R13
+        s[ACTS] -= 1
+        s[COUNT + C_TAKEOFF] += 1
+        s[OUTCOME] = CAUSE_WIN
+    return nlog
+
+
+# --- the flood (R14, R15) ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def sink(s, p, place, pid, pp, rng, opts, log, nlog):
+    """R15: the place becomes sea; returns the new log length."""
+    card = s[CARD + place]
+    s[CARD + place] = -1
+    s[TSTATE + place] = SEA
+    s[TILES] &= ~(1 << place)
+    s[SUNK] += 1
+    if card == JOKER_ID:
+        s[OUTCOME] = CAUSE_HELICOPTER
+        s[LOSS_PLACE] = place
+        return nlog
+    if card < 4:
+        s[KINGPOS + card] = -1
+        if not (s[RAISED] >> card) & 1:
+            s[OUTCOME] = CAUSE_TREASURE
+            s[LOSS_PLACE] = place
+            return nlog
+    else:
+        s[ISLAND_LAND] &= ~(1 << (card - 4))
+    for pawn in range(p[P_PAWNS]):
+        if s[PAWN + pawn] != place:
+            continue
+        n = 0
+        for k in range(8):
+            t = neighbour(place, ESC_DC[k], ESC_DR[k], 1)
+            if t >= 0 and s[TSTATE + t] != SEA:
+                opts[n] = t
+                n += 1
+        if n == 0:
+            s[OUTCOME] = CAUSE_DROWNED
+            s[LOSS_PLACE] = place
+            return nlog
+        t = opts[choose_escape(pid, s, p, pp, pawn, opts, n, rng)]
+        s[PAWN + pawn] = t
+        reveal(s, t)
+        if nlog >= 0:
+            log[nlog, 0] = s[TURN]
+            log[nlog, 1] = LOG_ESCAPE
+            log[nlog, 2] = pawn
+            log[nlog, 3] = t
+            nlog += 1
+    return nlog
+
+
+@njit(cache=True)
+def flood(s, p, pid, pp, rng, opts, log, nlog):
+    """R14: one flood - draw a column and a row card, flood or sink, then maybe rise."""
+    pos = s[PILE_POS]
+    place = (s[ROWP + pos] - 1) * 5 + (s[COLP + pos] - 1)
+    s[PILE_POS] = pos + 1
+    s[FLOODS] += 1
+    if nlog >= 0:
+        log[nlog, 0] = s[TURN]
+        log[nlog, 1] = LOG_FLOOD
+        log[nlog, 2] = place
+        log[nlog, 3] = 0
+        nlog += 1
+    st = s[TSTATE + place]
+    sank = False
+    if st == DOWN or st == DRY:
+        s[TSTATE + place] = FLOODED
+    elif st == FLOODED:
+        nlog = sink(s, p, place, pid, pp, rng, opts, log, nlog)
+        sank = True
+        if s[OUTCOME] >= 0:
+            return nlog
+    if s[PILE_POS] == 5:  # both piles ran out: the water rises
+        if s[GAUGE_TOP] == p[P_GLEN] - 1:
+            s[OUTCOME] = CAUSE_WATER  # the last gauge card cannot be removed
+            return nlog
+        s[GAUGE_TOP] += 1
+        s[PASSES] += 1
+        shuffle_piles(s, rng)
+    if sank:  # cut_off and cards can only change when a place sank or a pawn escaped
+        check_state_losses(s, p)
+    return nlog
+
+
+# --- a whole game --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def play_game(s, p, pid, pp, rng, mask, opts, seed, game, log, logging):
+    """Play one game to its end; returns the number of log rows written (0 without logging)."""
+    init_game(s, p, rng, seed, game)
+    nlog = 0 if logging else -1
+    npawns = p[P_PAWNS]
+    while True:
+        s[TURN] += 1
+        s[CUR] = (s[TURN] - 1) % npawns
+        s[ACTS] = p[P_ACTIONS]  # R6
+        while s[ACTS] > 0:
+            legal_mask(s, p, mask)
+            a = choose_action(pid, s, p, pp, mask, rng)
+            if a == A_END:
+                break
+            nlog = apply_action(s, p, a, log, nlog)
+            if s[OUTCOME] >= 0:
+                break
+        if s[OUTCOME] >= 0:
+            break
+        s[COUNT + C_UNUSED] += s[ACTS]
+        s[ACTS] = 0
+        n = p[P_GRANK + s[GAUGE_TOP]]  # R14: fixed at the start of the flood phase
+        for _ in range(n):
+            nlog = flood(s, p, pid, pp, rng, opts, log, nlog)
+            if s[OUTCOME] >= 0:
+                break
+        if s[OUTCOME] >= 0:
+            break
+    return max(nlog, 0)
+
+
+@njit(cache=True)
+def write_result(s, p, out, row):
+    out[row, 0] = s[OUTCOME]
+    out[row, 1] = s[TURN]
+    out[row, 2] = s[FLOODS]
+    out[row, 3] = popcount(s[RAISED])
+    out[row, 4] = s[SUNK]
+    for k in range(6):  # moves, swims, shores, salvages, gives, raises
+        out[row, 5 + k] = s[COUNT + k]
+    out[row, 11] = s[COUNT + C_UNUSED]
+    for suit in range(4):
+        out[row, 12 + suit] = s[RAISE_TURN + suit]
+    out[row, 16] = p[P_GLEN] - s[GAUGE_TOP]
+    out[row, 17] = p[P_GRANK + s[GAUGE_TOP]]
+    out[row, 18] = s[LOSS_PLACE]
+    explored = 0
+    for place in range(25):
+        if s[TSTATE + place] != DOWN:
+            explored += 1
+    out[row, 19] = explored
+    found = 0
+    for suit in range(4):
+        place = s[KINGPOS + suit]
+        if (s[RAISED] >> suit) & 1 or place < 0 or s[TSTATE + place] != DOWN:
+            found += 1
+    out[row, 20] = found
+    held = 0
+    for i in range(p[P_PAWNS]):
+        held += popcount(s[HAND + i])
+    out[row, 21] = held
+
+
+@njit(cache=True, parallel=True)
+def run_batch(p, pid, pp, seed, first_game, out, n_chunks):
+    """Play games first_game … first_game + len(out) - 1; row i of `out` is game first_game + i.
+
+    `prange` runs over chunks so each thread allocates its scratch arrays once; each game writes
+    only its own row, and its randomness depends only on (seed, game), never on the thread.
+    """
+    n = out.shape[0]
+    for ch in prange(n_chunks):
+        s = np.empty(NSTATE, dtype=np.int32)
+        rng = np.empty(3, dtype=np.uint64)
+        mask = np.empty(N_ACTIONS, dtype=np.int8)
+        opts = np.empty(8, dtype=np.int64)
+        log = np.empty((1, 4), dtype=np.int32)
+        lo = ch * n // n_chunks
+        hi = (ch + 1) * n // n_chunks
+        for i in range(lo, hi):
+            play_game(s, p, pid, pp, rng, mask, opts, seed, first_game + i, log, False)
+            write_result(s, p, out, i)
+
+
+@njit(cache=True)
+def play_logged(p, pid, pp, seed, game, out, log, layout):
+    """One game with every action, escape and flood logged (for record export)."""
+    s = np.empty(NSTATE, dtype=np.int32)
+    rng = np.empty(3, dtype=np.uint64)
+    mask = np.empty(N_ACTIONS, dtype=np.int8)
+    opts = np.empty(8, dtype=np.int64)
+    seed_streams(rng, seed, game)
+    deal_layout(rng, layout)
+    n = play_game(s, p, pid, pp, rng, mask, opts, seed, game, log, True)
+    write_result(s, p, out, 0)
+    return n

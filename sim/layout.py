@@ -1,0 +1,128 @@
+"""The kernel's array layout: state offsets, parameter slots, action ids, randomness.
+
+Shared by `sim/kernel.py` and the policies in `policies/`, which must not import the kernel
+(the kernel dispatches to them). See `sim/kernel.py` for the design.
+"""
+
+import numpy as np
+from numba import njit
+
+# --- state offsets -------------------------------------------------------------------------------
+CARD = 0  # 25: card id per place, -1 for sea
+TSTATE = 25  # 25: 0 face down, 1 dry, 2 flooded, 3 sea
+PAWN = 50  # 4: place of each pawn
+HAND = 54  # 4: salvage of each pawn as a bit mask of land cards (bit = card id - 4)
+RAISED = 58  # bit mask of raised suits
+GAUGE_TOP = 59  # index of the top gauge card in p[P_GRANK:]
+COLP = 60  # 5: column pile of this pass, in draw order
+ROWP = 65  # 5: row pile of this pass
+PILE_POS = 70  # floods drawn in this pass
+TURN = 71  # turns begun
+CUR = 72  # pawn whose turn it is
+ACTS = 73  # actions left this turn
+FLOODS = 74  # floods resolved
+OUTCOME = 75  # -1 while running, else a CAUSE_* code
+ISLAND_LAND = 76  # bit mask of land cards still on the island (any state but sea)
+TILES = 77  # place mask of tiles (not sea)
+KINGPOS = 78  # 4: place of each King, -1 once it is off the island
+RAISE_TURN = 82  # 4: turn each suit was raised, -1 if not
+COUNT = 86  # 8: actions used by kind (move swim shore salvage give raise takeoff) and unused
+SUNK = 94  # tiles sunk by floods
+LOSS_PLACE = 95  # place whose sinking ended the game, -1
+PASSES = 96
+NSTATE = 97
+
+# --- parameters ----------------------------------------------------------------------------------
+P_PLAYERS, P_PAWNS, P_CPT, P_SWIM, P_ACTIONS, P_GLEN = 0, 1, 2, 3, 4, 5
+P_GRANK = 6  # 10: rank of each gauge card, top first
+NPARAMS = 16
+MAX_GAUGE = 10
+
+# --- tile states, outcomes -----------------------------------------------------------------------
+DOWN, DRY, FLOODED, SEA = 0, 1, 2, 3
+CAUSE_WIN, CAUSE_TREASURE, CAUSE_HELICOPTER, CAUSE_DROWNED = 0, 1, 2, 3
+CAUSE_WATER, CAUSE_CUT_OFF, CAUSE_CARDS = 4, 5, 6
+CAUSES = ("win", "treasure", "helicopter", "drowned", "water", "cut_off", "cards")
+JOKER_ID = 24
+CENTRE = 12
+
+# --- actions (a fixed action space; the mask says which are legal) -------------------------------
+A_MOVE = 0  # + direction (up, down, left, right)
+A_SWIM = 4  # + direction
+A_SHORE_HERE = 8
+A_SHORE = 9  # + direction
+A_SALVAGE = 13  # + direction
+A_GIVE = 17  # + 4 * pawn + suit: all my cards of that suit
+A_RAISE = 33
+A_TAKEOFF = 34
+A_END = 35  # pass the rest of the turn
+N_ACTIONS = 36
+DIR_DC = np.array([0, 0, -1, 1], dtype=np.int64)
+DIR_DR = np.array([-1, 1, 0, 0], dtype=np.int64)
+# R15 / RECORD-FORMAT default escape order: up, up-right, right, down-right, down, …, up-left.
+ESC_DC = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
+ESC_DR = np.array([-1, -1, 0, 1, 1, 1, 0, -1], dtype=np.int64)
+
+# count slots in s[COUNT:]
+C_MOVE, C_SWIM, C_SHORE, C_SALVAGE, C_GIVE, C_RAISE, C_TAKEOFF, C_UNUSED = range(8)
+
+# --- per-game results ----------------------------------------------------------------------------
+RESULT_FIELDS = ("cause", "turns", "floods", "treasures_raised", "tiles_sunk", "moves", "swims",
+                 "shores", "salvages", "gives", "raises", "unused", "raise_turn_S", "raise_turn_H",
+                 "raise_turn_D", "raise_turn_C", "gauge_left", "water_level", "loss_place",
+                 "explored", "kings_found", "salvage_held")
+NRESULT = len(RESULT_FIELDS)
+
+# --- log codes for record export -------------------------------------------------------------------
+LOG_ESCAPE = 40  # a = pawn, b = place
+LOG_FLOOD = 50  # a = place
+LOG_ROWS = 2048
+
+FULL = (1 << 25) - 1
+NOT_LAST_COL = FULL & ~((1 << 4) | (1 << 9) | (1 << 14) | (1 << 19) | (1 << 24))
+NOT_FIRST_COL = FULL & ~((1 << 0) | (1 << 5) | (1 << 10) | (1 << 15) | (1 << 20))
+SUIT_MASK = np.array([0x1F, 0x1F << 5, 0x1F << 10, 0x1F << 15], dtype=np.int64)
+
+U30, U27, U31, U33 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(33)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+STREAM_DEAL, STREAM_FLOOD, STREAM_POLICY = 0, 1, 2
+
+
+# --- randomness ----------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _mix(z):
+    z = (z ^ (z >> U30)) * MIX1
+    z = (z ^ (z >> U27)) * MIX2
+    return z ^ (z >> U31)
+
+
+@njit(cache=True)
+def seed_streams(rng, seed, game):
+    """Three independent splitmix64 streams keyed by (seed, game, stream)."""
+    base = _mix(np.uint64(seed) * GOLDEN + np.uint64(0x632BE59BD9B4E019))
+    base = _mix(base ^ (np.uint64(game) * MIX2))
+    for k in range(3):
+        rng[k] = _mix(base + np.uint64(k + 1) * GOLDEN)
+
+
+@njit(cache=True)
+def rand_below(rng, k, n):
+    """A number in [0, n) from stream k (n is small, so the modulo bias is negligible)."""
+    rng[k] = rng[k] + GOLDEN
+    return np.int64((_mix(rng[k]) >> U33) % np.uint64(n))
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def popcount(x):
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n

@@ -1,0 +1,209 @@
+"""The Python side of the kernel (QuantEcon style): it owns seeds, threads and allocation, runs
+the jitted kernel in batches, and turns the results into a pandas table and game records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import numba
+import numpy as np
+import pandas as pd
+
+from policies.registry import policy_id
+from sim import layout as L
+from sim.kernel import play_logged, run_batch
+from sim.records import Record, layout_grid
+from sim.rules import SUITS, Rules, rank_of
+
+BATCH = 1 << 16  # games per kernel call: bounds memory and paces the progress bar
+
+
+def card_code(card_id: int) -> str | None:
+    """Kernel card id -> card code (R1)."""
+    if card_id < 0:
+        return None
+    if card_id < 4:
+        return "K" + SUITS[card_id]
+    if card_id < 24:
+        k = card_id - 4
+        return f"{6 + k % 5}{SUITS[k // 5]}"
+    return "JK"
+
+
+def cards_of_mask(mask: int) -> list[str]:
+    return [card_code(4 + b) for b in range(20) if (mask >> b) & 1]
+
+
+def rules_to_params(rules: Rules) -> np.ndarray:
+    if len(rules.gauge) > L.MAX_GAUGE:
+        raise ValueError(f"the kernel takes gauges of at most {L.MAX_GAUGE} cards")
+    p = np.zeros(L.NPARAMS, dtype=np.int32)
+    p[L.P_PLAYERS] = rules.players
+    p[L.P_PAWNS] = rules.pawns
+    p[L.P_CPT] = rules.cards_per_treasure
+    p[L.P_SWIM] = rules.swim_cost
+    p[L.P_ACTIONS] = rules.actions_per_turn
+    p[L.P_GLEN] = len(rules.gauge)
+    for i, card in enumerate(rules.gauge):
+        p[L.P_GRANK + i] = rank_of(card)
+    return p
+
+
+def default_policy_params(policy: str) -> np.ndarray:
+    return np.zeros(8, dtype=np.float64)
+
+
+def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
+              threads: int | None = None, policy_params: np.ndarray | None = None,
+              on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+    """Raw kernel results, int32 [games, NRESULT] (columns: layout.RESULT_FIELDS)."""
+    if games < 0:
+        raise ValueError("the number of games cannot be negative")
+    if seed < 0:
+        raise ValueError("the seed must be a whole number >= 0")
+    pid = policy_id(policy)
+    params = rules_to_params(rules)
+    pp = default_policy_params(policy) if policy_params is None else policy_params
+    if threads:
+        numba.set_num_threads(threads)
+    n_threads = numba.get_num_threads()
+    out = np.empty((games, L.NRESULT), dtype=np.int32)
+    done = 0
+    while done < games:
+        n = min(BATCH, games - done)
+        chunk = out[done:done + n]
+        run_batch(params, pid, pp, seed, first_game + done, chunk, max(1, min(n, 8 * n_threads)))
+        done += n
+        if on_batch:
+            on_batch(n)
+    return out
+
+
+# Compact dtypes keep a million-game table small (about 40 MB).
+_INT8 = ("treasures_raised", "tiles_sunk", "shores", "salvages", "gives", "raises", "raise_turn_S",
+         "raise_turn_H", "raise_turn_D", "raise_turn_C", "gauge_left", "water_level", "loss_place",
+         "explored", "kings_found", "salvage_held", "turns", "floods")
+
+
+def results_frame(raw: np.ndarray, rules: Rules, policy: str, seed: int, first_game: int = 0,
+                  variant: str = "") -> pd.DataFrame:
+    """Per-game results as a DataFrame: rule columns, then outcome, then action counts."""
+    n = len(raw)
+    cols = {name: raw[:, i] for i, name in enumerate(L.RESULT_FIELDS)}
+    df = pd.DataFrame({
+        "seed": np.full(n, seed, dtype=np.int64),
+        "game": np.arange(first_game, first_game + n, dtype=np.int64),
+        "players": np.full(n, rules.players, dtype=np.int8),
+        "cards_per_treasure": np.full(n, rules.cards_per_treasure, dtype=np.int8),
+        "gauge": pd.Categorical([" ".join(rules.gauge)] * n),
+        "swim_cost": np.full(n, rules.swim_cost, dtype=np.int8),
+        "actions_per_turn": np.full(n, rules.actions_per_turn, dtype=np.int8),
+        "policy": pd.Categorical([policy] * n),
+        "won": cols["cause"] == L.CAUSE_WIN,
+        "cause": pd.Categorical.from_codes(cols["cause"], categories=list(L.CAUSES)),
+    })
+    for name in L.RESULT_FIELDS[1:]:
+        col = cols[name]
+        df[name] = col.astype(np.int8 if name in _INT8 else np.int16)
+    unused = df.pop("unused")
+    df.insert(df.columns.get_loc("raises") + 1, "unused", unused)
+    return df
+
+
+def simulate(rules: Rules, policy: str = "random", games: int = 1000, seed: int = 0,
+             threads: int | None = None, progress: bool | None = None) -> pd.DataFrame:
+    """Play `games` games and return the per-game table (see README for the columns)."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=games, unit="game", unit_scale=True, disable=progress is False,
+               delay=1.0, mininterval=0.5, desc=f"{policy}")
+    try:
+        raw = run_games(rules, policy, games, seed, threads=threads, on_batch=bar.update)
+    finally:
+        bar.close()
+    return results_frame(raw, rules, policy, seed)
+
+
+def wilson_interval(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for a win rate (scipy's binomtest)."""
+    from scipy.stats import binomtest
+
+    if n == 0:
+        return (0.0, 1.0)
+    ci = binomtest(int(wins), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
+    return (float(ci.low), float(ci.high))
+
+
+def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
+    """The `simulate` summary: win rate with a 95% Wilson interval, loss causes, mean turns."""
+    n = len(df)
+    wins = int(df["won"].sum())
+    lo, hi = wilson_interval(wins, n)
+    counts = df["cause"].value_counts()
+    causes = {c: round(100.0 * int(counts.get(c, 0)) / n, 3) if n else 0.0 for c in L.CAUSES[1:]}
+    return {
+        "games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi],
+        "causes": causes, "mean_turns": float(df["turns"].mean()) if n else 0.0,
+        "games_per_second": (n / seconds) if seconds else None,
+    }
+
+
+def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[Record]:
+    """Replayable records of chosen games: full layout, every flood, every action and escape."""
+    pid = policy_id(policy)
+    params = rules_to_params(rules)
+    pp = default_policy_params(policy)
+    out = []
+    for game in games:
+        log = np.zeros((L.LOG_ROWS, 4), dtype=np.int32)
+        res = np.zeros((1, L.NRESULT), dtype=np.int32)
+        cards = np.zeros(25, dtype=np.int64)
+        n = play_logged(params, pid, pp, seed, game, res, log, cards)
+        out.append(_record_from_log(rules, seed, cards, log[:n], res[0]))
+    return out
+
+
+_DIRS = ("up", "down", "left", "right")
+
+
+def _record_from_log(rules: Rules, seed: int, cards: np.ndarray, log: np.ndarray, res: np.ndarray) -> Record:
+    layout = {(i % 5 + 1, i // 5 + 1): card_code(int(c)) for i, c in enumerate(cards)}
+    turns_played = int(res[1])
+    turns: list[list[str]] = [[] for _ in range(turns_played)]
+    floods: list[list[int]] = []
+    pawns = [12] * rules.pawns  # follow positions to name shore/salvage places
+    for turn, code, a, b in log.tolist():
+        me = (turn - 1) % rules.pawns
+        entries = turns[turn - 1]
+        here = pawns[me]
+        if code == L.LOG_FLOOD:
+            floods.append([a % 5 + 1, a // 5 + 1])
+            continue
+        if code == L.LOG_ESCAPE:
+            pawns[a] = b
+            entries.append(f"escape {a} {b % 5 + 1},{b // 5 + 1}")
+            continue
+        if code < L.A_SHORE_HERE:  # move or swim
+            d = code % 4
+            dist = 1 if code < L.A_SWIM else 2
+            c, r = here % 5 + int(L.DIR_DC[d]) * dist, here // 5 + int(L.DIR_DR[d]) * dist
+            pawns[me] = r * 5 + c
+            entries.append(f"{'move' if code < L.A_SWIM else 'swim'} {_DIRS[d]}")
+        elif code < L.A_GIVE:
+            if code == L.A_SHORE_HERE:
+                t = here
+            else:
+                d = code - (L.A_SHORE if code < L.A_SALVAGE else L.A_SALVAGE)
+                t = (here // 5 + int(L.DIR_DR[d])) * 5 + here % 5 + int(L.DIR_DC[d])
+            entries.append(f"{'shore' if code < L.A_SALVAGE else 'salvage'} {t % 5 + 1},{t // 5 + 1}")
+        elif code < L.A_RAISE:
+            entries.append(f"give {a} " + " ".join(cards_of_mask(b)))
+        elif code == L.A_RAISE:
+            entries.append("raise " + " ".join(cards_of_mask(b)))
+        elif code == L.A_TAKEOFF:
+            entries.append("takeoff")
+    cause = L.CAUSES[int(res[0])]
+    result = {"outcome": "win" if cause == "win" else "loss", "cause": cause,
+              "turns": turns_played, "floods": int(res[2])}
+    return Record(rules, layout_grid(layout), seed, [tuple(f) for f in floods], turns, result)
