@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit, prange
 
 from policies.dispatch import choose_action, choose_escape
-from sim.layout import (  # noqa: F401  (re-exported for callers of the kernel)
+from sim.layout import (
     A_END,
     A_GIVE,
     A_MOVE,
@@ -47,38 +47,30 @@ from sim.layout import (  # noqa: F401  (re-exported for callers of the kernel)
     CAUSE_TREASURE,
     CAUSE_WATER,
     CAUSE_WIN,
-    CAUSES,
     CENTRE,
     COLP,
     COUNT,
     CUR,
-    DIR_DC,
-    DIR_DR,
     DOWN,
     DRY,
-    ESC_DC,
-    ESC_DR,
+    ESCAPE_TO,
     FLOODED,
     FLOODS,
     FULL,
     GAUGE_TOP,
-    GOLDEN,
     HAND,
     ISLAND_LAND,
     JOKER_ID,
     KINGPOS,
     LOG_ESCAPE,
     LOG_FLOOD,
-    LOG_ROWS,
     LOSS_PLACE,
-    MAX_GAUGE,
-    MIX1,
-    MIX2,
     N_ACTIONS,
+    NEIGHBOUR,
+    NEIGHBOUR2,
+    NON_CENTRE,
     NOT_FIRST_COL,
     NOT_LAST_COL,
-    NPARAMS,
-    NRESULT,
     NSTATE,
     OUTCOME,
     P_ACTIONS,
@@ -86,29 +78,22 @@ from sim.layout import (  # noqa: F401  (re-exported for callers of the kernel)
     P_GLEN,
     P_GRANK,
     P_PAWNS,
-    P_PLAYERS,
     P_SWIM,
     PASSES,
     PAWN,
     PILE_POS,
+    RAISE_SEQ,
     RAISE_TURN,
     RAISED,
-    RESULT_FIELDS,
     ROWP,
     SEA,
     STREAM_DEAL,
     STREAM_FLOOD,
-    STREAM_POLICY,
     SUIT_MASK,
     SUNK,
     TILES,
     TSTATE,
     TURN,
-    U27,
-    U30,
-    U31,
-    U33,
-    _mix,
     popcount,
     rand_below,
     seed_streams,
@@ -179,19 +164,14 @@ def shuffle_piles(s, rng):
 @njit(cache=True)
 def deal_layout(rng, cards_out):
     """R4: the 24 island cards shuffled onto the places around the centre (deal stream)."""
-    deck = np.arange(24)
-    for i in range(23, 0, -1):
+    for k in range(24):
+        cards_out[NON_CENTRE[k]] = k
+    cards_out[CENTRE] = JOKER_ID
+    for i in range(23, 0, -1):  # Fisher-Yates over the places around the centre
         j = rand_below(rng, STREAM_DEAL, i + 1)
-        t = deck[i]
-        deck[i] = deck[j]
-        deck[j] = t
-    k = 0
-    for place in range(25):
-        if place == CENTRE:
-            cards_out[place] = JOKER_ID
-        else:
-            cards_out[place] = deck[k]
-            k += 1
+        t = cards_out[NON_CENTRE[i]]
+        cards_out[NON_CENTRE[i]] = cards_out[NON_CENTRE[j]]
+        cards_out[NON_CENTRE[j]] = t
 
 
 @njit(cache=True)
@@ -339,7 +319,7 @@ def raise_cards(s, p, me, suit):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def legal_mask(s, p, mask):
     """Fill `mask[N_ACTIONS]` with 1 for each legal action of the current pawn (R7-R13)."""
     me = s[CUR]
@@ -351,7 +331,7 @@ def legal_mask(s, p, mask):
     if left <= 0:
         return
     for d in range(4):
-        t = neighbour(here, DIR_DC[d], DIR_DR[d], 1)
+        t = NEIGHBOUR[here, d]
         if t < 0:
             continue
         if s[TSTATE + t] != SEA:
@@ -362,7 +342,7 @@ def legal_mask(s, p, mask):
             if s[TSTATE + t] != DOWN and 4 <= card < 24 and not pawn_at(s, p, t):
                 mask[A_SALVAGE + d] = 1  # R10
         elif left >= p[P_SWIM]:
-            t2 = neighbour(here, DIR_DC[d], DIR_DR[d], 2)
+            t2 = NEIGHBOUR2[here, d]
             if t2 >= 0 and s[TSTATE + t2] != SEA:
                 mask[A_SWIM + d] = 1  # R8
     if s[TSTATE + here] == FLOODED:
@@ -386,7 +366,7 @@ def legal_mask(s, p, mask):
             mask[A_TAKEOFF] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def apply_action(s, p, a, log, nlog):
     """Play legal action `a` for the current pawn; returns the new log length."""
     me = s[CUR]
@@ -399,26 +379,26 @@ def apply_action(s, p, a, log, nlog):
         log[nlog, 3] = 0
         nlog += 1
     if a < A_SWIM:  # R7 move
-        t = neighbour(here, DIR_DC[a], DIR_DR[a], 1)
+        t = NEIGHBOUR[here, a]
         s[PAWN + me] = t
         reveal(s, t)
         s[ACTS] -= 1
         s[COUNT + C_MOVE] += 1
     elif a < A_SHORE_HERE:  # R8 swim
         d = a - A_SWIM
-        t = neighbour(here, DIR_DC[d], DIR_DR[d], 2)
+        t = NEIGHBOUR2[here, d]
         s[PAWN + me] = t
         reveal(s, t)
         s[ACTS] -= p[P_SWIM]
         s[COUNT + C_SWIM] += 1
     elif a < A_SALVAGE:  # R9 shore up
-        t = here if a == A_SHORE_HERE else neighbour(here, DIR_DC[a - A_SHORE], DIR_DR[a - A_SHORE], 1)
+        t = here if a == A_SHORE_HERE else NEIGHBOUR[here, a - A_SHORE]
         s[TSTATE + t] = DRY
         s[ACTS] -= 1
         s[COUNT + C_SHORE] += 1
     elif a < A_GIVE:  # R10 salvage
         d = a - A_SALVAGE
-        t = neighbour(here, DIR_DC[d], DIR_DR[d], 1)
+        t = NEIGHBOUR[here, d]
         bit = 1 << (s[CARD + t] - 4)
         s[HAND + me] |= bit
         s[ISLAND_LAND] &= ~bit
@@ -445,6 +425,7 @@ def apply_action(s, p, a, log, nlog):
         s[HAND + me] &= ~cards
         s[RAISED] |= 1 << suit
         s[RAISE_TURN + suit] = s[TURN]
+        s[RAISE_SEQ] = s[RAISE_SEQ] * 5 + suit + 1
         if lg:
             log[nlog - 1, 3] = cards
         s[ACTS] -= 1
@@ -460,7 +441,7 @@ def apply_action(s, p, a, log, nlog):
 # --- the flood (R14, R15) ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     """R15: the place becomes sea; returns the new log length."""
     card = s[CARD + place]
@@ -485,7 +466,7 @@ def sink(s, p, place, pid, pp, rng, opts, log, nlog):
             continue
         n = 0
         for k in range(8):
-            t = neighbour(place, ESC_DC[k], ESC_DR[k], 1)
+            t = ESCAPE_TO[place, k]
             if t >= 0 and s[TSTATE + t] != SEA:
                 opts[n] = t
                 n += 1
@@ -505,7 +486,7 @@ def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     return nlog
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def flood(s, p, pid, pp, rng, opts, log, nlog):
     """R14: one flood - draw a column and a row card, flood or sink, then maybe rise."""
     pos = s[PILE_POS]
@@ -628,9 +609,11 @@ def run_batch(p, pid, pp, seed, first_game, out, n_chunks):
 
 
 @njit(cache=True)
-def play_logged(p, pid, pp, seed, game, out, log, layout):
-    """One game with every action, escape and flood logged (for record export)."""
-    s = np.empty(NSTATE, dtype=np.int32)
+def play_logged(p, pid, pp, seed, game, out, log, layout, s):
+    """One game with every action, escape and flood logged (for record export).
+
+    `layout` receives the dealt cards, `s` the final state, `out[0]` the result row.
+    """
     rng = np.empty(3, dtype=np.uint64)
     mask = np.empty(N_ACTIONS, dtype=np.int8)
     opts = np.empty(8, dtype=np.int64)

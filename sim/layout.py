@@ -30,7 +30,8 @@ COUNT = 86  # 8: actions used by kind (move swim shore salvage give raise takeof
 SUNK = 94  # tiles sunk by floods
 LOSS_PLACE = 95  # place whose sinking ended the game, -1
 PASSES = 96
-NSTATE = 97
+RAISE_SEQ = 97  # suits in the order raised, as base-5 digits (suit + 1), oldest first
+NSTATE = 98
 
 # --- parameters ----------------------------------------------------------------------------------
 P_PLAYERS, P_PAWNS, P_CPT, P_SWIM, P_ACTIONS, P_GLEN = 0, 1, 2, 3, 4, 5
@@ -57,11 +58,28 @@ A_RAISE = 33
 A_TAKEOFF = 34
 A_END = 35  # pass the rest of the turn
 N_ACTIONS = 36
+# Neighbour tables: NEIGHBOUR[place, d] is the place one step in direction d (or -1 off the
+# island), NEIGHBOUR2 two steps, ESCAPE_TO[place, k] the k-th place in the default escape order.
+def _table(dcs, drs, times):
+    out = np.full((25, len(dcs)), -1, dtype=np.int64)
+    for place in range(25):
+        for k in range(len(dcs)):
+            c, r = place % 5 + dcs[k] * times, place // 5 + drs[k] * times
+            if 0 <= c <= 4 and 0 <= r <= 4:
+                out[place, k] = r * 5 + c
+    return out
+
+
 DIR_DC = np.array([0, 0, -1, 1], dtype=np.int64)
 DIR_DR = np.array([-1, 1, 0, 0], dtype=np.int64)
 # R15 / RECORD-FORMAT default escape order: up, up-right, right, down-right, down, …, up-left.
 ESC_DC = np.array([0, 1, 1, 1, 0, -1, -1, -1], dtype=np.int64)
 ESC_DR = np.array([-1, -1, 0, 1, 1, 1, 0, -1], dtype=np.int64)
+
+NEIGHBOUR = _table(DIR_DC, DIR_DR, 1)
+NEIGHBOUR2 = _table(DIR_DC, DIR_DR, 2)
+ESCAPE_TO = _table(ESC_DC, ESC_DR, 1)
+NON_CENTRE = np.array([i for i in range(25) if i != 12], dtype=np.int64)
 
 # count slots in s[COUNT:]
 C_MOVE, C_SWIM, C_SHORE, C_SALVAGE, C_GIVE, C_RAISE, C_TAKEOFF, C_UNUSED = range(8)
@@ -83,7 +101,7 @@ NOT_LAST_COL = FULL & ~((1 << 4) | (1 << 9) | (1 << 14) | (1 << 19) | (1 << 24))
 NOT_FIRST_COL = FULL & ~((1 << 0) | (1 << 5) | (1 << 10) | (1 << 15) | (1 << 20))
 SUIT_MASK = np.array([0x1F, 0x1F << 5, 0x1F << 10, 0x1F << 15], dtype=np.int64)
 
-U30, U27, U31, U33 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(33)
+U30, U27, U31, U32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
@@ -111,9 +129,9 @@ def seed_streams(rng, seed, game):
 
 @njit(cache=True)
 def rand_below(rng, k, n):
-    """A number in [0, n) from stream k (n is small, so the modulo bias is negligible)."""
+    """A number in [0, n) from stream k: the top 32 bits scaled by n (no slow division)."""
     rng[k] = rng[k] + GOLDEN
-    return np.int64((_mix(rng[k]) >> U33) % np.uint64(n))
+    return np.int64(((_mix(rng[k]) >> U32) * np.uint64(n)) >> U32)
 
 
 # --- small helpers -------------------------------------------------------------------------------

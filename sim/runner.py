@@ -151,17 +151,45 @@ def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
 
 def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[Record]:
     """Replayable records of chosen games: full layout, every flood, every action and escape."""
+    return [record for record, _ in export_games(rules, policy, seed, games)]
+
+
+def export_games(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[tuple[Record, dict]]:
+    """Records of chosen games, each with the final state the kernel reached (RECORD-FORMAT
+    `final`; salvage in card order, since the kernel keeps salvage as a set)."""
     pid = policy_id(policy)
     params = rules_to_params(rules)
     pp = default_policy_params(policy)
     out = []
+    log = np.zeros((L.LOG_ROWS, 4), dtype=np.int32)
+    res = np.zeros((1, L.NRESULT), dtype=np.int32)
+    cards = np.zeros(25, dtype=np.int64)
+    state = np.zeros(L.NSTATE, dtype=np.int32)
     for game in games:
-        log = np.zeros((L.LOG_ROWS, 4), dtype=np.int32)
-        res = np.zeros((1, L.NRESULT), dtype=np.int32)
-        cards = np.zeros(25, dtype=np.int64)
-        n = play_logged(params, pid, pp, seed, game, res, log, cards)
-        out.append(_record_from_log(rules, seed, cards, log[:n], res[0]))
+        n = play_logged(params, pid, pp, seed, game, res, log, cards, state)
+        record = _record_from_log(rules, seed, cards, log[:n], res[0])
+        out.append((record, _final_state(rules, state, record)))
     return out
+
+
+_STATE_NAMES = ("down", "dry", "flooded", "sea")
+
+
+def _final_state(rules: Rules, s: np.ndarray, record: Record) -> dict:
+    board = [[{"card": card_code(int(s[L.CARD + r * 5 + c])), "state": _STATE_NAMES[s[L.TSTATE + r * 5 + c]]}
+              for c in range(5)] for r in range(5)]
+    raised = []
+    seq = int(s[L.RAISE_SEQ])
+    while seq:
+        raised.insert(0, SUITS[seq % 5 - 1])
+        seq //= 5
+    return {
+        "board": board,
+        "pawns": [[int(s[L.PAWN + i]) % 5 + 1, int(s[L.PAWN + i]) // 5 + 1] for i in range(rules.pawns)],
+        "salvage": [cards_of_mask(int(s[L.HAND + i])) for i in range(rules.pawns)],
+        "raised": raised,
+        "gauge": list(rules.gauge[int(s[L.GAUGE_TOP]):]),
+    }
 
 
 _DIRS = ("up", "down", "left", "right")
