@@ -22,11 +22,23 @@ def fail(message: str) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def main() -> None:
+def cli() -> None:
     """Island Escape balance lab: replay records, simulate games, measure difficulty."""
 
 
-@main.command("replay")
+def main() -> None:
+    """Entry point: click's usage errors become one line on stderr with exit status 2."""
+    try:
+        cli.main(standalone_mode=False, prog_name="island-escape")
+    except click.exceptions.Abort:
+        click.echo("island-escape: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        click.echo(f"island-escape: {exc.format_message()}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+@cli.command("replay")
 @click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON result per record, one per line.")
 @click.option("--board", is_flag=True, help="Draw the island in ASCII after each turn.")
@@ -74,6 +86,171 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool) -> None:
             click.echo(f"island-escape replay: {path}: {exc}", err=True)
     if bad:
         sys.exit(EXIT_BAD_INPUT)
+
+
+def _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants):
+    """Variants first, then explicit options on top (an explicit option always wins)."""
+    from sim.rules import Rules, gauge_of_length
+
+    rules = Rules().with_variant(*variants)
+    changes = {}
+    if players is not None:
+        changes["players"] = players
+    if cards_per_treasure is not None:
+        changes["cards_per_treasure"] = cards_per_treasure
+    if gauge is not None and gauge_length is not None:
+        raise click.UsageError("give --gauge or --gauge-length, not both")
+    if gauge is not None:
+        changes["gauge"] = [c.strip().upper() for c in gauge.replace(",", " ").split()]
+    if gauge_length is not None:
+        changes["gauge"] = list(gauge_of_length(gauge_length))
+    if swim_cost is not None:
+        changes["swim_cost"] = swim_cost
+    if actions is not None:
+        changes["actions_per_turn"] = actions
+    return Rules(**{**rules.as_record(), **changes})
+
+
+def _summary_text(summary: dict, threads: int) -> str:
+    lo, hi = summary["ci95"]
+    causes = "  ".join(f"{c} {v:.1f}%" for c, v in summary["causes"].items())
+    lines = [
+        f"games       {summary['games']:,}",
+        f"win rate    {100 * summary['win_rate']:.2f}%  (95% Wilson interval {100 * lo:.2f}-{100 * hi:.2f}%)",
+        f"losses      {causes}",
+        f"mean turns  {summary['mean_turns']:.2f}",
+    ]
+    if summary["games_per_second"]:
+        lines.append(f"speed       {summary['games_per_second']:,.0f} games/s on {threads} thread(s)")
+    return "\n".join(lines)
+
+
+@cli.command("simulate")
+@click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
+@click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
+@click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.  [default: 2]")
+@click.option("--gauge", help='Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".')
+@click.option("--gauge-length", type=int,
+              help="L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom.")
+@click.option("--swim-cost", type=int, help="Actions a swim costs.  [default: 2]")
+@click.option("--actions", type=int, help="Actions per turn.  [default: 4]")
+@click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]),
+              help="A named variant (repeatable); explicit options override it.")
+@click.option("--policy", default=None, help="Policy name (see `island-escape policies`).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Game g plays on streams keyed by (seed, g).")
+@click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the per-game table here (Parquet).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False),
+              help="Export the first games as replayable records into this folder.")
+@click.option("--record-count", type=click.IntRange(min=0), default=10, show_default=True,
+              help="How many games --records exports.")
+def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
+                 policy, seed, threads, out, as_json, records_dir, record_count):
+    """Play many games with the numba kernel and summarize them.
+
+    Prints the win rate with a 95% Wilson interval, the loss causes, the mean number of turns
+    and the speed. With --out the per-game table is written batch by batch, so an interrupted
+    run keeps what it finished.
+    """
+    import time
+    from pathlib import Path
+
+    import numba
+    from tqdm.auto import tqdm
+
+    from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
+    from sim.records import write_record
+    from sim.rules import RuleError
+    from sim.runner import export_records, iter_batches, summarize
+
+    if games < 0:
+        fail(f"--games must be 0 or more, not {games}")
+    try:
+        rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions,
+                                    variants)
+        policy = policy or DEFAULT_POLICY
+        policy_id(policy)
+    except (RuleError, UnknownPolicy) as exc:
+        fail(str(exc))
+    if threads:
+        threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(threads)
+    threads = numba.get_num_threads()
+
+    from sim.runner import run_games
+
+    run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
+    writer = None
+    tmp = None
+    frames = []
+    start = time.perf_counter()
+    try:
+        with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
+                  disable=None, file=sys.stderr) as bar:
+            for df in iter_batches(rules, policy, games, seed, threads):
+                frames.append(df)
+                if out:
+                    import pyarrow as pa
+                    import pyarrow.parquet as pq
+
+                    table = pa.Table.from_pandas(df, preserve_index=False)
+                    if writer is None:
+                        tmp = Path(str(out) + ".partial")
+                        writer = pq.ParquetWriter(tmp, table.schema)
+                    writer.write_table(table)
+                bar.update(len(df))
+    except KeyboardInterrupt:
+        if writer is not None:
+            writer.close()
+            click.echo(f"island-escape: interrupted; the finished games are in {tmp}", err=True)
+        sys.exit(130)
+    seconds = time.perf_counter() - start
+    if writer is not None:
+        writer.close()
+        tmp.replace(out)  # complete: only now does the table take its final name
+    import pandas as pd
+
+    from sim.runner import results_frame
+
+    if frames:
+        table = pd.concat(frames, ignore_index=True)
+    else:
+        import numpy as np
+
+        from sim import layout as L
+
+        table = results_frame(np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed)
+        if out:
+            table.to_parquet(out, index=False)
+    summary = summarize(table, seconds)
+    if records_dir:
+        folder = Path(records_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
+            write_record(folder / f"game-{seed}-{game:06d}.json", record)
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        click.echo(f"rules       {rules.players} player(s), {rules.cards_per_treasure} cards a treasure, "
+                   f"swim {rules.swim_cost}, {rules.actions_per_turn} actions, "
+                   f"gauge {' '.join(rules.gauge)}; policy {policy}, seed {seed}")
+        click.echo(_summary_text(summary, threads))
+        if out:
+            click.echo(f"table       {out}")
+        if records_dir:
+            click.echo(f"records     {min(record_count, games)} in {records_dir}")
+
+
+@cli.command("policies")
+def policies_cmd():
+    """List the registered policies."""
+    from policies.registry import DEFAULT_POLICY, describe
+
+    for name, text in describe():
+        mark = " (default)" if name == DEFAULT_POLICY else ""
+        click.echo(f"{name:<10} {text}{mark}")
 
 
 if __name__ == "__main__":

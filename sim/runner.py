@@ -96,10 +96,10 @@ def results_frame(raw: np.ndarray, rules: Rules, policy: str, seed: int, first_g
         "game": np.arange(first_game, first_game + n, dtype=np.int64),
         "players": np.full(n, rules.players, dtype=np.int8),
         "cards_per_treasure": np.full(n, rules.cards_per_treasure, dtype=np.int8),
-        "gauge": pd.Categorical([" ".join(rules.gauge)] * n),
+        "gauge": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[" ".join(rules.gauge)]),
         "swim_cost": np.full(n, rules.swim_cost, dtype=np.int8),
         "actions_per_turn": np.full(n, rules.actions_per_turn, dtype=np.int8),
-        "policy": pd.Categorical([policy] * n),
+        "policy": pd.Categorical.from_codes(np.zeros(n, dtype=np.int8), categories=[policy]),
         "won": cols["cause"] == L.CAUSE_WIN,
         "cause": pd.Categorical.from_codes(cols["cause"], categories=list(L.CAUSES)),
     })
@@ -111,18 +111,34 @@ def results_frame(raw: np.ndarray, rules: Rules, policy: str, seed: int, first_g
     return df
 
 
+def iter_batches(rules: Rules, policy: str, games: int, seed: int = 0, threads: int | None = None,
+                 batch: int = BATCH):
+    """Yield the per-game table batch by batch, so callers can save work as it completes."""
+    done = 0
+    while done < games:
+        n = min(batch, games - done)
+        raw = run_games(rules, policy, n, seed, first_game=done, threads=threads)
+        yield results_frame(raw, rules, policy, seed, first_game=done)
+        done += n
+
+
 def simulate(rules: Rules, policy: str = "random", games: int = 1000, seed: int = 0,
              threads: int | None = None, progress: bool | None = None) -> pd.DataFrame:
-    """Play `games` games and return the per-game table (see README for the columns)."""
+    """Play `games` games and return the per-game table (see README for the columns).
+
+    `progress`: None shows a bar on a terminal only, True always, False never.
+    """
     from tqdm.auto import tqdm
 
-    bar = tqdm(total=games, unit="game", unit_scale=True, disable=progress is False,
-               delay=1.0, mininterval=0.5, desc=f"{policy}")
-    try:
-        raw = run_games(rules, policy, games, seed, threads=threads, on_batch=bar.update)
-    finally:
-        bar.close()
-    return results_frame(raw, rules, policy, seed)
+    frames = []
+    with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
+              disable=None if progress is None else not progress) as bar:
+        for df in iter_batches(rules, policy, games, seed, threads):
+            frames.append(df)
+            bar.update(len(df))
+    if not frames:
+        return results_frame(np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed)
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
 def wilson_interval(wins: int, n: int) -> tuple[float, float]:
