@@ -562,6 +562,9 @@ class Game:
         if is_king(card):
             suit = suit_of(card)
             if suit not in self.raised:
+                # R15: the treasure is lost. The King still goes to the box so that all_cards()
+                # keeps accounting for all 24 island cards after this loss.
+                self.box.append(card)
                 self._end("treasure")
                 return
             self.set_aside.append(card)  # safe, with the cards under it

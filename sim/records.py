@@ -82,7 +82,10 @@ def parse_record(data: object) -> Record:
     seed = data.get("seed", 0)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RecordError(f"seed must be a whole number, not {seed!r}")
-    layout = _parse_layout(data.get("layout", [[UNKNOWN] * 5 for _ in range(5)]))
+    # A missing layout leaves every place to the seed; the centre is always JK (R4), so the
+    # default must name it (a centre of ?? is refused below).
+    default_layout = [[JOKER if (c, r) == HELICOPTER else UNKNOWN for c in range(1, 6)] for r in range(1, 6)]
+    layout = _parse_layout(data.get("layout", default_layout))
     floods = _parse_floods(data.get("floods", []))
     turns = _parse_turns(data.get("turns", []))
     result = data.get("result")
