@@ -22,6 +22,9 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/python -m pytest -q
 
+bench: $(STAMP)
+	$(BIN)/island-escape bench --out reports/bench.json
+
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 

@@ -253,5 +253,27 @@ def policies_cmd():
         click.echo(f"{name:<10} {text}{mark}")
 
 
+@cli.command("bench")
+@click.option("--games", type=click.IntRange(min=1000), default=400_000, show_default=True,
+              help="Games per kernel measurement (the default policy plays a tenth).")
+@click.option("--engine-games", type=click.IntRange(min=10), default=300, show_default=True,
+              help="Games the reference engine replays for the ratio.")
+@click.option("--quick", is_flag=True, help="Skip the memory measurement (a million games).")
+@click.option("--out", type=click.Path(dir_okay=False), default="reports/bench.json", show_default=True,
+              help="Where to write the figures as JSON.")
+def bench_cmd(games, engine_games, quick, out):
+    """Benchmark the kernel against the reference engine (see experiments/bench.py)."""
+    from pathlib import Path
+
+    from experiments.bench import format_table, run_bench
+
+    result = run_bench(games=games, engine_games=engine_games, quick=quick,
+                       echo=lambda line: click.echo(line, err=True))
+    click.echo(format_table(result))
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(json.dumps(result, indent=2) + "\n")
+    click.echo(f"figures written to {out}")
+
+
 if __name__ == "__main__":
     main()

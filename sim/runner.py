@@ -5,16 +5,19 @@ the jitted kernel in batches, and turns the results into a pandas table and game
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
-import pandas as pd
 
 from policies.registry import policy_id
 from sim import layout as L
 from sim.kernel import play_logged, run_batch
 from sim.records import Record, layout_grid
 from sim.rules import SUITS, Rules, rank_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 BATCH = 1 << 16  # games per kernel call: bounds memory and paces the progress bar
 
@@ -89,6 +92,7 @@ _INT8 = ("treasures_raised", "tiles_sunk", "shores", "salvages", "gives", "raise
 def results_frame(raw: np.ndarray, rules: Rules, policy: str, seed: int, first_game: int = 0,
                   variant: str = "") -> pd.DataFrame:
     """Per-game results as a DataFrame: rule columns, then outcome, then action counts."""
+    import pandas as pd  # imported here so that playing games does not pay for pandas
     n = len(raw)
     cols = {name: raw[:, i] for i, name in enumerate(L.RESULT_FIELDS)}
     df = pd.DataFrame({
@@ -128,6 +132,7 @@ def simulate(rules: Rules, policy: str = "random", games: int = 1000, seed: int 
 
     `progress`: None shows a bar on a terminal only, True always, False never.
     """
+    import pandas as pd
     from tqdm.auto import tqdm
 
     frames = []
