@@ -202,15 +202,31 @@ def init_game(s, p, rng, seed, game):
 
 
 @njit(cache=True)
-def reachable(s, p):
-    """R16: places some pawn reaches by moves and swims, as a place mask (bitboard flood fill)."""
+def target_mask(s, p):
+    """R16: the places of the helicopter and of the Kings of unraised treasures."""
+    targets = 0
+    if s[TSTATE + CENTRE] != SEA:
+        targets |= 1 << CENTRE
+    for suit in range(4):
+        place = s[KINGPOS + suit]
+        if place >= 0 and not (s[RAISED] >> suit) & 1:
+            targets |= 1 << place
+    return targets
+
+
+@njit(cache=True)
+def reachable(s, p, targets):
+    """R16: places some pawn reaches by moves and swims, as a place mask (bitboard flood fill).
+
+    Stops early once every place in `targets` is reached (the answer to R16 is then known).
+    """
     tiles = s[TILES]
     sea = FULL & ~tiles
     can_swim = p[P_SWIM] <= p[P_ACTIONS]
     reach = 0
     for i in range(p[P_PAWNS]):
         reach |= 1 << s[PAWN + i]
-    while True:
+    while (reach & targets) != targets:
         new = reach
         new |= ((reach & NOT_LAST_COL) << 1) & tiles
         new |= ((reach & NOT_FIRST_COL) >> 1) & tiles
@@ -227,21 +243,15 @@ def reachable(s, p):
             new |= (m >> 5) & tiles
         new &= FULL
         if new == reach:
-            return reach
+            break
         reach = new
+    return reach
 
 
 @njit(cache=True)
 def cut_off(s, p):
-    reach = reachable(s, p)
-    if s[TSTATE + CENTRE] != SEA and not (reach >> CENTRE) & 1:
-        return True
-    for suit in range(4):
-        if not (s[RAISED] >> suit) & 1:
-            place = s[KINGPOS + suit]
-            if place >= 0 and not (reach >> place) & 1:
-                return True
-    return False
+    targets = target_mask(s, p)
+    return (reachable(s, p, targets) & targets) != targets
 
 
 @njit(cache=True)

@@ -30,7 +30,8 @@ SETTINGS = [
 
 
 def _ids(rules: Rules) -> str:
-    return f"p{rules.players}-c{rules.cards_per_treasure}-s{rules.swim_cost}-a{rules.actions_per_turn}-g{len(rules.gauge)}"
+    return (f"p{rules.players}-c{rules.cards_per_treasure}-s{rules.swim_cost}"
+            f"-a{rules.actions_per_turn}-g{len(rules.gauge)}")
 
 
 def _check_games(rules: Rules, policy: str, seed: int, games: range) -> int:
@@ -81,10 +82,9 @@ def test_same_seed_same_table_for_one_and_two_threads():
     old = numba.get_num_threads()
     try:
         one = simulate(rules, "random", 3000, seed=5, threads=1, progress=False)
-        two = simulate(rules, "random", 3000, seed=5, threads=min(2, numba.config.NUMBA_NUM_THREADS),
-                       progress=False)
-        again = simulate(rules, "random", 3000, seed=5, threads=2 if numba.config.NUMBA_NUM_THREADS > 1 else 1,
-                         progress=False)
+        most = min(2, numba.config.NUMBA_NUM_THREADS)
+        two = simulate(rules, "random", 3000, seed=5, threads=most, progress=False)
+        again = simulate(rules, "random", 3000, seed=5, threads=most, progress=False)
     finally:
         numba.set_num_threads(old)
     pd.testing.assert_frame_equal(one, two)
@@ -107,7 +107,7 @@ def test_common_random_numbers_across_rule_settings():
     a = export_games(Rules(players=2), "idle", seed, games)
     b = export_games(Rules(players=4, cards_per_treasure=3, swim_cost=1), "idle", seed, games)
     c = export_games(Rules(players=2), "random", seed, games)
-    for (ra, _), (rb, _), (rc, _) in zip(a, b, c):
+    for (ra, _), (rb, _), (rc, _) in zip(a, b, c, strict=True):
         assert ra.layout == rb.layout == rc.layout
         k = min(len(ra.floods), len(rb.floods), len(rc.floods))
         assert ra.floods[:k] == rb.floods[:k] == rc.floods[:k]
