@@ -15,6 +15,7 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/island-escape replay examples/worked-example.json
+	$(BIN)/island-escape simulate --games 100000 --seed 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
