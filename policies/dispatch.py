@@ -7,7 +7,7 @@ functions that take first-class function arguments (numba issue #9609), and this
 
 from numba import njit
 
-from policies import idle, uniform_random
+from policies import greedy, idle, uniform_random
 from sim.layout import A_END
 
 
@@ -17,6 +17,8 @@ def choose_action(pid, s, p, pp, mask, rng):
         return idle.choose(s, p, pp, mask, rng)
     if pid == 1:
         return uniform_random.choose(s, p, pp, mask, rng)
+    if pid == 2:
+        return greedy.choose(s, p, pp, mask, rng)
     return A_END
 
 
@@ -26,4 +28,6 @@ def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
         return idle.escape(s, p, pp, pawn, opts, n, rng)
     if pid == 1:
         return uniform_random.escape(s, p, pp, pawn, opts, n, rng)
+    if pid == 2:
+        return greedy.escape(s, p, pp, pawn, opts, n, rng)
     return 0
