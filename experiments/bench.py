@@ -27,16 +27,16 @@ from policies.registry import DEFAULT_POLICY
 from sim.engine import Action, Game, PileSource
 from sim.records import Record
 from sim.rules import Rules
-from sim.runner import export_records, run_games
+from sim.runner import default_threads, export_records, run_games
 
 
 def kernel_rate(rules: Rules, policy: str, games: int, threads: int, repeat: int = 3) -> float:
-    numba.set_num_threads(threads)
-    run_games(rules, policy, 64, seed=1)  # compiled and warm
+    """Best of `repeat` runs (the least disturbed by other work on a shared machine)."""
+    run_games(rules, policy, 64, seed=1, threads=threads)  # compiled and warm
     best = 0.0
     for r in range(repeat):
         start = time.perf_counter()
-        run_games(rules, policy, games, seed=100 + r)
+        run_games(rules, policy, games, seed=100 + r, threads=threads)
         best = max(best, games / (time.perf_counter() - start))
     return best
 
@@ -118,7 +118,7 @@ def memory(policy: str, games: int) -> tuple[int, int]:
 
 def run_bench(games: int = 400_000, engine_games: int = 300,
               memory_games: tuple[int, int] = (100_000, 1_000_000), quick: bool = False, echo=print) -> dict:
-    threads = numba.config.NUMBA_NUM_THREADS
+    threads = default_threads()
     rules = Rules()
     policies = ["idle", "random"] + ([DEFAULT_POLICY] if DEFAULT_POLICY not in ("idle", "random") else [])
     rows = []

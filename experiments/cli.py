@@ -139,7 +139,7 @@ def _summary_text(summary: dict, threads: int) -> str:
 @click.option("--policy", default=None, help="Policy name (see `island-escape policies`).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Game g plays on streams keyed by (seed, g).")
-@click.option("--threads", type=click.IntRange(min=1), help="Threads (default: all cores).")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the per-game table here (Parquet).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False),
@@ -157,13 +157,12 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     import time
     from pathlib import Path
 
-    import numba
     from tqdm.auto import tqdm
 
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
     from sim.records import write_record
     from sim.rules import RuleError
-    from sim.runner import export_records, iter_batches, summarize
+    from sim.runner import default_threads, export_records, iter_batches, summarize
 
     if games < 0:
         fail(f"--games must be 0 or more, not {games}")
@@ -174,10 +173,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         policy_id(policy)
     except (RuleError, UnknownPolicy) as exc:
         fail(str(exc))
-    if threads:
-        threads = min(threads, numba.config.NUMBA_NUM_THREADS)
-        numba.set_num_threads(threads)
-    threads = numba.get_num_threads()
+    threads = threads or default_threads()
 
     from sim.runner import run_games
 

@@ -17,7 +17,7 @@ Card ids: Kings 0-3 (suits S H D C), land cards 4 + 5 * suit + (rank - 6), the j
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from policies.dispatch import choose_action, choose_escape
 from sim.layout import (
@@ -110,19 +110,19 @@ def neighbour(place, dc, dr, times):
     return r * 5 + c
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def is_tile(s, place):
     return place >= 0 and s[TSTATE + place] != SEA
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def reveal(s, place):
     """R7, R8, R15: a face-down tile a pawn reaches is turned face up."""
     if s[TSTATE + place] == DOWN:
         s[TSTATE + place] = DRY
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def pawn_at(s, p, place):
     for i in range(p[P_PAWNS]):
         if s[PAWN + i] == place:
@@ -130,7 +130,7 @@ def pawn_at(s, p, place):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def in_play(s, p):
     """R12/R17: land cards on the island or in any salvage, as a bit mask."""
     m = s[ISLAND_LAND]
@@ -139,7 +139,7 @@ def in_play(s, p):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def suit_short(s, p, suit):
     """R12: fewer land cards of `suit` in play than a treasure needs."""
     return popcount(in_play(s, p) & SUIT_MASK[suit]) < p[P_CPT]
@@ -201,7 +201,7 @@ def init_game(s, p, rng, seed, game):
 # --- losses checked on the state (R16, R17) ------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def target_mask(s, p):
     """R16: the places of the helicopter and of the Kings of unraised treasures."""
     targets = 0
@@ -214,7 +214,7 @@ def target_mask(s, p):
     return targets
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def reachable(s, p, targets):
     """R16: places some pawn reaches by moves and swims, as a place mask (bitboard flood fill).
 
@@ -248,13 +248,13 @@ def reachable(s, p, targets):
     return reach
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def cut_off(s, p):
     targets = target_mask(s, p)
     return (reachable(s, p, targets) & targets) != targets
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def cards_short(s, p):
     """R17: the unraised treasures can no longer all be raised from the cards in play."""
     cpt = p[P_CPT]
@@ -271,7 +271,7 @@ def cards_short(s, p):
     return popcount(m) - reserved < (cpt + 1) * short
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def check_state_losses(s, p):
     """R18: after the sinking causes, cut_off then cards."""
     if cut_off(s, p):
@@ -329,7 +329,7 @@ def raise_cards(s, p, me, suit):
     return out
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def legal_mask(s, p, mask):
     """Fill `mask[N_ACTIONS]` with 1 for each legal action of the current pawn (R7-R13)."""
     me = s[CUR]
@@ -376,7 +376,7 @@ def legal_mask(s, p, mask):
             mask[A_TAKEOFF] = 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def apply_action(s, p, a, log, nlog):
     """Play legal action `a` for the current pawn; returns the new log length."""
     me = s[CUR]
@@ -451,7 +451,7 @@ def apply_action(s, p, a, log, nlog):
 # --- the flood (R14, R15) ------------------------------------------------------------------------
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     """R15: the place becomes sea; returns the new log length."""
     card = s[CARD + place]
@@ -496,7 +496,7 @@ def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     return nlog
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True)
 def flood(s, p, pid, pp, rng, opts, log, nlog):
     """R14: one flood - draw a column and a row card, flood or sink, then maybe rise."""
     pos = s[PILE_POS]
@@ -511,9 +511,11 @@ def flood(s, p, pid, pp, rng, opts, log, nlog):
         nlog += 1
     st = s[TSTATE + place]
     sank = False
+    sunk_card = -1
     if st == DOWN or st == DRY:
         s[TSTATE + place] = FLOODED
     elif st == FLOODED:
+        sunk_card = s[CARD + place]
         nlog = sink(s, p, place, pid, pp, rng, opts, log, nlog)
         sank = True
         if s[OUTCOME] >= 0:
@@ -525,8 +527,11 @@ def flood(s, p, pid, pp, rng, opts, log, nlog):
         s[GAUGE_TOP] += 1
         s[PASSES] += 1
         shuffle_piles(s, rng)
-    if sank:  # cut_off and cards can only change when a place sank or a pawn escaped
-        check_state_losses(s, p)
+    if sank:  # R18: cut_off and cards can only change when a place sank or a pawn escaped
+        if cut_off(s, p):
+            s[OUTCOME] = CAUSE_CUT_OFF
+        elif 4 <= sunk_card < 24 and cards_short(s, p):  # only a land card leaving play matters
+            s[OUTCOME] = CAUSE_CARDS
     return nlog
 
 
@@ -597,25 +602,22 @@ def write_result(s, p, out, row):
     out[row, 21] = held
 
 
-@njit(cache=True, parallel=True)
-def run_batch(p, pid, pp, seed, first_game, out, n_chunks):
-    """Play games first_game … first_game + len(out) - 1; row i of `out` is game first_game + i.
+@njit(cache=True, nogil=True)
+def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
+    """Play the games of rows lo … hi-1 of `out` (row i is game first_game + i).
 
-    `prange` runs over chunks so each thread allocates its scratch arrays once; each game writes
-    only its own row, and its randomness depends only on (seed, game), never on the thread.
+    Scratch arrays are allocated once per chunk; each game writes only its own row, and its
+    randomness depends only on (seed, game), so any split into chunks and threads gives the same
+    table. `nogil` lets the runner play chunks on several threads at once.
     """
-    n = out.shape[0]
-    for ch in prange(n_chunks):
-        s = np.empty(NSTATE, dtype=np.int32)
-        rng = np.empty(3, dtype=np.uint64)
-        mask = np.empty(N_ACTIONS, dtype=np.int8)
-        opts = np.empty(8, dtype=np.int64)
-        log = np.empty((1, 4), dtype=np.int32)
-        lo = ch * n // n_chunks
-        hi = (ch + 1) * n // n_chunks
-        for i in range(lo, hi):
-            play_game(s, p, pid, pp, rng, mask, opts, seed, first_game + i, log, False)
-            write_result(s, p, out, i)
+    s = np.empty(NSTATE, dtype=np.int32)
+    rng = np.empty(3, dtype=np.uint64)
+    mask = np.empty(N_ACTIONS, dtype=np.int8)
+    opts = np.empty(8, dtype=np.int64)
+    log = np.empty((1, 4), dtype=np.int32)
+    for i in range(lo, hi):
+        play_game(s, p, pid, pp, rng, mask, opts, seed, first_game + i, log, False)
+        write_result(s, p, out, i)
 
 
 @njit(cache=True)

@@ -7,7 +7,6 @@ and common random numbers across rule settings.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -79,16 +78,13 @@ def test_exported_records_cover_every_ending():
 
 def test_same_seed_same_table_for_one_and_two_threads():
     rules = Rules(players=3)
-    old = numba.get_num_threads()
-    try:
-        one = simulate(rules, "random", 3000, seed=5, threads=1, progress=False)
-        most = min(2, numba.config.NUMBA_NUM_THREADS)
-        two = simulate(rules, "random", 3000, seed=5, threads=most, progress=False)
-        again = simulate(rules, "random", 3000, seed=5, threads=most, progress=False)
-    finally:
-        numba.set_num_threads(old)
+    one = simulate(rules, "random", 3000, seed=5, threads=1, progress=False)
+    two = simulate(rules, "random", 3000, seed=5, threads=2, progress=False)
+    again = simulate(rules, "random", 3000, seed=5, threads=2, progress=False)
+    three = simulate(rules, "random", 3000, seed=5, threads=3, progress=False)
     pd.testing.assert_frame_equal(one, two)
     pd.testing.assert_frame_equal(two, again)
+    pd.testing.assert_frame_equal(one, three)
     other = simulate(rules, "random", 3000, seed=6, progress=False)
     assert not one["turns"].equals(other["turns"])
 
