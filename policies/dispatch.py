@@ -11,18 +11,18 @@ from policies import greedy, idle, uniform_random
 from sim.layout import A_END
 
 
-@njit(cache=True)
-def choose_action(pid, s, p, pp, mask, rng):
+@njit(cache=True, inline='always')
+def choose_action(pid, s, p, pp, legal, rng):
     if pid == 0:
-        return idle.choose(s, p, pp, mask, rng)
+        return idle.choose(s, p, pp, legal, rng)
     if pid == 1:
-        return uniform_random.choose(s, p, pp, mask, rng)
+        return uniform_random.choose(s, p, pp, legal, rng)
     if pid == 2:
-        return greedy.choose(s, p, pp, mask, rng)
+        return greedy.choose(s, p, pp, legal, rng)
     return A_END
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
     if pid == 0:
         return idle.escape(s, p, pp, pawn, opts, n, rng)

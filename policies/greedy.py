@@ -179,20 +179,20 @@ def _critical(s, kpos):
 
 
 @njit(cache=True)
-def _step_toward(s, p, mask, here, dist):
+def _step_toward(s, p, legal, here, dist):
     """The legal move or swim along a shortest path in `dist`, A_END if none improves."""
     swim = p[P_SWIM]
     best = dist[here]
     act = A_END
     for d in range(4):
-        if mask[A_MOVE + d]:
+        if (legal >> (A_MOVE + d)) & 1:
             t = step(here, d, 1)
             v = 1.0 + dist[t]
             if v < best - 1e-9 or (act == A_END and v <= best + 1e-9 and v < INF):
                 best = v
                 act = A_MOVE + d
     for d in range(4):
-        if mask[A_SWIM + d]:
+        if (legal >> (A_SWIM + d)) & 1:
             t = step(here, d, 2)
             v = swim + dist[t]
             if v < best - 1e-9 or (act == A_END and v <= best + 1e-9 and v < INF):
@@ -202,13 +202,13 @@ def _step_toward(s, p, mask, here, dist):
 
 
 @njit(cache=True)
-def _spare_shore(s, p, mask, tiles, kpos, collect):
+def _spare_shore(s, p, legal, tiles, kpos, collect):
     """A shore-up for actions that would otherwise be lost: bridges and needed tiles first."""
     best = -1
     best_score = 0
     for d in range(5):
         a = A_SHORE_HERE if d == 4 else A_SHORE + d
-        if not mask[a]:
+        if not (legal >> a) & 1:
             continue
         t = s[PAWN + s[CUR]] if d == 4 else step(s[PAWN + s[CUR]], d, 1)
         score = 1
@@ -224,8 +224,8 @@ def _spare_shore(s, p, mask, tiles, kpos, collect):
 
 
 @njit(cache=True)
-def choose(s, p, pp, mask, rng):
-    if mask[A_TAKEOFF]:  # R13
+def choose(s, p, pp, legal, rng):
+    if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
     me = s[CUR]
     here = s[PAWN + me]
@@ -236,15 +236,15 @@ def choose(s, p, pp, mask, rng):
     face_up_kings(s, kpos)
 
     # (2) raise where I stand
-    if mask[A_RAISE] and raise_is_safe(s, p, me, s[CARD + here]):
+    if (legal >> A_RAISE) & 1 and raise_is_safe(s, p, me, s[CARD + here]):
         return A_RAISE
 
     # (3) a flooded unraised King or the helicopter, here or next door
     crit = _critical(s, kpos)
-    if mask[A_SHORE_HERE] and (crit >> here) & 1:
+    if (legal >> A_SHORE_HERE) & 1 and (crit >> here) & 1:
         return A_SHORE_HERE
     for d in range(4):
-        if mask[A_SHORE + d] and (crit >> step(here, d, 1)) & 1:
+        if (legal >> (A_SHORE + d)) & 1 and (crit >> step(here, d, 1)) & 1:
             return A_SHORE + d
 
     init = np.full(25, INF)
@@ -254,7 +254,7 @@ def choose(s, p, pp, mask, rng):
     if raised == 15:
         init[CENTRE] = 0.0
         distances(p, tiles, init, dist)
-        return _step_toward(s, p, mask, here, dist)
+        return _step_toward(s, p, legal, here, dist)
 
     # (5) gives to a pawn here that holds more of a suit
     my_hand = s[HAND + me]
@@ -264,7 +264,7 @@ def choose(s, p, pp, mask, rng):
                 continue
             for suit in range(4):
                 a = A_GIVE + 4 * other + suit
-                if not mask[a] or (raised >> suit) & 1:
+                if not (legal >> a) & 1 or (raised >> suit) & 1:
                     continue
                 mine = popcount(my_hand & SUIT_MASK[suit])
                 theirs = popcount(s[HAND + other] & SUIT_MASK[suit])
@@ -277,10 +277,10 @@ def choose(s, p, pp, mask, rng):
     best = -1
     best_score = -1e9
     for d in range(4):
-        if not mask[A_SALVAGE + d]:
+        if not (legal >> (A_SALVAGE + d)) & 1:
             continue
         t = step(here, d, 1)
-        card = s[CARD + t]  # face up: the mask allows salvage only of face-up tiles
+        card = s[CARD + t]  # face up: salvage is legal only of face-up tiles
         suit = _suit_of(card)
         if not (collect[suit] or any_need > 0):
             continue
@@ -396,11 +396,11 @@ def choose(s, p, pp, mask, rng):
 
     distances(p, tiles, init, dist)
     if init[here] > dist[here] + 1e-9:
-        a = _step_toward(s, p, mask, here, dist)
+        a = _step_toward(s, p, legal, here, dist)
         if a != A_END:
             return a
     # (8) at the goal: spare actions shore up next-door floods
-    a = _spare_shore(s, p, mask, tiles, kpos, collect)
+    a = _spare_shore(s, p, legal, tiles, kpos, collect)
     if a >= 0:
         return a
     return A_END

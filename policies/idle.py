@@ -7,11 +7,11 @@ from sim.layout import A_END
 DESCRIPTION = "takes no actions: the floods alone (baseline for benchmarks)"
 
 
-@njit(cache=True)
-def choose(s, p, pp, mask, rng):
+@njit(cache=True, inline='always')
+def choose(s, p, pp, legal, rng):
     return A_END
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def escape(s, p, pp, pawn, opts, n, rng):
     return 0  # the first tile in the default escape order

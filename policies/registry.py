@@ -1,7 +1,8 @@
 """Policies by name. A policy is a module with `DESCRIPTION` and two numba functions:
 
-- `choose(s, p, pp, mask, rng) -> action id` given the state array, the rule parameters, the
-  policy's own parameter array and the legal-action mask (sim/layout.py names the actions);
+- `choose(s, p, pp, legal, rng) -> action id` given the state array, the rule parameters, the
+  policy's own parameter array and the legal actions as a bit mask (bit a set: action a is
+  legal; sim/layout.py names the actions);
 - `escape(s, p, pp, pawn, opts, n, rng) -> index` into `opts[:n]`, the tiles its pawn may swim
   to when its place sinks (R15).
 

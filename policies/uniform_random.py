@@ -6,25 +6,22 @@ kind of action and every ending. Its randomness comes from the policy stream onl
 
 from numba import njit
 
-from sim.layout import N_ACTIONS, STREAM_POLICY, rand_below
+from sim.layout import STREAM_POLICY, popcount, rand_below
 
 DESCRIPTION = "uniform over the legal actions, ending the turn included"
 
 
-@njit(cache=True)
-def choose(s, p, pp, mask, rng):
-    n = 0
-    for a in range(N_ACTIONS):
-        n += mask[a]
+@njit(cache=True, inline='always')
+def choose(s, p, pp, legal, rng):
+    """The k-th set bit of `legal`, k uniform over the number of legal actions."""
+    n = popcount(legal & 0xFFFFFFFF) + popcount(legal >> 32)
     k = rand_below(rng, STREAM_POLICY, n)
-    for a in range(N_ACTIONS):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return N_ACTIONS - 1
+    for _ in range(k):
+        legal &= legal - 1  # drop the lowest legal action
+    low = legal & -legal
+    return popcount((low - 1) & 0xFFFFFFFF) + popcount((low - 1) >> 32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def escape(s, p, pp, pawn, opts, n, rng):
     return rand_below(rng, STREAM_POLICY, n)

@@ -329,54 +329,63 @@ def raise_cards(s, p, me, suit):
     return out
 
 
-@njit(cache=True)
-def legal_mask(s, p, mask):
-    """Fill `mask[N_ACTIONS]` with 1 for each legal action of the current pawn (R7-R13)."""
+@njit(cache=True, inline='always')
+def legal_actions(s, p):
+    """The legal actions of the current pawn (R7-R13) as a bit mask: bit a set = action a legal.
+
+    A_END is always legal. A mask in one integer rather than an array: policies test a bit,
+    and nothing is written to memory on the hottest path of the kernel.
+    """
+    legal = np.int64(1) << A_END
     me = s[CUR]
     here = s[PAWN + me]
     left = s[ACTS]
-    for a in range(N_ACTIONS):
-        mask[a] = 0
-    mask[A_END] = 1
     if left <= 0:
-        return
+        return legal
+    occupied = 0
+    for i in range(p[P_PAWNS]):
+        occupied |= 1 << s[PAWN + i]
     for d in range(4):
         t = NEIGHBOUR[here, d]
         if t < 0:
             continue
-        if s[TSTATE + t] != SEA:
-            mask[A_MOVE + d] = 1  # R7
-            if s[TSTATE + t] == FLOODED:
-                mask[A_SHORE + d] = 1  # R9
+        st = s[TSTATE + t]
+        if st != SEA:
+            legal |= 1 << (A_MOVE + d)  # R7
+            if st == FLOODED:
+                legal |= 1 << (A_SHORE + d)  # R9
             card = s[CARD + t]
-            if s[TSTATE + t] != DOWN and 4 <= card < 24 and not pawn_at(s, p, t):
-                mask[A_SALVAGE + d] = 1  # R10
+            if st != DOWN and 4 <= card < 24 and not (occupied >> t) & 1:
+                legal |= 1 << (A_SALVAGE + d)  # R10
         elif left >= p[P_SWIM]:
             t2 = NEIGHBOUR2[here, d]
             if t2 >= 0 and s[TSTATE + t2] != SEA:
-                mask[A_SWIM + d] = 1  # R8
+                legal |= 1 << (A_SWIM + d)  # R8
     if s[TSTATE + here] == FLOODED:
-        mask[A_SHORE_HERE] = 1
+        legal |= 1 << A_SHORE_HERE
     hand = s[HAND + me]
     if hand:
         for other in range(p[P_PAWNS]):  # R11
             if other != me and s[PAWN + other] == here:
                 for suit in range(4):
                     if hand & SUIT_MASK[suit]:
-                        mask[A_GIVE + 4 * other + suit] = 1
+                        legal |= np.int64(1) << (A_GIVE + 4 * other + suit)
     card = s[CARD + here]
     if 0 <= card < 4 and not (s[RAISED] >> card) & 1 and raise_cards(s, p, me, card):
-        mask[A_RAISE] = 1  # R12
-    if s[RAISED] == 15:  # R13
-        all_home = True
-        for i in range(p[P_PAWNS]):
-            if s[PAWN + i] != CENTRE:
-                all_home = False
-        if all_home:
-            mask[A_TAKEOFF] = 1
+        legal |= np.int64(1) << A_RAISE  # R12
+    if s[RAISED] == 15 and occupied == 1 << CENTRE:  # R13: every pawn on the helicopter
+        legal |= np.int64(1) << A_TAKEOFF
+    return legal
 
 
-@njit(cache=True)
+def legal_mask(s, p, mask):
+    """The legal actions as an int8 array of N_ACTIONS entries (for tests and Python callers)."""
+    legal = legal_actions(s, p)
+    for a in range(N_ACTIONS):
+        mask[a] = (legal >> a) & 1
+
+
+@njit(cache=True, inline='always')
 def apply_action(s, p, a, log, nlog):
     """Play legal action `a` for the current pawn; returns the new log length."""
     me = s[CUR]
@@ -451,7 +460,7 @@ def apply_action(s, p, a, log, nlog):
 # --- the flood (R14, R15) ------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     """R15: the place becomes sea; returns the new log length."""
     card = s[CARD + place]
@@ -496,7 +505,7 @@ def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     return nlog
 
 
-@njit(cache=True)
+@njit(cache=True, inline='always')
 def flood(s, p, pid, pp, rng, opts, log, nlog):
     """R14: one flood - draw a column and a row card, flood or sink, then maybe rise."""
     pos = s[PILE_POS]
@@ -539,7 +548,7 @@ def flood(s, p, pid, pp, rng, opts, log, nlog):
 
 
 @njit(cache=True)
-def play_game(s, p, pid, pp, rng, mask, opts, seed, game, log, logging):
+def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
     """Play one game to its end; returns the number of log rows written (0 without logging)."""
     init_game(s, p, rng, seed, game)
     nlog = 0 if logging else -1
@@ -549,8 +558,7 @@ def play_game(s, p, pid, pp, rng, mask, opts, seed, game, log, logging):
         s[CUR] = (s[TURN] - 1) % npawns
         s[ACTS] = p[P_ACTIONS]  # R6
         while s[ACTS] > 0:
-            legal_mask(s, p, mask)
-            a = choose_action(pid, s, p, pp, mask, rng)
+            a = choose_action(pid, s, p, pp, legal_actions(s, p), rng)
             if a == A_END:
                 break
             nlog = apply_action(s, p, a, log, nlog)
@@ -612,11 +620,10 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     """
     s = np.empty(NSTATE, dtype=np.int32)
     rng = np.empty(3, dtype=np.uint64)
-    mask = np.empty(N_ACTIONS, dtype=np.int8)
     opts = np.empty(8, dtype=np.int64)
     log = np.empty((1, 4), dtype=np.int32)
     for i in range(lo, hi):
-        play_game(s, p, pid, pp, rng, mask, opts, seed, first_game + i, log, False)
+        play_game(s, p, pid, pp, rng, opts, seed, first_game + i, log, False)
         write_result(s, p, out, i)
 
 
@@ -627,10 +634,9 @@ def play_logged(p, pid, pp, seed, game, out, log, layout, s):
     `layout` receives the dealt cards, `s` the final state, `out[0]` the result row.
     """
     rng = np.empty(3, dtype=np.uint64)
-    mask = np.empty(N_ACTIONS, dtype=np.int8)
     opts = np.empty(8, dtype=np.int64)
     seed_streams(rng, seed, game)
     deal_layout(rng, layout)
-    n = play_game(s, p, pid, pp, rng, mask, opts, seed, game, log, True)
+    n = play_game(s, p, pid, pp, rng, opts, seed, game, log, True)
     write_result(s, p, out, 0)
     return n
