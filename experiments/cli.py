@@ -249,6 +249,45 @@ def policies_cmd():
         click.echo(f"{name:<10} {text}{mark}")
 
 
+@cli.command("sweep")
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: out/<sweep name>).")
+@click.option("--resume", is_flag=True, help="Keep the cells already finished in --out; run the rest.")
+@click.option("--games", type=click.IntRange(min=1), help="Override the games per cell of the file.")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--no-plots", is_flag=True, help="Skip the figures.")
+def sweep_cmd(config, out, resume, games, threads, no_plots):
+    """Run a sweep defined in a TOML file (see experiments/configs/).
+
+    Every cell plays the same games (common random numbers). Writes OUT/cells/*.parquet (the
+    per-game table, one file per cell), OUT/summary.csv and .parquet (win rate with 95% Wilson
+    interval, loss causes, mean actions) and OUT/figures/*.png. Cells are saved as they finish;
+    after an interruption, --resume runs only what is missing.
+    """
+    from experiments.sweep import SweepError, load_config, run_sweep
+
+    try:
+        cfg = load_config(config)
+        if games:
+            cfg.games = games
+        result = run_sweep(cfg, out or f"out/{cfg.name}", resume=resume, plots=not no_plots, threads=threads)
+    except SweepError as exc:
+        fail(str(exc))
+    s = result.summary
+    resumed = len(s) - len(result.ran)
+    click.echo(f"{len(result.ran)} cell(s) played, {resumed} resumed; tables in {result.out}")
+    cols = ["players", "cards_per_treasure", "gauge_length", "variant", "policy", "games", "win_rate",
+            "ci_low", "ci_high", "mean_turns"]
+    with pd_options():
+        click.echo(s[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+
+
+def pd_options():
+    import pandas as pd
+
+    return pd.option_context("display.width", 200, "display.max_rows", 500)
+
+
 @cli.command("bench")
 @click.option("--games", type=click.IntRange(min=1000), default=400_000, show_default=True,
               help="Games per kernel measurement (the default policy plays a tenth).")

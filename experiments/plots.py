@@ -1,0 +1,157 @@
+"""Figures for sweeps and the difficulty report (matplotlib, PNG, no screen needed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+CAUSE_COLOURS = {"treasure": "#c0392b", "helicopter": "#8e44ad", "drowned": "#2c3e50",
+                 "water": "#2980b9", "cut_off": "#e67e22", "cards": "#7f8c8d"}
+LOSS_CAUSES = tuple(CAUSE_COLOURS)
+
+
+def _save(fig, path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    return path
+
+
+def _groups(summary: pd.DataFrame) -> list[tuple[tuple, pd.DataFrame]]:
+    keys = ["policy", "variant", "swim_cost", "actions_per_turn"]
+    return list(summary.groupby(keys, sort=False, observed=True))
+
+
+def win_rate_by_gauge(summary: pd.DataFrame, path: Path) -> Path | None:
+    """Win rate against gauge length, a line per player count, a panel per cards-per-treasure."""
+    groups = [(k, g) for k, g in _groups(summary) if g["gauge_length"].nunique() > 1]
+    if not groups:
+        return None
+    (policy, variant, swim, actions), g = groups[0]
+    cpts = sorted(g["cards_per_treasure"].unique())
+    fig, axes = plt.subplots(1, len(cpts), figsize=(4.2 * len(cpts), 3.6), sharey=True, squeeze=False)
+    for ax, cpt in zip(axes[0], cpts, strict=True):
+        part = g[g["cards_per_treasure"] == cpt]
+        for players, line in part.groupby("players"):
+            line = line.sort_values("gauge_length")
+            x = line["gauge_length"]
+            label = f"{players} player{'s' if players > 1 else ''}"
+            ax.plot(x, 100 * line["win_rate"], marker="o", label=label)
+            ax.fill_between(x, 100 * line["ci_low"], 100 * line["ci_high"], alpha=0.2)
+        ax.set_title(f"{cpt} card{'s' if cpt > 1 else ''} a treasure")
+        ax.set_xlabel("gauge length (cards)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+        ax.set_ylim(0, 100)
+    axes[0][0].set_ylabel("win rate, % (95% band)")
+    axes[0][-1].legend(loc="lower right", fontsize=8)
+    fig.suptitle(f"Win rate by gauge length - policy {policy}, {variant}, swim {swim}, {actions} actions",
+                 y=1.03)
+    return _save(fig, path)
+
+
+def heatmaps(summary: pd.DataFrame, folder: Path) -> list[Path]:
+    """Win rate over cards per treasure x gauge length, one heatmap per player count."""
+    out = []
+    groups = [(k, g) for k, g in _groups(summary)
+              if g["gauge_length"].nunique() > 1 and g["cards_per_treasure"].nunique() > 1]
+    if not groups:
+        return out
+    (policy, variant, _, _), g = groups[0]
+    players_list = sorted(g["players"].unique())
+    fig, axes = plt.subplots(1, len(players_list), figsize=(3.8 * len(players_list), 3.4), squeeze=False)
+    for ax, players in zip(axes[0], players_list, strict=True):
+        table = g[g["players"] == players].pivot_table(index="cards_per_treasure", columns="gauge_length",
+                                                       values="win_rate")
+        im = ax.imshow(100 * table.values, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto", origin="lower")
+        ax.set_xticks(range(len(table.columns)), table.columns)
+        ax.set_yticks(range(len(table.index)), table.index)
+        for (i, j), v in np.ndenumerate(table.values):
+            ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8)
+        ax.set_title(f"{players} player{'s' if players > 1 else ''}")
+        ax.set_xlabel("gauge length")
+    axes[0][0].set_ylabel("cards per treasure")
+    fig.colorbar(im, ax=axes[0].tolist(), label="win rate, %")
+    fig.suptitle(f"Win rate - policy {policy}, {variant}")
+    out.append(_save(fig, folder / "heatmap_win_rate.png"))
+    return out
+
+
+def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40) -> Path:
+    """Stacked bars: how each setting's games end (wins and each loss cause)."""
+    s = summary.head(max_rows)
+    labels = [f"p{r.players} c{r.cards_per_treasure} g{r.gauge_length} {r.variant} {r.policy}"
+              for r in s.itertuples()]
+    fig, ax = plt.subplots(figsize=(8, 0.28 * len(s) + 1.5))
+    left = np.zeros(len(s))
+    y = np.arange(len(s))
+    ax.barh(y, 100 * s["win_rate"], left=left, color="#27ae60", label="win")
+    left += 100 * s["win_rate"].to_numpy()
+    for cause in LOSS_CAUSES:
+        v = 100 * s[f"loss_{cause}"].to_numpy()
+        ax.barh(y, v, left=left, color=CAUSE_COLOURS[cause], label=cause)
+        left += v
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of games")
+    ax.legend(ncol=4, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08 - 1.0 / (len(s) + 4)))
+    ax.set_title("How games end")
+    return _save(fig, path)
+
+
+def loss_hazard(games: pd.DataFrame, path: Path) -> Path:
+    """When games are lost: per turn, the share of games still running that are lost, by cause."""
+    turns = np.arange(1, int(games["turns"].max()) + 1)
+    alive = np.array([(games["turns"] >= t).sum() for t in turns], dtype=float)
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    bottom = np.zeros(len(turns))
+    for cause in LOSS_CAUSES:
+        lost = games[games["cause"] == cause]["turns"].value_counts().reindex(turns, fill_value=0).to_numpy()
+        rate = np.divide(100 * lost, alive, out=np.zeros_like(alive), where=alive > 0)
+        ax.bar(turns, rate, bottom=bottom, color=CAUSE_COLOURS[cause], label=cause, width=0.85)
+        bottom += rate
+    ax.set_xlabel("turn")
+    ax.set_ylabel("% of games still running, lost this turn")
+    ax.set_title("Loss hazard over turns, by cause")
+    ax.legend(fontsize=7, ncol=3)
+    ax.grid(alpha=0.3, axis="y")
+    return _save(fig, path)
+
+
+def policy_ladder(rows: pd.DataFrame, path: Path) -> Path:
+    """Win rate of each policy on each recommended setting (rows: label, policy, win_rate, ci)."""
+    labels = list(dict.fromkeys(rows["label"]))
+    policies = list(dict.fromkeys(rows["policy"]))
+    width = 0.8 / max(1, len(policies))
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(labels) + 2), 3.8))
+    for k, policy in enumerate(policies):
+        part = rows[rows["policy"] == policy].set_index("label").reindex(labels)
+        x = np.arange(len(labels)) + k * width
+        err = [100 * (part["win_rate"] - part["ci_low"]), 100 * (part["ci_high"] - part["win_rate"])]
+        ax.bar(x, 100 * part["win_rate"], width, yerr=err, label=policy, capsize=2)
+    ax.set_xticks(np.arange(len(labels)) + width * (len(policies) - 1) / 2, labels, rotation=30, ha="right",
+                  fontsize=8)
+    ax.set_ylabel("win rate, %")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize=8, ncol=len(policies))
+    ax.set_title("Every policy on the recommended settings")
+    ax.grid(alpha=0.3, axis="y")
+    return _save(fig, path)
+
+
+def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path) -> list[Path]:
+    folder = Path(folder)
+    paths = [win_rate_by_gauge(summary, folder / "win_rate_by_gauge.png")]
+    paths += heatmaps(summary, folder)
+    paths.append(loss_causes(summary, folder / "loss_causes.png"))
+    if len(games):
+        paths.append(loss_hazard(games, folder / "loss_hazard.png"))
+    return [p for p in paths if p is not None]

@@ -1,0 +1,355 @@
+"""Sweeps: a grid of rule settings and policies, every cell played on the same seeds.
+
+A sweep is a TOML file (see experiments/configs/). Every cell plays games 0 … N-1 of the same
+seed, so cells are paired game by game (common random numbers: same islands, same flood
+orders). Each finished cell is written atomically to `OUT/cells/<cell>.parquet`; `--resume`
+skips the cells already there, and since a cell's games depend only on (seed, game), a resumed
+sweep gives exactly the tables of an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from policies.registry import POLICIES
+from sim.layout import CAUSES
+from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
+from sim.runner import results_frame, run_games, wilson_interval
+
+TOP_KEYS = {"name", "description", "games", "seed", "grid", "adaptive"}
+GRID_KEYS = {"players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
+             "variant", "policy"}
+ADAPTIVE_KEYS = {"half_width", "max_games", "batch"}
+LOSS_CAUSES = CAUSES[1:]
+ACTION_COLUMNS = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
+
+
+class SweepError(ValueError):
+    """A sweep file that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One setting of a sweep: the rules, the policy, and labels for tables and plots."""
+
+    rules: Rules
+    policy: str
+    variant: str = "normal"
+    gauge_length: int | None = None
+
+    @property
+    def key(self) -> str:
+        r = self.rules
+        gauge = "-".join(r.gauge)
+        return (f"p{r.players}_c{r.cards_per_treasure}_s{r.swim_cost}_a{r.actions_per_turn}"
+                f"_{self.variant}_{self.policy}_g{gauge}")
+
+    def labels(self) -> dict:
+        return {"cell": self.key, "variant": self.variant,
+                "gauge_length": self.gauge_length if self.gauge_length is not None else len(self.rules.gauge)}
+
+
+@dataclass(frozen=True)
+class Adaptive:
+    half_width: float = 0.01
+    max_games: int = 200_000
+    batch: int = 5_000
+
+
+@dataclass
+class SweepConfig:
+    path: str
+    name: str
+    games: int
+    seed: int
+    cells: list[Cell]
+    description: str = ""
+    adaptive: Adaptive | None = None
+    raw: dict = field(default_factory=dict)
+
+    @property
+    def digest(self) -> str:
+        """What decides the results: a resumed sweep must have the same digest."""
+        data = {"games": self.games, "seed": self.seed, "adaptive": self.adaptive and vars(self.adaptive),
+                "cells": [c.key for c in self.cells]}
+        return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+# --- reading a sweep file --------------------------------------------------------------------------
+
+
+def _as_list(value: object) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def load_config(path: str | Path) -> SweepConfig:
+    """Read and check a sweep file; every problem is a one-line SweepError naming file and key."""
+    path = str(path)
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise SweepError(f"{path}: cannot read it ({exc.strerror})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SweepError(f"{path}: not valid TOML ({exc})") from None
+    return parse_config(data, path)
+
+
+def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
+    def bad(key: str, why: str) -> SweepError:
+        return SweepError(f"{path}: {key}: {why}")
+
+    for key in data:
+        if key not in TOP_KEYS:
+            raise bad(key, f"unknown key (a sweep has {', '.join(sorted(TOP_KEYS))})")
+    games = data.get("games", 10_000)
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise bad("games", f"must be a whole number of at least 1, not {games!r}")
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise bad("seed", f"must be a whole number >= 0, not {seed!r}")
+    grid = data.get("grid", {})
+    if not isinstance(grid, dict):
+        raise bad("grid", "must be a table")
+    for key in grid:
+        if key not in GRID_KEYS:
+            raise bad(f"grid.{key}", f"unknown key (the grid takes {', '.join(sorted(GRID_KEYS))})")
+        if _as_list(grid[key]) == []:
+            raise bad(f"grid.{key}", "is empty: the grid would have no cells")
+    if "gauge" in grid and "gauge_length" in grid:
+        raise bad("grid.gauge", "give gauge or gauge_length, not both")
+
+    def values(key: str, default: list) -> list:
+        return _as_list(grid.get(key, default))
+
+    gauges: list[tuple[tuple[str, ...], int | None]] = []
+    if "gauge" in grid:
+        raw = grid["gauge"]
+        lists = [raw] if raw and all(isinstance(c, str) for c in raw) else raw
+        for g in lists:
+            cards = g.split() if isinstance(g, str) else g
+            gauges.append((tuple(cards), None))
+    else:
+        for length in values("gauge_length", [len(FULL_GAUGE)]):
+            try:
+                if isinstance(length, bool) or not isinstance(length, int):
+                    raise RuleError(f"must be whole numbers from 1 to 10, not {length!r}")
+                gauges.append((gauge_of_length(length), length))
+            except RuleError as exc:
+                raise bad("grid.gauge_length", str(exc)) from None
+    for name in values("variant", ["normal"]):
+        if name not in VARIANTS:
+            raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
+    for name in values("policy", ["greedy"]):
+        if name not in POLICIES:
+            raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+
+    cells: list[Cell] = []
+    seen: set[str] = set()
+    for players, cpt, (gauge, length), swim, actions, variant, policy in itertools.product(
+            values("players", [2]), values("cards_per_treasure", [2]), gauges, values("swim_cost", [2]),
+            values("actions_per_turn", [4]), values("variant", ["normal"]), values("policy", ["greedy"])):
+        try:
+            rules = Rules(players=players, cards_per_treasure=cpt, gauge=gauge, swim_cost=swim,
+                          actions_per_turn=actions).with_variant(variant)  # the variant has the last word
+        except (RuleError, TypeError) as exc:
+            found = re.match(r"rules\.(\w+):? (.*)", str(exc))
+            if found and found.group(1) in GRID_KEYS:
+                raise bad(f"grid.{found.group(1)}", found.group(2)) from None
+            raise bad("grid", str(exc)) from None
+        if len(rules.gauge) > 10:
+            raise bad("grid.gauge", "at most 10 cards")
+        label = length if length is not None and variant != "short" else None
+        cell = Cell(rules, policy, variant, label)
+        if cell.key not in seen:
+            seen.add(cell.key)
+            cells.append(cell)
+    adaptive = None
+    if "adaptive" in data:
+        a = data["adaptive"]
+        if not isinstance(a, dict):
+            raise bad("adaptive", "must be a table")
+        for key in a:
+            if key not in ADAPTIVE_KEYS:
+                known = ", ".join(sorted(ADAPTIVE_KEYS))
+                raise bad(f"adaptive.{key}", f"unknown key (adaptive takes {known})")
+        adaptive = Adaptive(**a)
+        if not 0 < adaptive.half_width < 0.5:
+            raise bad("adaptive.half_width", f"must be between 0 and 0.5, not {adaptive.half_width!r}")
+        if adaptive.max_games < games or adaptive.batch < 1:
+            raise bad("adaptive.max_games", "must be at least games, and batch at least 1")
+    return SweepConfig(path, str(data.get("name", Path(path).stem)), games, seed, cells,
+                       str(data.get("description", "")), adaptive, data)
+
+
+# --- statistics ------------------------------------------------------------------------------------
+
+
+def half_width(wins: int, n: int) -> float:
+    lo, hi = wilson_interval(wins, n)
+    return (hi - lo) / 2
+
+
+def summarize_cell(cell: Cell, df: pd.DataFrame) -> dict:
+    """A row of the sweep summary: win rate with its 95% Wilson interval, causes, actions."""
+    n = len(df)
+    wins = int(df["won"].sum())
+    lo, hi = wilson_interval(wins, n)
+    row = {**cell.labels(), "policy": cell.policy, "players": cell.rules.players,
+           "cards_per_treasure": cell.rules.cards_per_treasure, "gauge": " ".join(cell.rules.gauge),
+           "swim_cost": cell.rules.swim_cost, "actions_per_turn": cell.rules.actions_per_turn,
+           "games": n, "wins": wins, "win_rate": wins / n, "ci_low": lo, "ci_high": hi,
+           "mean_turns": float(df["turns"].mean())}
+    counts = df["cause"].value_counts()
+    for cause in LOSS_CAUSES:
+        row[f"loss_{cause}"] = int(counts.get(cause, 0)) / n
+    for col in ACTION_COLUMNS:
+        row[f"mean_{col}"] = float(df[col].mean())
+    return row
+
+
+def paired_difference(won_a: np.ndarray, won_b: np.ndarray) -> dict:
+    """Win-rate difference a - b of two settings played on the same games, with a paired 95%
+    interval (scipy's ttest_rel) and, for comparison, the unpaired one (ttest_ind).
+
+    `games_ratio` says how many times more games independent runs would need for the same
+    interval width: var(a) + var(b) over var(a - b).
+    """
+    from scipy.stats import ttest_ind, ttest_rel
+
+    a = np.asarray(won_a, dtype=float)
+    b = np.asarray(won_b, dtype=float)
+    if len(a) != len(b) or len(a) < 2:
+        raise ValueError("paired settings need the same games, at least two")
+    diff = float(a.mean() - b.mean())
+    d = a - b
+    if np.all(d == d[0]):
+        paired = (diff, diff)
+    else:
+        ci = ttest_rel(a, b).confidence_interval(0.95)
+        paired = (float(ci.low), float(ci.high))
+    if np.var(a) + np.var(b) == 0:
+        unpaired = (diff, diff)
+    else:
+        ci = ttest_ind(a, b).confidence_interval(0.95)
+        unpaired = (float(ci.low), float(ci.high))
+    var_d = float(np.var(d, ddof=1))
+    ratio = float((np.var(a, ddof=1) + np.var(b, ddof=1)) / var_d) if var_d > 0 else float("inf")
+    return {"difference": diff, "ci95": paired, "unpaired_ci95": unpaired, "games_ratio": ratio,
+            "games": len(a)}
+
+
+# --- running ---------------------------------------------------------------------------------------
+
+
+def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    df.to_parquet(tmp, index=False)
+    os.replace(tmp, path)  # a cell file either is complete or does not exist
+
+
+def play_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = None,
+              on_games: Callable[[int], None] | None = None, threads: int | None = None) -> pd.DataFrame:
+    """The per-game table of one cell: games 0 … games-1, then (adaptive) more batches of the
+    next game indices until the win rate's half-width reaches the target or the cap."""
+    raw = [run_games(cell.rules, cell.policy, games, seed, threads=threads, on_batch=on_games)]
+    n = games
+    if adaptive:
+        wins = int((raw[0][:, 0] == 0).sum())
+        while half_width(wins, n) > adaptive.half_width and n < adaptive.max_games:
+            extra = min(adaptive.batch, adaptive.max_games - n)
+            more = run_games(cell.rules, cell.policy, extra, seed, first_game=n, threads=threads,
+                             on_batch=on_games)
+            raw.append(more)
+            wins += int((more[:, 0] == 0).sum())
+            n += extra
+    df = results_frame(np.concatenate(raw), cell.rules, cell.policy, seed)
+    for name, value in cell.labels().items():
+        df[name] = value
+    df["cell"] = df["cell"].astype("category")
+    df["variant"] = df["variant"].astype("category")
+    return df
+
+
+@dataclass
+class SweepResult:
+    out: Path
+    games: pd.DataFrame
+    summary: pd.DataFrame
+    ran: list[str]  # cells played in this call (the rest were resumed from disk)
+
+
+def run_sweep(config: SweepConfig, out: str | Path, resume: bool = False, progress: bool | None = None,
+              plots: bool = True, threads: int | None = None,
+              stop_after: int | None = None) -> SweepResult:
+    """Run every cell (or, with `resume`, every cell not yet on disk) and write the tables.
+
+    `stop_after` plays at most that many cells and returns (for testing interruptions).
+    """
+    from tqdm.auto import tqdm
+
+    out = Path(out)
+    cells_dir = out / "cells"
+    cells_dir.mkdir(parents=True, exist_ok=True)
+    manifest_path = out / "sweep.json"
+    manifest = {"name": config.name, "config": config.path, "digest": config.digest,
+                "games": config.games, "seed": config.seed, "cells": [c.key for c in config.cells]}
+    if manifest_path.exists() and resume:
+        old = json.loads(manifest_path.read_text())
+        if old.get("digest") != config.digest:
+            raise SweepError(f"{config.path}: the sweep in {out} was run with other settings "
+                             f"(digest {old.get('digest')} vs {config.digest}); use another --out")
+    manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
+    todo = [c for c in config.cells if not (resume and (cells_dir / f"{c.key}.parquet").exists())]
+    if not resume:
+        for stale in cells_dir.glob("*.parquet"):
+            stale.unlink()
+    ran = []
+    total = len(todo) * config.games
+    with tqdm(total=total, unit="game", unit_scale=True, delay=1.0, mininterval=0.5,
+              disable=None if progress is None else not progress, desc=config.name) as bar:
+        for i, cell in enumerate(todo):
+            if stop_after is not None and i >= stop_after:
+                break
+            bar.set_postfix_str(f"cell {i + 1}/{len(todo)} {cell.key[:40]}")
+            df = play_cell(cell, config.games, config.seed, config.adaptive, on_games=bar.update,
+                           threads=threads)
+            _atomic_parquet(df, cells_dir / f"{cell.key}.parquet")
+            ran.append(cell.key)
+    games, summary = collect(config, out)
+    if plots and len(summary):
+        from experiments.plots import sweep_figures
+
+        sweep_figures(games, summary, out / "figures")
+    return SweepResult(out, games, summary, ran)
+
+
+def collect(config: SweepConfig, out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Read the finished cells in grid order and write summary.parquet / summary.csv."""
+    frames, rows = [], []
+    for cell in config.cells:
+        path = out / "cells" / f"{cell.key}.parquet"
+        if path.exists():
+            df = pd.read_parquet(path)
+            frames.append(df)
+            rows.append(summarize_cell(cell, df))
+    games = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    for col in ("cell", "variant", "policy", "gauge", "cause"):
+        if col in games:
+            games[col] = games[col].astype("category")
+    summary = pd.DataFrame(rows)
+    if len(summary):
+        _atomic_parquet(summary, out / "summary.parquet")
+        summary.to_csv(out / "summary.csv", index=False, float_format="%.5f")
+    return games, summary
