@@ -5,7 +5,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-slow lint bench clean
+.PHONY: run test test-slow lint bench sweep calibrate report clean
+CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -13,9 +14,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# The main job: the worked example, then the difficulty study (a few minutes on 2 cores).
 run: $(STAMP)
 	$(BIN)/island-escape replay examples/worked-example.json
-	$(BIN)/island-escape simulate --games 100000 --seed 1
+	$(BIN)/island-escape report
+
+sweep: $(STAMP)
+	$(BIN)/island-escape sweep $(CONFIG) --resume
+
+calibrate: $(STAMP)
+	$(BIN)/island-escape calibrate
+
+report: $(STAMP)
+	$(BIN)/island-escape report
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -288,6 +288,96 @@ def pd_options():
     return pd.option_context("display.width", 200, "display.max_rows", 500)
 
 
+def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
+    from experiments.calibrate import DEFAULT_BANDS
+
+    if not text:
+        return dict(DEFAULT_BANDS)
+    bands = {}
+    for part in text.split(","):
+        try:
+            name, rng = part.split("=")
+            lo, hi = (float(x) for x in rng.split("-"))
+        except ValueError:
+            raise click.UsageError(f"--bands: {part!r} is not LEVEL=LOW-HIGH (e.g. easy=0.70-0.80)") from None
+        if lo > 1 or hi > 1:
+            lo, hi = lo / 100, hi / 100
+        if not 0 <= lo < hi <= 1:
+            raise click.UsageError(f"--bands: {part!r}: need 0 <= low < high <= 1")
+        bands[name.strip().lower()] = (lo, hi)
+    return bands
+
+
+@cli.command("calibrate")
+@click.option("--policy", default=None, help="Policy that judges the rules (default: the strongest fair one).")
+@click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
+@click.option("--players", default="1,2,3,4", show_default=True, help="Player counts, comma-separated.")
+@click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
+@click.option("--screen-games", type=click.IntRange(min=50), default=1000, show_default=True,
+              help="Games per setting when screening.")
+@click.option("--confirm-games", type=click.IntRange(min=100), default=8000, show_default=True,
+              help="Games that confirm a recommendation.")
+@click.option("--max-changes", type=click.IntRange(min=0, max=6), default=3, show_default=True,
+              help="Search settings up to this many changes from the rulebook.")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the recommendations as a JSON list.")
+def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, as_json):
+    """Find rules for Easy, Normal and Hard for each player count.
+
+    Searches what a table can lay out with one deck (1-3 cards per treasure, gauges of A-5 of
+    clubs and diamonds in rank order, Divers on or off), preferring the fewest changes from the
+    rulebook, and confirms each recommendation with a 95% interval inside its band.
+    """
+    from experiments.calibrate import UNFAIR, calibrate
+    from experiments.report import difficulty_table
+    from policies.registry import POLICIES, default_judge
+
+    policy = policy or default_judge()
+    if policy not in POLICIES:
+        fail(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
+    if policy in UNFAIR:
+        fail(f"{policy} reads hidden information and cannot judge difficulty (R19)")
+    try:
+        counts = sorted({int(x) for x in players.split(",")})
+    except ValueError:
+        fail(f"--players: {players!r} is not a comma-separated list of numbers")
+    if not counts or not all(1 <= n <= 4 for n in counts):
+        fail(f"--players: {players!r}: player counts are 1-4")
+    cal = calibrate(players=counts, bands=_parse_bands(bands), policy=policy, seed=seed,
+                    screen_games=screen_games, confirm_games=confirm_games, max_changes=max_changes,
+                    other_games=max(confirm_games // 2, 100), validate_games=confirm_games, threads=threads,
+                    echo=lambda line: click.echo(line, err=True))
+    recs = [r.to_json() for r in cal.recommendations]
+    if as_json:
+        click.echo(json.dumps(recs, ensure_ascii=False))
+        return
+    click.echo(difficulty_table(recs))
+    for level, setting in cal.shared.items():
+        if setting is not None:
+            click.echo(f"{level}: one setting serves every player count: {setting.describe()}")
+    for p, level in cal.missing:
+        click.echo(f"{level} for {p} player(s): nothing within {max_changes} changes lands in the band")
+
+
+@cli.command("report")
+@click.option("--study", default="experiments/configs/report.toml", show_default=True,
+              type=click.Path(dir_okay=False), help="The study definition.")
+@click.option("--out", "report_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
+              help="Where difficulty.md, difficulty.json and figures/ go.")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+def report_cmd(study, report_dir, threads):
+    """Run the study and write the difficulty report for the designer."""
+    from experiments.report import build_report, difficulty_table
+    from experiments.sweep import SweepError
+
+    try:
+        recs = build_report(study, report_dir, threads=threads, echo=lambda line: click.echo(line, err=True))
+    except SweepError as exc:
+        fail(str(exc))
+    click.echo(difficulty_table(recs))
+    click.echo(f"report written to {report_dir}/difficulty.md")
+
+
 @cli.command("bench")
 @click.option("--games", type=click.IntRange(min=1000), default=400_000, show_default=True,
               help="Games per kernel measurement (the default policy plays a tenth).")

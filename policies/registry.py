@@ -22,6 +22,14 @@ POLICIES = {
 DEFAULT_POLICY = "greedy"
 
 
+# The strongest fair policies first: the first one registered judges difficulty by default.
+JUDGES = ("expert", "greedy")
+
+
+def default_judge() -> str:
+    return next(name for name in JUDGES if name in POLICIES)
+
+
 class UnknownPolicy(ValueError):
     pass
 

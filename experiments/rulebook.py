@@ -1,0 +1,126 @@
+"""The rulebook's own numbers, checked against the simulator.
+
+The rulebook's "Difficulty" section makes claims a designer may lean on: the full gauge allows
+45 floods, 22 turns and 88 actions; the Short game 17 turns and 68 actions; a Normal win needs
+"some 50-55 actions" (about 25 moves, 8 salvages, 4 raises, around 10 shore-ups, the way home and
+the take-off); over 45 floods "every place is hit almost twice on average"; and the game is
+"best with 2 or 3" players. This module measures each.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from sim.rules import FULL_GAUGE, Rules, floods_per_turn
+from sim.runner import results_frame, run_games, wilson_interval
+
+
+def _frame(rules: Rules, policy: str, games: int, seed: int, threads: int | None) -> pd.DataFrame:
+    return results_frame(run_games(rules, policy, games, seed, threads=threads), rules, policy, seed)
+
+
+def actions_spent(df: pd.DataFrame, swim_cost: int) -> pd.Series:
+    """Actions a game used: a swim costs swim_cost, a win adds its take-off."""
+    return (df.moves + swim_cost * df.swims + df.shores + df.salvages + df.gives + df.raises
+            + df.won.astype(int))
+
+
+def check(policies: list[str], games: int = 20_000, seed: int = 2026, threads: int | None = None) -> dict:
+    """Claims against measurements; every figure carries the policy and the games behind it."""
+    normal = Rules()
+    short = Rules().with_variant("short")
+    out: dict = {"games": games, "seed": seed, "policies": policies}
+
+    # The clock (R14): the water ends the game after the last pass of the gauge.
+    clock = {}
+    for name, rules in (("full gauge", normal), ("Short game", short)):
+        per_turn = floods_per_turn(rules.gauge)
+        longest = max(int(_frame(rules, p, games, seed, threads)["turns"].max()) for p in policies)
+        clock[name] = {"floods": rules.max_floods, "turns": len(per_turn),
+                       "actions": len(per_turn) * rules.actions_per_turn, "longest_game_seen": longest}
+    out["clock"] = clock
+
+    # What a Normal win costs, per policy (over its wins only).
+    wins = {}
+    frames = {p: _frame(normal, p, games, seed, threads) for p in policies}
+    for p, df in frames.items():
+        w = df[df.won]
+        if len(w) == 0:
+            wins[p] = {"wins": 0}
+            continue
+        wins[p] = {"wins": len(w), "actions": float(actions_spent(w, normal.swim_cost).mean()),
+                   "moves": float((w.moves + w.swims).mean()), "salvages": float(w.salvages.mean()),
+                   "raises": float(w.raises.mean()), "shores": float(w.shores.mean()),
+                   "gives": float(w.gives.mean()), "turns": float(w.turns.mean()),
+                   "floods": float(w.floods.mean())}
+    out["win_cost"] = wins
+
+    # Hits per place: over the full gauge the 45 floods spread over 25 places.
+    out["hits_per_place"] = {"full_game": normal.max_floods / 25,
+                             "won_games": {p: float(frames[p][frames[p].won].floods.mean() / 25)
+                                           for p in policies if frames[p].won.any()}}
+
+    # Best player count, per policy (solo is two pawns: R5).
+    best = {}
+    for p in policies:
+        rows = {}
+        for players in (1, 2, 3, 4):
+            df = frames[p] if players == 2 else _frame(Rules(players=players), p, games, seed, threads)
+            k = int(df.won.sum())
+            rows[players] = {"win_rate": k / len(df), "ci95": list(wilson_interval(k, len(df)))}
+        best[p] = rows
+    out["players"] = best
+    return out
+
+
+def markdown(result: dict) -> str:
+    """The rulebook check as a Markdown section."""
+    c = result["clock"]
+    lines = [
+        "| rulebook says | simulator | how it was measured |",
+        "| --- | --- | --- |",
+        f"| 45 floods, 22 turns, 88 actions (full gauge) | {c['full gauge']['floods']} floods, "
+        f"{c['full gauge']['turns']} turns, {c['full gauge']['actions']} actions; longest game seen "
+        f"{c['full gauge']['longest_game_seen']} turns | R14 counted on the gauge "
+        f"`{' '.join(FULL_GAUGE)}`; longest of {result['games']:,} games per policy |",
+        f"| Short game: 17 turns, 68 actions | {c['Short game']['floods']} floods, "
+        f"{c['Short game']['turns']} turns, {c['Short game']['actions']} actions; longest game seen "
+        f"{c['Short game']['longest_game_seen']} turns | as above, gauge without A♣ |",
+    ]
+    for p, w in result["win_cost"].items():
+        if not w.get("wins"):
+            lines.append(f"| a win takes some 50-55 actions | `{p}` never won | "
+                         f"{result['games']:,} Normal games |")
+            continue
+        lines.append(
+            f"| a win takes some 50-55 actions: ~25 moves, 8 salvages, 4 raises, ~10 shore-ups | "
+            f"`{p}`: {w['actions']:.1f} actions: {w['moves']:.1f} moves and swims, {w['salvages']:.1f} "
+            f"salvages, {w['raises']:.1f} raises, {w['shores']:.1f} shore-ups, {w['gives']:.1f} gives; "
+            f"{w['turns']:.1f} turns | mean over its {w['wins']:,} wins in {result['games']:,} "
+            "Normal games |")
+    h = result["hits_per_place"]
+    won = ", ".join(f"`{p}` {v:.2f}" for p, v in h["won_games"].items())
+    lines.append(f"| over 45 floods every place is hit almost twice | {h['full_game']:.2f} hits per place "
+                 f"if all 45 floods come; in won games {won} | floods / 25 places |")
+    for p, rows in result["players"].items():
+        rates = ", ".join(f"{n}: {100 * r['win_rate']:.1f}%" for n, r in rows.items())
+        top = max(r["win_rate"] for r in rows.values())
+        best = [n for n, r in rows.items() if r["win_rate"] == top]
+        if top == 0:
+            verdict = "no wins at any count"
+        else:
+            best_text = " and ".join(str(n) for n in best)
+            verdict = f"best {best_text}: " + ("agrees" if set(best) & {2, 3} else "disagrees")
+        lines.append(f"| best with 2 or 3 players | `{p}` wins {rates} (players: win rate); {verdict} "
+                     f"(solo plays as two pawns, R5) | Normal rules, {result['games']:,} games each |")
+    return "\n".join(lines)
+
+
+def summary_table(result: dict) -> pd.DataFrame:
+    rows = []
+    for p, rows_ in result["players"].items():
+        for n, r in rows_.items():
+            rows.append({"policy": p, "players": n, "win_rate": r["win_rate"], "ci_low": r["ci95"][0],
+                         "ci_high": r["ci95"][1]})
+    return pd.DataFrame(rows)
+

@@ -1,0 +1,112 @@
+"""The island-escape command as a user runs it: real processes, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+WORKED = str(Path(__file__).resolve().parent.parent / "examples" / "worked-example.json")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "experiments.cli", *args], capture_output=True, text=True)
+
+
+def test_replay_narrative_of_the_worked_example():
+    r = run("replay", WORKED)
+    assert r.returncode == 0
+    assert "Turn 3, pawn 0:" in r.stdout
+    assert "salvages 7♣ at column 2, row 1 - the place is sea now" in r.stdout
+    assert "raises the ♣ treasure, tucking 7♣ 10♣ under K♣" in r.stdout
+    assert "A♣ comes off the gauge" in r.stdout
+
+
+def test_replay_board_and_json():
+    board = run("replay", WORKED, "--board")
+    assert board.returncode == 0
+    assert sum(line.startswith("row 5 ") for line in board.stdout.splitlines()) == 5  # a board a turn
+    out = run("replay", WORKED, WORKED, "--json")
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 2
+    res = json.loads(lines[0])
+    assert {"outcome", "cause", "turns", "floods", "events", "final"} <= set(res)
+    assert res["final"]["raised"] == ["C"] and res["final"]["pawns"] == [[3, 4], [5, 3]]
+
+
+def test_a_bad_record_is_reported_and_the_others_still_replay(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"turns": [["move up", "fly away"]]}')
+    r = run("replay", str(bad), WORKED, "--json")
+    assert r.returncode == 2
+    assert len(r.stdout.strip().splitlines()) == 1  # the good record still replayed
+    err = r.stderr.strip().splitlines()
+    assert len(err) == 1 and "bad.json" in err[0] and "turn 1, entry 2 'fly away'" in err[0]
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--policy", "nobody"], "unknown policy 'nobody'"),
+    (["--players", "0"], "rules.players must be a whole number from 1 to 4"),
+    (["--gauge", "AC 6D"], "'6D' is not a gauge card"),
+    (["--games", "-5"], "--games must be 0 or more"),
+    (["--gauge-length", "12"], "gauge length must be from 1 to 10"),
+    (["--cards-per-treasure", "0"], "cards_per_treasure"),
+    (["--games", "many"], "'many' is not a valid integer"),
+])
+def test_simulate_bad_input(args, message):
+    r = run("simulate", *args)
+    assert r.returncode == 2
+    assert message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in r.stderr
+
+
+def test_simulate_json_table_and_records_replay_identically(tmp_path):
+    table = tmp_path / "games.parquet"
+    records = tmp_path / "records"
+    r = run("simulate", "--games", "3000", "--players", "3", "--policy", "greedy", "--seed", "4", "--json",
+            "--out", str(table), "--records", str(records), "--record-count", "5")
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == ""  # no progress bar when not on a terminal
+    summary = json.loads(r.stdout)
+    assert {"games", "wins", "win_rate", "ci95", "causes", "mean_turns", "games_per_second"} <= set(summary)
+    assert summary["games"] == 3000 and summary["ci95"][0] <= summary["win_rate"] <= summary["ci95"][1]
+    df = pd.read_parquet(table)
+    assert len(df) == 3000 and int(df.won.sum()) == summary["wins"]
+    assert not (tmp_path / "games.parquet.partial").exists()
+    files = sorted(records.glob("*.json"))
+    assert len(files) == 5
+    replayed = run("replay", "--json", *map(str, files))
+    assert replayed.returncode == 0
+    for path, line in zip(files, replayed.stdout.strip().splitlines(), strict=True):
+        expected = json.loads(path.read_text())["result"]
+        got = json.loads(line)
+        assert {k: got[k] for k in expected} == expected
+    first = df.iloc[0]
+    assert json.loads(files[0].read_text())["result"]["turns"] == int(first.turns)
+
+
+def test_simulate_summary_text_and_variants():
+    r = run("simulate", "--games", "2000", "--variant", "short", "--policy", "random")
+    assert r.returncode == 0
+    assert "1 cards a treasure" in r.stdout and "gauge AD 2C" in r.stdout
+    assert "win rate    0.00%" in r.stdout and "95% Wilson interval" in r.stdout
+
+
+def test_policies_lists_the_registry():
+    r = run("policies")
+    assert r.returncode == 0
+    names = [line.split()[0] for line in r.stdout.strip().splitlines()]
+    assert {"random", "greedy", "idle"} <= set(names)
+
+
+def test_sweep_bad_file_is_one_line(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[grid]\nplayers = [7]\n")
+    r = run("sweep", str(bad), "--out", str(tmp_path / "out"))
+    assert r.returncode == 2 and "bad.toml: grid.players" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
