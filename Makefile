@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-slow lint bench sweep calibrate report clean
+.PHONY: run test test-slow lint bench sweep calibrate report notebook clean
 CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
@@ -39,6 +39,10 @@ bench: $(STAMP)
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
+
+notebook: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,notebook]'
+	$(BIN)/jupyter lab notebooks/loss_causes.ipynb
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -42,19 +42,38 @@ def main() -> None:
 @click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="One JSON result per record, one per line.")
 @click.option("--board", is_flag=True, help="Draw the island in ASCII after each turn.")
-def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool) -> None:
+@click.option("--png", "png_dir", type=click.Path(file_okay=False),
+              help="Write a picture of the island per turn (and per sinking) into this folder.")
+@click.option("--gif", type=click.Path(dir_okay=False), help="Also write the pictures as an animated GIF.")
+def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: str | None, gif: str | None) -> None:
     """Replay game RECORDS (RECORD-FORMAT.md) with the reference engine.
 
     Prints a narrative of every turn, or with --json the outcome, cause, turns, floods, events
     and final state. A bad record is reported on stderr in one line and the others still
-    replay; the exit status is 2 if any record was bad.
+    replay; the exit status is 2 if any record was bad. --png and --gif draw the island; with
+    several records each gets its own subfolder (and GIF) named after the record.
     """
+    from pathlib import Path
+
     from sim.narrative import Narrator, board_text, ending_text
 
+    if gif and not png_dir:
+        png_dir = str(Path(gif).with_suffix("")) + "-frames"
     bad = 0
     for path in records:
         try:
             record = load_record(path)
+            if png_dir:
+                from experiments.boards import replay_pictures
+
+                many = len(records) > 1
+                folder = Path(png_dir) / Path(path).stem if many else Path(png_dir)
+                gif_path = None
+                if gif:
+                    gif_path = Path(gif).with_name(f"{Path(gif).stem}-{Path(path).stem}.gif") if many else Path(gif)
+                pictures = replay_pictures(record, folder, gif=gif_path)
+                also = f", animation {gif_path}" if gif_path else ""
+                click.echo(f"{path}: {len(pictures)} pictures in {folder}{also}", err=as_json)
             if as_json:
                 game = replay(record)
                 click.echo(json.dumps(result_json(game), ensure_ascii=False))
@@ -157,7 +176,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     import time
     from pathlib import Path
 
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
     from sim.records import write_record
@@ -237,6 +256,45 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
             click.echo(f"table       {out}")
         if records_dir:
             click.echo(f"records     {min(record_count, games)} in {records_dir}")
+
+
+@cli.command("find")
+@click.argument("table", type=click.Path(exists=True))
+@click.option("--where", help="A pandas query, e.g. \"cause == 'treasure' and treasures_raised == 3\".")
+@click.option("--limit", type=click.IntRange(min=1), default=10, show_default=True, help="At most this many games.")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False), required=True,
+              help="Write the games as records into this folder.")
+@click.option("--png", "png_dir", type=click.Path(file_okay=False),
+              help="Also draw each game turn by turn, one subfolder per game.")
+def find_cmd(table, where, limit, records_dir, png_dir):
+    """Pick games from a per-game TABLE (Parquet file or folder) and export them as records."""
+    import pandas as pd
+
+    from experiments.find import FindError, export_found, find_games
+
+    try:
+        df = pd.read_parquet(table)
+    except Exception as exc:  # pyarrow raises several kinds for a file that is not Parquet
+        fail(f"{table}: cannot read it as Parquet ({str(exc).splitlines()[0]})")
+    try:
+        rows = find_games(df, where, limit)
+    except FindError as exc:
+        fail(f"{table}: {exc}")
+    if rows.empty:
+        click.echo(f"no game in {table} matches")
+        return
+    paths = export_found(rows, records_dir)
+    for path in paths:
+        click.echo(str(path))
+    if png_dir:
+        from pathlib import Path
+
+        from experiments.boards import replay_pictures
+        from sim.records import load_record
+
+        for path in paths:
+            replay_pictures(load_record(path), Path(png_dir) / path.stem)
+        click.echo(f"pictures in {png_dir}")
 
 
 @cli.command("policies")

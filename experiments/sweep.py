@@ -297,7 +297,7 @@ def run_sweep(config: SweepConfig, out: str | Path, resume: bool = False, progre
 
     `stop_after` plays at most that many cells and returns (for testing interruptions).
     """
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     out = Path(out)
     cells_dir = out / "cells"

@@ -174,10 +174,12 @@ def _entry_error(turn: int, index: int, entry: str, reason: str) -> RecordError:
     return RecordError(f"turn {turn}, entry {index} {entry!r}: {reason}")
 
 
-def replay(record: Record, after_turn: Callable[[Game], None] | None = None) -> Game:
+def replay(record: Record, after_turn: Callable[[Game], None] | None = None,
+           after_flood: Callable[[Game], None] | None = None) -> Game:
     """Play the record's turns, each followed by its flood phase; raises RecordError.
 
-    `after_turn(game)` is called after each turn's flood phase (for narratives and boards).
+    `after_turn(game)` is called after each turn's flood phase, `after_flood(game)` after each
+    single flood (for narratives and board pictures).
     """
     game = record.new_game()
     for t, entries in enumerate(record.turns, 1):
@@ -224,7 +226,11 @@ def replay(record: Record, after_turn: Callable[[Game], None] | None = None) -> 
                         return place
                 return options[0]  # RECORD-FORMAT default escape order
 
-            game.run_flood_phase(choose)
+            game.start_flood_phase()
+            while game.floods_left and not game.over:
+                game.flood(choose)
+                if after_flood:
+                    after_flood(game)
             if pending and not game.over:
                 i, entry, p, _ = pending[0]
                 raise _entry_error(t, i, entry, f"pawn {p}'s place did not sink in this turn's floods")
