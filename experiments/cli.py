@@ -418,7 +418,7 @@ def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max
 
 
 @cli.command("report")
-@click.option("--study", default="experiments/configs/report.toml", show_default=True,
+@click.option("--study", default="experiments/studies/difficulty.toml", show_default=True,
               type=click.Path(dir_okay=False), help="The study definition.")
 @click.option("--out", "report_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
               help="Where difficulty.md, difficulty.json and figures/ go.")

@@ -1,6 +1,6 @@
 """The difficulty report: reports/difficulty.md, its figures and reports/difficulty.json.
 
-Everything comes from one committed study definition (experiments/configs/report.toml) and
+Everything comes from one committed study definition (experiments/studies/difficulty.toml) and
 fixed seeds, so the committed report is exactly what the committed code produces: no times,
 speeds or dates go into it.
 """

@@ -106,3 +106,18 @@ def test_report_on_a_tiny_study(tmp_path):
     for png in (tmp_path / "reports" / "figures").glob("*.png"):
         assert png.stat().st_size > 5_000
     assert (tmp_path / "reports" / "figures" / "sweep_win_rate_by_gauge.png").exists()
+
+
+def test_committed_study_loads_and_bad_studies_are_refused(tmp_path):
+    from experiments.report import load_study
+    from experiments.sweep import SweepError
+
+    study = load_study("experiments/studies/difficulty.toml")
+    assert study.policy in ("expert", "greedy") and study.seed >= 0
+    bad = tmp_path / "bad.toml"
+    bad.write_text('policy = "oracle"\n')
+    with pytest.raises(SweepError, match="policy"):
+        load_study(bad)
+    bad.write_text("[calibrate]\nscreen = 5\n")
+    with pytest.raises(SweepError, match="calibrate.screen: unknown key"):
+        load_study(bad)
