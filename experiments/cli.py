@@ -314,7 +314,11 @@ def policies_cmd():
 @click.option("--games", type=click.IntRange(min=1), help="Override the games per cell of the file.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--no-plots", is_flag=True, help="Skip the figures.")
-def sweep_cmd(config, out, resume, games, threads, no_plots):
+@click.option("--scheduler", help="Run on a Dask cluster: the scheduler's address, tcp://HOST:PORT.")
+@click.option("--workers", type=click.IntRange(min=1, max=64),
+              help="Run on a new local Dask cluster of N worker processes (tests the cluster path).")
+@click.option("--chunk", type=click.IntRange(min=100), help="Games per cluster task (default 25,000).")
+def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers, chunk):
     """Run a sweep defined in a TOML file (see experiments/configs/).
 
     Every cell plays the same games (common random numbers). Writes OUT/cells/*.parquet (the
@@ -324,13 +328,29 @@ def sweep_cmd(config, out, resume, games, threads, no_plots):
     """
     from experiments.sweep import SweepError, load_config, run_sweep
 
+    if scheduler and workers:
+        fail("give --scheduler or --workers, not both")
+    client = cluster = None
     try:
         cfg = load_config(config)
         if games:
             cfg.games = games
-        result = run_sweep(cfg, out or f"out/{cfg.name}", resume=resume, plots=not no_plots, threads=threads)
+        if scheduler or workers:
+            from experiments.cluster import connect
+
+            try:
+                client, cluster = connect(scheduler, workers)
+            except (OSError, TimeoutError) as exc:
+                fail(f"cannot reach the Dask scheduler {scheduler}: {exc}")
+        result = run_sweep(cfg, out or f"out/{cfg.name}", resume=resume, plots=not no_plots, threads=threads,
+                           client=client, chunk=chunk)
     except SweepError as exc:
         fail(str(exc))
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
     s = result.summary
     resumed = len(s) - len(result.ran)
     click.echo(f"{len(result.ran)} cell(s) played, {resumed} resumed; tables in {result.out}")

@@ -274,7 +274,12 @@ def play_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = Non
             raw.append(more)
             wins += int((more[:, 0] == 0).sum())
             n += extra
-    df = results_frame(np.concatenate(raw), cell.rules, cell.policy, seed)
+    return cell_frame(cell, np.concatenate(raw), seed)
+
+
+def cell_frame(cell: Cell, raw: np.ndarray, seed: int) -> pd.DataFrame:
+    """The per-game table of a cell from the kernel's raw rows (games 0 … len(raw)-1)."""
+    df = results_frame(raw, cell.rules, cell.policy, seed)
     for name, value in cell.labels().items():
         df[name] = value
     df["cell"] = df["cell"].astype("category")
@@ -291,11 +296,13 @@ class SweepResult:
 
 
 def run_sweep(config: SweepConfig, out: str | Path, resume: bool = False, progress: bool | None = None,
-              plots: bool = True, threads: int | None = None,
-              stop_after: int | None = None) -> SweepResult:
+              plots: bool = True, threads: int | None = None, stop_after: int | None = None,
+              client=None, chunk: int | None = None) -> SweepResult:
     """Run every cell (or, with `resume`, every cell not yet on disk) and write the tables.
 
-    `stop_after` plays at most that many cells and returns (for testing interruptions).
+    With a dask.distributed `client`, chunks of `chunk` games are tasks on the cluster (see
+    experiments/cluster.py); the tables are the same. `stop_after` plays at most that many
+    cells and returns (for testing interruptions).
     """
     from tqdm import tqdm
 
@@ -319,6 +326,15 @@ def run_sweep(config: SweepConfig, out: str | Path, resume: bool = False, progre
     total = len(todo) * config.games
     with tqdm(total=total, unit="game", unit_scale=True, delay=1.0, mininterval=0.5,
               disable=None if progress is None else not progress, desc=config.name) as bar:
+        if client is not None:
+            from experiments.cluster import play_cells
+
+            def write_cell(cell: Cell, raw: np.ndarray) -> None:
+                _atomic_parquet(cell_frame(cell, raw, config.seed), cells_dir / f"{cell.key}.parquet")
+
+            ran = play_cells(client, todo, config, write_cell, bar.update, threads=threads, chunk=chunk,
+                             stop_after=stop_after)
+            todo = []
         for i, cell in enumerate(todo):
             if stop_after is not None and i >= stop_after:
                 break
