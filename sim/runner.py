@@ -163,7 +163,7 @@ def simulate(rules: Rules, policy: str = "random", games: int = 1000, seed: int 
     `progress`: None shows a bar on a terminal only, True always, False never.
     """
     import pandas as pd
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     frames = []
     with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
