@@ -9,7 +9,7 @@ functions that take first-class function arguments (numba issue #9609), and this
 
 from numba import njit
 
-from policies import greedy, idle, uniform_random
+from policies import greedy, idle, novice, uniform_random
 from sim.layout import A_END
 
 
@@ -21,6 +21,8 @@ def choose_action(pid, s, p, pp, legal, rng):
         return uniform_random.choose(s, p, pp, legal, rng)
     if pid == 2:
         return greedy.choose(s, p, pp, legal, rng)
+    if pid == 3:
+        return novice.choose(s, p, pp, legal, rng)
     return A_END
 
 
@@ -32,4 +34,6 @@ def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
         return uniform_random.escape(s, p, pp, pawn, opts, n, rng)
     if pid == 2:
         return greedy.escape(s, p, pp, pawn, opts, n, rng)
+    if pid == 3:
+        return novice.escape(s, p, pp, pawn, opts, n, rng)
     return 0

@@ -11,13 +11,14 @@ A fair policy reads only public fields of `s` (R19): not the cards of face-down 
 for k >= s[PILE_POS]), and draws randomness only from the policy stream.
 """
 
-from policies import greedy, idle, uniform_random
+from policies import greedy, idle, novice, uniform_random
 
 # name -> (id used by the kernel's dispatch, module); the order of ids is fixed.
 POLICIES = {
     "idle": (0, idle),
     "random": (1, uniform_random),
     "greedy": (2, greedy),
+    "novice": (3, novice),
 }
 DEFAULT_POLICY = "greedy"
 
