@@ -9,7 +9,7 @@ functions that take first-class function arguments (numba issue #9609), and this
 
 from numba import njit
 
-from policies import greedy, idle, novice, uniform_random
+from policies import expert, greedy, idle, novice, oracle, uniform_random
 from sim.layout import A_END
 
 
@@ -23,6 +23,10 @@ def choose_action(pid, s, p, pp, legal, rng):
         return greedy.choose(s, p, pp, legal, rng)
     if pid == 3:
         return novice.choose(s, p, pp, legal, rng)
+    if pid == 4:
+        return expert.choose(s, p, pp, legal, rng)
+    if pid == 5:
+        return oracle.choose(s, p, pp, legal, rng)
     return A_END
 
 
@@ -36,4 +40,8 @@ def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
         return greedy.escape(s, p, pp, pawn, opts, n, rng)
     if pid == 3:
         return novice.escape(s, p, pp, pawn, opts, n, rng)
+    if pid == 4:
+        return expert.escape(s, p, pp, pawn, opts, n, rng)
+    if pid == 5:
+        return oracle.escape(s, p, pp, pawn, opts, n, rng)
     return 0
