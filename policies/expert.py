@@ -94,10 +94,16 @@ DESCRIPTION = ("best fair heuristic: split suits and meet to give, edge salvage,
 #   W_MEET      a pawn I should meet to give or take cards that complete a treasure
 #   W_EDGE      penalty per tile neighbour of a land tile to salvage (salvage from the edge)
 #   W_ANY       > 0: any pawn salvages a needed card next to it (< 0: only the suit's collector)
+#   W_BRIDGE    > 0: a flooded tile whose sinking would cut a target off is guarded like a King
 W_RAISE, W_SAVE, W_COLLECT, W_EXPLORE, W_SPREAD, W_HOME, W_CUT, W_SAVE_FAR = range(8)
-W_RISK, W_MEET, W_EDGE, W_ANY = 8, 9, 10, 11
-DEFAULTS = np.array([10.0, 8.0, 3.0, 5.0, 1.0, 0.5, 2.0, 3.0, 6.0, 4.0, 0.25, 1.0])
-NWEIGHTS = 12
+W_RISK, W_MEET, W_EDGE, W_ANY, W_BRIDGE = 8, 9, 10, 11, 12
+DEFAULTS = np.array([10.0, 8.0, 3.0, 5.0, 1.0, 0.5, 2.0, 3.0, 6.0, 4.0, 0.25, 1.0, 1.0])
+NWEIGHTS = 13
+# What `island-escape tune expert` searches (slot: (low, high)); the switches range over -1 … 1.
+TUNE_SPACE = {W_RAISE: (3.0, 20.0), W_SAVE: (2.0, 16.0), W_COLLECT: (0.5, 8.0), W_EXPLORE: (1.0, 10.0),
+              W_SPREAD: (0.05, 4.0), W_HOME: (-2.0, 4.0), W_CUT: (0.05, 6.0), W_SAVE_FAR: (0.5, 10.0),
+              W_RISK: (0.05, 20.0), W_MEET: (0.5, 10.0), W_EDGE: (0.01, 2.0), W_ANY: (-1.0, 1.0),
+              W_BRIDGE: (-1.0, 1.0)}
 
 
 @njit(cache=True)
@@ -191,11 +197,22 @@ def _is_bridge(s, p, tiles, kpos, t):
 
 
 @njit(cache=True)
-def _critical(s, kpos):
+def _critical(s, p, kpos, tiles, bridges):
+    """Places whose sinking loses the game: the helicopter, known unraised Kings and (with
+    `bridges`) flooded tiles whose loss would cut a target off (R16)."""
     m = 1 << CENTRE
     for k in range(4):
         if kpos[k] >= 0 and not (s[RAISED] >> k) & 1:
             m |= 1 << np.int64(kpos[k])
+    if bridges:
+        swims = p[P_SWIM] <= p[P_ACTIONS]
+        pawns = pawn_mask(s, p)
+        for t in range(25):
+            if s[TSTATE + t] == FLOODED and not (m >> t) & 1 and not (pawns >> t) & 1:
+                after = tiles & ~(1 << t)
+                need = _targets(s, kpos, after)
+                if reach_mask(p, after, pawns, swims) & need != need:
+                    m |= 1 << t
     return m
 
 
@@ -308,7 +325,7 @@ def decide(s, p, pp, legal, cheat):
     if (legal >> A_RAISE) & 1 and raise_is_safe(s, p, me, s[CARD + here]):  # R12
         return A_RAISE
 
-    crit = _critical(s, kpos)
+    crit = _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0)
     if (legal >> A_SHORE_HERE) & 1 and (crit >> here) & 1:
         return A_SHORE_HERE
     for d in range(4):
