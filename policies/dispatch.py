@@ -9,7 +9,7 @@ functions that take first-class function arguments (numba issue #9609), and this
 
 from numba import njit
 
-from policies import expert, greedy, idle, novice, oracle, uniform_random
+from policies import expert, greedy, idle, lookahead, novice, oracle, uniform_random
 from sim.layout import A_END
 
 
@@ -27,6 +27,8 @@ def choose_action(pid, s, p, pp, legal, rng):
         return expert.choose(s, p, pp, legal, rng)
     if pid == 5:
         return oracle.choose(s, p, pp, legal, rng)
+    if pid == 6:
+        return lookahead.choose(s, p, pp, legal, rng)
     return A_END
 
 
@@ -44,4 +46,6 @@ def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
         return expert.escape(s, p, pp, pawn, opts, n, rng)
     if pid == 5:
         return oracle.escape(s, p, pp, pawn, opts, n, rng)
+    if pid == 6:
+        return lookahead.escape(s, p, pp, pawn, opts, n, rng)
     return 0
