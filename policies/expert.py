@@ -451,16 +451,13 @@ def decide(s, p, pp, legal, cheat):
         st = s[TSTATE + place]
         if st == DOWN:
             down += 1
-        if st == SEA or (st == DOWN and not cheat):
+        if st == SEA or st == DOWN:
             continue
         card = s[CARD + place]
         if card < 4 or card >= 24:
             continue
         suit = _suit_of(card)
         if not ((need[suit] and mine[suit] >= other[suit]) or any_need > 0):
-            continue
-        if st == DOWN:  # oracle only: walk onto it to turn it up
-            init[place] = min(init[place], -_w(pp, W_COLLECT))
             continue
         ok = _salvage_ok(s, p, tiles, kpos, place)
         if ok == 0:
@@ -498,10 +495,19 @@ def decide(s, p, pp, legal, cheat):
                     if dother[place] < dme[place]:
                         bonus -= _w(pp, W_SPREAD)
                     init[place] = min(init[place], -bonus)
-    elif down > 0:  # oracle: only the face-down places holding an unraised King
-        for k in range(4):
-            if kpos[k] >= 0 and not (raised >> k) & 1 and s[TSTATE + kpos[k]] == DOWN:
-                init[kpos[k]] = min(init[kpos[k]], -_w(pp, W_EXPLORE))
+    elif down > 0:  # oracle: only the face-down places that hold an unraised King or a needed card
+        for place in range(25):
+            if s[TSTATE + place] != DOWN:
+                continue
+            card = s[CARD + place]
+            useful = card < 4 and not (raised >> card) & 1
+            if 4 <= card < 24:
+                useful = need[_suit_of(card)] == 1 or any_need > 0
+            if useful:
+                bonus = _w(pp, W_EXPLORE)
+                if dother[place] < dme[place]:
+                    bonus -= _w(pp, W_SPREAD)
+                init[place] = min(init[place], -bonus)
 
     home = 0.0
     if budget - dme[CENTRE] <= _w(pp, W_HOME):
