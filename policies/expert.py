@@ -78,8 +78,7 @@ from sim.layout import (
     popcount,
 )
 
-DESCRIPTION = ("best fair heuristic: split suits and meet to give, edge salvage, flood odds from the "
-               "discard piles, clock-aware")
+DESCRIPTION = "best fair heuristic: splits suits and meets to give, edge salvage, flood odds, clock-aware"
 
 # pp slots (0 = default). Goal bonuses are in actions: worth walking that many extra actions.
 #   W_RAISE     a King this pawn can raise
