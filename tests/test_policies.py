@@ -236,12 +236,12 @@ def test_ladder_on_normal():
     worse than expert."""
     rules = Rules()
     r = {name: _rate(rules, name, 20_000) for name in ("random", "novice", "greedy", "expert", "oracle")}
-    r["lookahead"] = _rate(rules, "lookahead", 400)
+    r["lookahead"] = _rate(rules, "lookahead", 1000)
     assert r["random"][2] < r["novice"][1]
     assert r["novice"][2] < r["greedy"][1]
     assert r["expert"][2] < r["oracle"][1]
     assert r["lookahead"][1] > r["greedy"][0]  # measured 94.0% (92.4-95.3) on 1,000 games
-    assert r["lookahead"][2] >= r["expert"][0]  # not worse than expert (400 games: wide interval)
+    assert r["lookahead"][2] >= r["expert"][0]  # not worse than expert
 
 
 @pytest.mark.slow
