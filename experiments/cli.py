@@ -456,6 +456,54 @@ def report_cmd(study, report_dir, threads):
     click.echo(f"report written to {report_dir}/difficulty.md")
 
 
+@cli.command("tune")
+@click.argument("policy")
+@click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True,
+              help="Weight settings to try.")
+@click.option("--games", type=click.IntRange(min=100), default=4000, show_default=True,
+              help="Training games per trial (same seed for every trial).")
+@click.option("--holdout", type=click.IntRange(min=100), default=20000, show_default=True,
+              help="Held-out games for the final comparison.")
+@click.option("--seed", type=click.IntRange(min=0), default=1000, show_default=True, help="Training seed.")
+@click.option("--holdout-seed", type=click.IntRange(min=0), default=2000, show_default=True,
+              help="Held-out seed (must differ from --seed).")
+@click.option("--sampler", type=click.Choice(["auto", "optuna", "random"]), default="auto", show_default=True)
+@click.option("--players", type=int)
+@click.option("--cards-per-treasure", type=int)
+@click.option("--gauge-length", type=int)
+@click.option("--swim-cost", type=int)
+@click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]))
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the result (weights, pp, rates) as JSON.")
+def tune_cmd(policy, trials, games, holdout, seed, holdout_seed, sampler, players, cards_per_treasure,
+             gauge_length, swim_cost, variants, out):
+    """Tune POLICY's weights (pp) on training seeds; report the win rate on held-out seeds."""
+    from pathlib import Path
+
+    from experiments.tune import tune
+    from policies.registry import UnknownPolicy, policy_id
+    from sim.rules import RuleError
+
+    if seed == holdout_seed:
+        fail("--holdout-seed must differ from --seed")
+    try:
+        rules = _rules_from_options(players, cards_per_treasure, None, gauge_length, swim_cost, None,
+                                    variants)
+        policy_id(policy)
+        result = tune(policy, rules, trials, games, holdout, seed, holdout_seed, sampler,
+                      echo=lambda line: click.echo(line, err=True))
+    except (RuleError, UnknownPolicy, ValueError) as exc:
+        fail(str(exc))
+    for label in ("default", "tuned"):
+        h = result[f"holdout_{label}"]
+        lo, hi = h["ci95"]
+        click.echo(f"{label:8} {100 * h['win_rate']:.2f}%  (95% Wilson {100 * lo:.2f}-{100 * hi:.2f}%) "
+                   f"on {h['games']} held-out games, seed {h['seed']}")
+    click.echo(f"weights  {json.dumps(result['weights'])}")
+    if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        Path(out).write_text(json.dumps(result, indent=2) + "\n")
+
+
 @cli.command("bench")
 @click.option("--games", type=click.IntRange(min=1000), default=400_000, show_default=True,
               help="Games per kernel measurement (the default policy plays a tenth).")

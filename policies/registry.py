@@ -11,13 +11,17 @@ A fair policy reads only public fields of `s` (R19): not the cards of face-down 
 for k >= s[PILE_POS]), and draws randomness only from the policy stream.
 """
 
-from policies import greedy, idle, uniform_random
+from policies import expert, greedy, idle, lookahead, novice, oracle, uniform_random
 
 # name -> (id used by the kernel's dispatch, module); the order of ids is fixed.
 POLICIES = {
     "idle": (0, idle),
     "random": (1, uniform_random),
     "greedy": (2, greedy),
+    "novice": (3, novice),
+    "expert": (4, expert),
+    "oracle": (5, oracle),
+    "lookahead": (6, lookahead),
 }
 DEFAULT_POLICY = "greedy"
 

@@ -55,7 +55,7 @@ def rules_to_params(rules: Rules) -> np.ndarray:
 
 
 def default_policy_params(policy: str) -> np.ndarray:
-    return np.zeros(8, dtype=np.float64)
+    return np.zeros(32, dtype=np.float64)
 
 
 def default_threads() -> int:

@@ -1,0 +1,22 @@
+"""`oracle`: CHEATS. The expert with sight of the hidden state (R19 broken on purpose).
+
+It reads the face-down cards (so it knows where every King and needed card lies and explores
+only towards them) and the undrawn column and row cards (so it knows exactly which places the
+next floods of this pass hit). Not a way to play: an upper bound for the fair policies.
+"""
+
+from numba import njit
+
+from policies.expert import decide, pick_escape
+
+DESCRIPTION = "CHEAT: expert that reads face-down cards and the flood order (upper bound, not fair)"
+
+
+@njit(cache=True)
+def choose(s, p, pp, legal, rng):
+    return decide(s, p, pp, legal, True)
+
+
+@njit(cache=True)
+def escape(s, p, pp, pawn, opts, n, rng):
+    return pick_escape(s, p, pp, pawn, opts, n, True)

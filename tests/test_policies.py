@@ -1,0 +1,254 @@
+"""The policy ladder: registry and dispatch, honesty (R19), legality, and the order of strength.
+
+Fast checks run in the normal suite; the ladder's win-rate order is `slow` (make test-slow).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from policies import expert, lookahead, uniform_random
+from policies.gen_dispatch import DISPATCH, render
+from policies.registry import POLICIES, describe, policy_id
+from sim import layout as L
+from sim.kernel import apply_action, flood, init_game, legal_actions
+from sim.records import parse_record, replay, result_json
+from sim.rules import Rules, gauge_of_length
+from sim.runner import export_records, rules_to_params, run_games, wilson_interval
+
+FAIR = [name for name in POLICIES if name != "oracle"]
+# Cheap settings for lookahead in the fast tests: 1 sample, rollouts of 2 turns. The honesty
+# argument does not depend on how many samples it draws.
+QUICK_PP = {"lookahead": (1.0, 0.15, 2.0)}
+
+
+def _pp(name: str) -> np.ndarray:
+    pp = np.zeros(32)
+    for k, v in enumerate(QUICK_PP.get(name, ())):
+        pp[k] = v
+    return pp
+
+
+# --- registry and dispatch ------------------------------------------------------------------------
+
+
+def test_dispatch_is_generated_from_the_registry():
+    """Adding a policy is one module plus one registry line; then `python -m
+    policies.gen_dispatch` rewrites dispatch.py. This fails while it is out of date."""
+    assert DISPATCH.read_text() == render(), "run: python -m policies.gen_dispatch"
+
+
+def test_every_policy_has_a_one_line_description_and_a_unique_id():
+    ids = [pid for pid, _ in POLICIES.values()]
+    assert len(ids) == len(set(ids))
+    for name, text in describe():
+        assert text and "\n" not in text and len(text) <= 110, name
+    assert "CHEAT" in POLICIES["oracle"][1].DESCRIPTION
+    for name in ("random", "novice", "greedy", "expert", "oracle", "lookahead"):
+        assert name in POLICIES
+
+
+def test_lookahead_rolls_out_with_the_expert():
+    assert lookahead.EXPERT_ID == policy_id("expert")
+
+
+def test_python_policies_play_against_the_engine():
+    from policies.python import play_python, raise_or_wander
+
+    outcomes = {play_python(raise_or_wander, Rules(), seed).outcome for seed in range(5)}
+    assert outcomes and None not in outcomes
+
+
+# --- states from real play ------------------------------------------------------------------------
+
+SETTINGS = [
+    Rules(), Rules(players=1), Rules(players=3, cards_per_treasure=3), Rules(players=4),
+    Rules(players=2).with_variant("divers"), Rules(players=3).with_variant("short"),
+    Rules(players=4, cards_per_treasure=1, gauge=list(gauge_of_length(7))),
+]
+
+
+def _collect_states(per_setting: int = 200) -> list[tuple]:
+    """States at decisions of real games (the expert playing, a quarter of its actions random
+    so that odd states appear too), across rule settings: (s, p, legal, rng)."""
+    out = []
+    pp = np.zeros(32)
+    pid = policy_id("expert")
+    opts = np.zeros(8, dtype=np.int64)
+    log = np.zeros((1, 4), dtype=np.int32)
+    gen = np.random.default_rng(4)
+    for k, rules in enumerate(SETTINGS):
+        p = rules_to_params(rules)
+        s = np.zeros(L.NSTATE, dtype=np.int32)
+        rng = np.zeros(3, dtype=np.uint64)
+        game = 0
+        got = 0
+        while got < per_setting:
+            init_game(s, p, rng, 100 + k, game)
+            game += 1
+            npawns = int(p[L.P_PAWNS])
+            while s[L.OUTCOME] < 0:
+                s[L.TURN] += 1
+                s[L.CUR] = (s[L.TURN] - 1) % npawns
+                s[L.ACTS] = p[L.P_ACTIONS]
+                while s[L.ACTS] > 0:
+                    legal = legal_actions(s, p)
+                    if gen.random() < 0.3:
+                        out.append((s.copy(), p, legal, rng.copy()))
+                        got += 1
+                    if gen.random() < 0.25:
+                        a = uniform_random.choose(s, p, pp, legal, rng)
+                    else:
+                        a = expert.choose(s, p, pp, legal, rng)
+                    if a == L.A_END:
+                        break
+                    apply_action(s, p, a, log, -1)
+                    if s[L.OUTCOME] >= 0:
+                        break
+                if s[L.OUTCOME] >= 0:
+                    break
+                s[L.ACTS] = 0
+                for _ in range(int(p[L.P_GRANK + s[L.GAUGE_TOP]])):
+                    flood(s, p, pid, pp, rng, opts, log, -1)
+                    if s[L.OUTCOME] >= 0:
+                        break
+    return out
+
+
+@pytest.fixture(scope="module")
+def states():
+    return _collect_states()
+
+
+def _hide_differently(s: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """A state the table cannot tell from `s` (R19): face-down cards permuted among the
+    face-down places (Kings' places follow them), undrawn column and row cards reordered."""
+    t = s.copy()
+    down = [i for i in range(25) if t[L.TSTATE + i] == L.DOWN]
+    cards = t[[L.CARD + i for i in down]]
+    perm = gen.permutation(len(down))
+    for i, place in enumerate(down):
+        card = cards[perm[i]]
+        t[L.CARD + place] = card
+        if card < 4:
+            t[L.KINGPOS + card] = place
+    pos = int(t[L.PILE_POS])
+    for base in (L.COLP, L.ROWP):
+        t[base + pos:base + 5] = gen.permutation(t[base + pos:base + 5])
+    return t
+
+
+def _escape_opts(s: np.ndarray, pawn: int) -> tuple[np.ndarray, int]:
+    """The pawn's escape options if its place sank now (R15), in the default order."""
+    here = int(s[L.PAWN + pawn])
+    opts = np.zeros(8, dtype=np.int64)
+    n = 0
+    for dc, dr in zip(L.ESC_DC, L.ESC_DR, strict=True):
+        c, r = here % 5 + dc, here // 5 + dr
+        if 0 <= c < 5 and 0 <= r < 5 and s[L.TSTATE + r * 5 + c] != L.SEA:
+            opts[n] = r * 5 + c
+            n += 1
+    return opts, n
+
+
+def _differences(name: str, states, tries: int = 2) -> tuple[int, int, int]:
+    """(decisions checked, hidden redraws that changed the state, choices that changed)."""
+    module = POLICIES[name][1]
+    pp = _pp(name)
+    gen = np.random.default_rng(19)
+    changed_state = changed_choice = 0
+    for s, p, legal, rng in states:
+        me = int(s[L.CUR])
+        r = rng.copy()
+        a = module.choose(s.copy(), p, pp, legal, r)
+        assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD]
+        assert (legal >> a) & 1, (name, a)
+        opts, n = _escape_opts(s, me)
+        e = -1
+        if n:
+            r = rng.copy()
+            e = module.escape(s.copy(), p, pp, me, opts, n, r)
+            assert 0 <= e < n
+            assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD]
+        for _ in range(tries):
+            t = _hide_differently(s, gen)
+            changed_state += not np.array_equal(t, s)
+            same = module.choose(t, p, pp, legal, rng.copy()) == a
+            if n:
+                same = same and module.escape(t, p, pp, me, opts, n, rng.copy()) == e
+            changed_choice += not same
+    return len(states), changed_state, changed_choice
+
+
+@pytest.mark.parametrize("name", FAIR)
+def test_fair_policies_ignore_hidden_information(name, states):
+    """R19 on 1,000+ states of real play: permuting what the table cannot see never changes the
+    action or the escape; the deal and flood streams are never touched (the policy draws from
+    its own stream only)."""
+    n, changed_state, changed_choice = _differences(name, states)
+    assert n >= 1000
+    assert changed_state > n  # the redraws really did hide things differently
+    assert changed_choice == 0
+
+
+def test_the_honesty_check_catches_the_oracle(states):
+    """Sanity check of the test above: the oracle reads hidden information, and it shows."""
+    _, _, changed_choice = _differences("oracle", states[:400])
+    assert changed_choice > 0
+
+
+# --- legality: every policy's games replay in the reference engine --------------------------------
+
+LEGALITY = [
+    Rules(players=1), Rules(), Rules(players=3), Rules(players=4),
+    Rules(players=3).with_variant("divers"), Rules(players=2).with_variant("short"),
+    Rules(players=4, cards_per_treasure=3).with_variant("divers", "short"),
+]
+
+
+@pytest.mark.parametrize("name", [n for n in POLICIES if n != "idle"])
+def test_games_replay_in_the_engine(name):
+    """The engine refuses any illegal action or escape: every exported game must replay to the
+    kernel's own result, for every player count and the divers and short variants."""
+    games = 2 if name == "lookahead" else 15
+    for rules in LEGALITY:
+        for rec in export_records(rules, name, 8, range(games)):
+            res = result_json(replay(parse_record(rec.to_json())))
+            assert {k: res[k] for k in ("outcome", "cause", "turns", "floods")} == rec.result
+
+
+# --- the ladder (slow) ----------------------------------------------------------------------------
+
+
+def _rate(rules: Rules, name: str, games: int, seed: int = 77) -> tuple[float, float, float]:
+    raw = run_games(rules, name, games, seed=seed)
+    wins = int((raw[:, 0] == L.CAUSE_WIN).sum())
+    lo, hi = wilson_interval(wins, games)
+    return wins / games, lo, hi
+
+
+@pytest.mark.slow
+def test_ladder_on_normal():
+    """Normal, 2 players: random < novice < greedy with 95% Wilson intervals apart. Greedy is
+    near the ceiling there (~92%) and expert does NOT beat it (~90%); the strict greedy < expert
+    order is tested on a harder setting below. The oracle tops the expert, and lookahead is not
+    worse than expert."""
+    rules = Rules()
+    r = {name: _rate(rules, name, 20_000) for name in ("random", "novice", "greedy", "expert", "oracle")}
+    r["lookahead"] = _rate(rules, "lookahead", 1000)
+    assert r["random"][2] < r["novice"][1]
+    assert r["novice"][2] < r["greedy"][1]
+    assert r["expert"][2] < r["oracle"][1]
+    assert r["lookahead"][1] > r["greedy"][0]  # measured 94.0% (92.4-95.3) on 1,000 games
+    assert r["lookahead"][2] >= r["expert"][0]  # not worse than expert
+
+
+@pytest.mark.slow
+def test_expert_beats_greedy_when_it_is_hard():
+    """3 players, 3 cards a treasure (greedy ~12%): greedy < expert with intervals apart, and
+    the oracle (a cheat) is at least as strong as the expert."""
+    rules = Rules(players=3, cards_per_treasure=3)
+    r = {name: _rate(rules, name, 40_000) for name in ("greedy", "expert", "oracle")}
+    assert r["greedy"][2] < r["expert"][1]
+    assert r["oracle"][0] >= r["expert"][1]
