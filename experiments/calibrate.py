@@ -19,14 +19,14 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from policies.registry import POLICIES
+from policies.registry import POLICIES, SLOW, UNFAIR
 from sim.rules import FULL_GAUGE, Rules, pretty
 from sim.runner import run_games, wilson_interval
 
 ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
 DEFAULT_BANDS = {"easy": (0.70, 0.80), "normal": (0.45, 0.55), "hard": (0.20, 0.30)}
 LEVELS = ("easy", "normal", "hard")
-UNFAIR = {"oracle"}  # reads hidden information: never used for recommendations
+SLOW_SHARE = 20  # a slow (searching) policy plays 1/20 of the games of the others, at least 100
 
 
 @dataclass(frozen=True)
@@ -218,7 +218,8 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
             rec = Recommendation(p, level, band, policy, s, confirm(sim, s))
             for other in fair:
                 if other != policy:
-                    rec.others[other] = measure(s.rules(sim), other, other_games, seed, threads)
+                    n = max(100, other_games // SLOW_SHARE) if other in SLOW else other_games
+                    rec.others[other] = measure(s.rules(sim), other, n, seed, threads)
             if validate_games:
                 rec.validation_seed = seed + 1000
                 rec.validation = measure(s.rules(sim), policy, validate_games, seed + 1000, threads)

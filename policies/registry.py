@@ -26,6 +26,11 @@ POLICIES = {
 DEFAULT_POLICY = "greedy"
 
 
+# Policies that search (seconds per game): experiments give them a smaller share of games.
+SLOW = {"lookahead"}
+# Policies that read hidden information (R19): never used to judge difficulty.
+UNFAIR = {"oracle"}
+
 # The strongest fair policies first: the first one registered judges difficulty by default.
 JUDGES = ("expert", "greedy")
 

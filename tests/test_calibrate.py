@@ -72,7 +72,7 @@ def test_calibrate_cli_json():
 @pytest.mark.parametrize("args, message", [
     (["--players", "5"], "player counts are 1-4"),
     (["--players", "two"], "not a comma-separated list"),
-    (["--policy", "oracle"], "unknown policy"),
+    (["--policy", "oracle"], "reads hidden information"),
     (["--policy", "clever"], "unknown policy"),
     (["--bands", "easy=high"], "is not LEVEL=LOW-HIGH"),
 ])
