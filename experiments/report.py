@@ -8,7 +8,6 @@ speeds or dates go into it.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ import pandas as pd
 from experiments import rulebook
 from experiments.calibrate import DEFAULT_BANDS, LEVELS, UNFAIR, Calibration, calibrate
 from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard, policy_ladder
-from experiments.sweep import SweepError, load_config, run_sweep, summarize_cell
+from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
 from policies.registry import POLICIES
 from sim.rules import pretty
 from sim.runner import results_frame, run_games
@@ -40,13 +39,7 @@ class Study:
 
 def load_study(path: str | Path) -> Study:
     path = str(path)
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise SweepError(f"{path}: cannot read it ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SweepError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path)
     for key in data:
         if key not in STUDY_KEYS:
             raise SweepError(f"{path}: {key}: unknown key (a study has {', '.join(sorted(STUDY_KEYS))})")

@@ -93,17 +93,20 @@ def _as_list(value: object) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def load_config(path: str | Path) -> SweepConfig:
-    """Read and check a sweep file; every problem is a one-line SweepError naming file and key."""
-    path = str(path)
+def read_toml(path: str | Path) -> dict:
+    """A TOML file as a dict; a missing or malformed file is a one-line SweepError."""
     try:
         with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+            return tomllib.load(fh)
     except OSError as exc:
         raise SweepError(f"{path}: cannot read it ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise SweepError(f"{path}: not valid TOML ({exc})") from None
-    return parse_config(data, path)
+
+
+def load_config(path: str | Path) -> SweepConfig:
+    """Read and check a sweep file; every problem is a one-line SweepError naming file and key."""
+    return parse_config(read_toml(path), str(path))
 
 
 def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
