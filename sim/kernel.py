@@ -12,6 +12,11 @@ Everything here mirrors the reference engine (`sim/engine.py`) rule by rule; the
 tests replay kernel games with the engine and demand identical outcomes, events and final states.
 Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is place `i`.
 Card ids: Kings 0-3 (suits S H D C), land cards 4 + 5 * suit + (rank - 6), the joker 24.
+
+Speed: a game allocates nothing and runs without numba's reference counting (`play_game`,
+`_nrt=False`); small hot helpers carry `forceinline` (LLVM inlining - numba's own
+`inline='always'` copied every array argument with atomic reference counts, and compiled
+slower). Policies are entered through `policies/dispatch.py`, where counting is on again.
 """
 
 from __future__ import annotations
