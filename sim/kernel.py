@@ -304,7 +304,7 @@ def check_state_losses(s, p):
 @njit(cache=True)
 def raise_cards(s, p, me, suit):
     """The cards a raise on `suit` discards, as a bit mask (R12); 0 if it cannot be raised."""
-    return raise_discard_cards(s[HAND + me], in_play(s, p), s[RAISED], suit, p[P_CPT])
+    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
 @njit(cache=True, forceinline=True)

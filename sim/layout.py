@@ -158,11 +158,7 @@ def raise_discard_cards(hand, in_play, raised, suit, cpt):
     """
     own = hand & SUIT_MASK[suit]
     if popcount(own) >= cpt:
-        out = 0
-        for b in range(20):
-            if (own >> b) & 1 and popcount(out) < cpt:
-                out |= 1 << b
-        return out
+        return _add_lowest(0, own, cpt)
     if popcount(in_play & SUIT_MASK[suit]) >= cpt or popcount(hand) < cpt + 1:
         return 0  # not short of the suit, or too few cards
     taken = 0  # suits already drawn from
@@ -183,8 +179,16 @@ def raise_discard_cards(hand, in_play, raised, suit, cpt):
                 best = t
                 best_key = key
         taken |= 1 << best
-        cards = hand & SUIT_MASK[best]
-        for b in range(20):
-            if (cards >> b) & 1 and popcount(out) < cpt + 1:
-                out |= 1 << b
+        out = _add_lowest(out, hand & SUIT_MASK[best], cpt + 1)
+    return out
+
+
+@njit(cache=True)
+def _add_lowest(out, cards, limit):
+    """`out` plus the lowest cards of `cards` until it holds `limit` cards (or `cards` runs out).
+    A loop over set bits, not over 20 ranks: numba would unroll the latter and compile slowly."""
+    while cards and popcount(out) < limit:
+        low = cards & -cards
+        out |= low
+        cards ^= low
     return out
