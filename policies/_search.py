@@ -7,7 +7,10 @@ Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is pl
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from sim.layout import (
     CARD,
@@ -37,9 +40,43 @@ from sim.layout import (
     TILES,
     TSTATE,
     popcount,
+    raise_discard_cards,
 )
 
 INF = 1e9
+
+
+@intrinsic
+def stack_empty(typingctx, n, dtype):
+    """`np.empty(n, dtype)` on the stack of the calling function: per-decision scratch with no
+    heap allocation and no reference count. `n` must be a constant. The array lives until the
+    function that called `stack_empty` returns: pass it down, never return it or keep it.
+    A call site inside a loop reuses the same memory on every pass.
+    """
+    if not isinstance(n, types.IntegerLiteral) or not isinstance(dtype, (types.NumberClass, types.DType)):
+        return None
+    size = n.literal_value
+    arrty = types.Array(dtype.dtype, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        elem = context.get_data_type(dtype.dtype)
+        itemsize = context.get_abi_sizeof(elem)
+        ary = context.make_array(arrty)(context, builder)
+        populate_array(ary, data=cgutils.alloca_once(builder, elem, size=size),
+                       shape=[context.get_constant(types.intp, size)],
+                       strides=[context.get_constant(types.intp, itemsize)],
+                       itemsize=context.get_constant(types.intp, itemsize), meminfo=None)
+        return ary._getvalue()
+
+    return arrty(n, dtype), codegen
+
+
+@njit(cache=True)
+def fill(a, value):
+    """Every entry of `a` set to `value`; returns `a` (for `fill(stack_empty(25, np.float64), INF)`)."""
+    for i in range(a.shape[0]):
+        a[i] = value
+    return a
 
 
 @njit(cache=True)
@@ -73,19 +110,19 @@ def distances(p, tiles, init, dist):
     """
     swim = p[P_SWIM]
     can_swim = swim <= p[P_ACTIONS]
-    done = np.zeros(25, dtype=np.bool_)
+    done = 0  # place mask of settled places
     for i in range(25):
         dist[i] = init[i] if (tiles >> i) & 1 else INF
     for _ in range(25):
         u = -1
         best = INF
         for i in range(25):
-            if not done[i] and dist[i] < best:
+            if not (done >> i) & 1 and dist[i] < best:
                 best = dist[i]
                 u = i
         if u < 0:
             break
-        done[u] = True
+        done |= 1 << u
         for d in range(4):
             v = step(u, d, 1)
             if v < 0:
@@ -101,7 +138,7 @@ def distances(p, tiles, init, dist):
 
 @njit(cache=True)
 def dist_from(p, tiles, src, dist):
-    init = np.full(25, INF)
+    init = fill(stack_empty(25, np.float64), INF)
     init[src] = 0.0
     distances(p, tiles, init, dist)
 
@@ -206,42 +243,7 @@ def cards_short_after(s, p, m, raised):
 @njit(cache=True)
 def raise_discard(s, p, me, suit):
     """The cards a raise on `suit` would discard (the kernel's R12 choice), 0 if impossible."""
-    cpt = p[P_CPT]
-    hand = np.int64(s[HAND + me])
-    own = hand & SUIT_MASK[suit]
-    if popcount(own) >= cpt:
-        out = 0
-        for b in range(20):
-            if (own >> b) & 1 and popcount(out) < cpt:
-                out |= 1 << b
-        return out
-    m = in_play(s, p)
-    if popcount(m & SUIT_MASK[suit]) >= cpt or popcount(hand) < cpt + 1:
-        return 0
-    order = np.empty(4, dtype=np.int64)
-    key = np.empty(4, dtype=np.int64)
-    for t in range(4):
-        order[t] = t
-        if (s[RAISED] >> t) & 1:
-            key[t] = -100
-        elif t == suit:
-            key[t] = -50
-        else:
-            key[t] = -popcount(m & SUIT_MASK[t])
-    for i in range(1, 4):
-        j = i
-        while j > 0 and key[order[j]] < key[order[j - 1]]:
-            t = order[j]
-            order[j] = order[j - 1]
-            order[j - 1] = t
-            j -= 1
-    out = 0
-    for i in range(4):
-        cards = hand & SUIT_MASK[order[i]]
-        for b in range(20):
-            if (cards >> b) & 1 and popcount(out) < cpt + 1:
-                out |= 1 << b
-    return out
+    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
 @njit(cache=True)

@@ -25,7 +25,9 @@ Fairness (R19): it never reads the card of a face-down place, the undrawn column
 cards or `s[KINGPOS]` (Kings are found by scanning face-up places); all of that goes through
 policies/_search.py. It is deterministic and draws nothing from the policy stream.
 
-Tunable weights in `pp` (0 means the default): see `_w`.
+Tunable weights in `pp` (0 means the default): see `_weights`.
+
+It allocates nothing on the heap: per-decision arrays live on the stack (`stack_empty`).
 """
 
 import numpy as np
@@ -35,11 +37,13 @@ from policies._search import (
     INF,
     distances,
     face_up_kings,
+    fill,
     in_play,
     kings_unseen,
     pawn_mask,
     raise_is_safe,
     reach_mask,
+    stack_empty,
     step,
     targets_mask,
     tile_degree,
@@ -92,14 +96,15 @@ DESCRIPTION = "goal-directed: raise, save Kings, salvage needed suits from the e
 # flat around these values except W_EXPLORE (keep it above W_COLLECT) and W_HOME (larger
 # margins send pawns home too early and lose to the water).
 W_RAISE, W_SAVE, W_COLLECT, W_EXPLORE, W_SPREAD, W_HOME, W_CUT, W_SAVE_FAR = range(8)
+N_WEIGHTS = 8
 DEFAULTS = np.array([10.0, 8.0, 3.0, 5.0, 1.0, 0.5, 2.0, 3.0])
 
 
 @njit(cache=True)
-def _w(pp, k):
-    if k < pp.shape[0] and pp[k] != 0.0:
-        return pp[k]
-    return DEFAULTS[k]
+def _weights(pp, w):
+    """w[k] = pp[k], or its default where pp has no slot k or holds a zero."""
+    for k in range(DEFAULTS.shape[0]):
+        w[k] = pp[k] if k < pp.shape[0] and pp[k] != 0.0 else DEFAULTS[k]
 
 
 @njit(cache=True)
@@ -232,8 +237,10 @@ def choose(s, p, pp, legal, rng):
     npawns = p[P_PAWNS]
     tiles = np.int64(s[TILES])
     raised = s[RAISED]
-    kpos = np.empty(4, dtype=np.int64)
+    kpos = stack_empty(4, np.int64)
     face_up_kings(s, kpos)
+    w = stack_empty(N_WEIGHTS, np.float64)
+    _weights(pp, w)
 
     # (2) raise where I stand
     if (legal >> A_RAISE) & 1 and raise_is_safe(s, p, me, s[CARD + here]):
@@ -247,8 +254,8 @@ def choose(s, p, pp, legal, rng):
         if (legal >> (A_SHORE + d)) & 1 and (crit >> step(here, d, 1)) & 1:
             return A_SHORE + d
 
-    init = np.full(25, INF)
-    dist = np.empty(25)
+    init = fill(stack_empty(25, np.float64), INF)
+    dist = stack_empty(25, np.float64)
 
     # (4) all raised: home
     if raised == 15:
@@ -272,7 +279,7 @@ def choose(s, p, pp, legal, rng):
                     return a
 
     # (6) salvage a needed next-door land tile
-    collect = np.zeros(4, dtype=np.int64)
+    collect = stack_empty(4, np.int64)  # filled by _needs
     any_need = _needs(s, p, me, collect)
     best = -1
     best_score = -1e9
@@ -287,7 +294,7 @@ def choose(s, p, pp, legal, rng):
         ok = _salvage_ok(s, p, tiles, kpos, t)
         if ok == 0:
             continue
-        score = -tile_degree(tiles, t) - (_w(pp, W_CUT) if ok == 1 else 0.0)
+        score = -tile_degree(tiles, t) - (w[W_CUT] if ok == 1 else 0.0)
         if collect[suit]:
             score += 10.0
         if score > best_score:
@@ -309,12 +316,12 @@ def choose(s, p, pp, legal, rng):
         k = kpos[suit]
         if k >= 0 and not (raised >> suit) & 1:
             if popcount(hand & SUIT_MASK[suit]) >= cpt or raise_is_safe(s, p, me, suit):
-                init[k] = min(init[k], -_w(pp, W_RAISE))
+                init[k] = min(init[k], -w[W_RAISE])
 
     # distances from me, to judge what I can reach this turn
-    init_me = np.full(25, INF)
+    init_me = fill(stack_empty(25, np.float64), INF)
     init_me[here] = 0.0
-    dme = np.empty(25)
+    dme = stack_empty(25, np.float64)
     distances(p, tiles, init_me, dme)
 
     for place in range(25):  # flooded places that lose the game when they sink
@@ -324,7 +331,7 @@ def choose(s, p, pp, legal, rng):
                 t = step(place, d, 1)
                 if t >= 0 and (tiles >> t) & 1 and dme[t] < near:
                     near = dme[t]
-            bonus = _w(pp, W_SAVE) if near + 1 <= left else _w(pp, W_SAVE_FAR)
+            bonus = w[W_SAVE] if near + 1 <= left else w[W_SAVE_FAR]
             init[place] = min(init[place], -bonus)
             for d in range(4):
                 t = step(place, d, 1)
@@ -349,7 +356,7 @@ def choose(s, p, pp, legal, rng):
         ok = _salvage_ok(s, p, tiles, kpos, place)
         if ok == 0:
             continue
-        bonus = _w(pp, W_COLLECT) - (_w(pp, W_CUT) if ok == 1 else 0.0) - 0.25 * tile_degree(tiles, place)
+        bonus = w[W_COLLECT] - (w[W_CUT] if ok == 1 else 0.0) - 0.25 * tile_degree(tiles, place)
         for d in range(4):
             t = step(place, d, 1)
             if t >= 0 and (tiles >> t) & 1:
@@ -375,23 +382,23 @@ def choose(s, p, pp, legal, rng):
                     explore = True
     if explore and down > 0:
         # spread out: a face-down place another pawn is nearer to is worth less to me
-        others = np.full(25, INF)
+        others = fill(stack_empty(25, np.float64), INF)
         for i in range(npawns):
             if i != me:
                 others[s[PAWN + i]] = 0.0
-        dother = np.empty(25)
+        dother = stack_empty(25, np.float64)
         distances(p, tiles, others, dother)
         for place in range(25):
             if s[TSTATE + place] == DOWN:
-                bonus = _w(pp, W_EXPLORE)
+                bonus = w[W_EXPLORE]
                 if dother[place] < dme[place]:
-                    bonus -= _w(pp, W_SPREAD)
+                    bonus -= w[W_SPREAD]
                 init[place] = min(init[place], -bonus)
 
     # home: always a goal; urgent when the turns left barely cover the walk
     home = 0.0
-    if budget - dme[CENTRE] <= _w(pp, W_HOME):
-        home = -max(_w(pp, W_COLLECT), _w(pp, W_EXPLORE)) - 1.0
+    if budget - dme[CENTRE] <= w[W_HOME]:
+        home = -max(w[W_COLLECT], w[W_EXPLORE]) - 1.0
     init[CENTRE] = min(init[CENTRE], home)
 
     distances(p, tiles, init, dist)
@@ -410,9 +417,9 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
     tiles = np.int64(s[TILES])
-    init = np.full(25, INF)
+    init = fill(stack_empty(25, np.float64), INF)
     init[CENTRE] = 0.0
-    dist = np.empty(25)
+    dist = stack_empty(25, np.float64)
     distances(p, tiles, init, dist)
     best = 0
     best_score = -1e18

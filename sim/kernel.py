@@ -12,12 +12,19 @@ Everything here mirrors the reference engine (`sim/engine.py`) rule by rule; the
 tests replay kernel games with the engine and demand identical outcomes, events and final states.
 Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is place `i`.
 Card ids: Kings 0-3 (suits S H D C), land cards 4 + 5 * suit + (rank - 6), the joker 24.
+
+Speed: a game allocates nothing and runs without numba's reference counting (`play_game`,
+`_nrt=False`); small hot helpers carry `forceinline` (LLVM inlining - numba's own
+`inline='always'` copied every array argument with atomic reference counts, and compiled
+slower). Policies are entered through `policies/dispatch.py`, where counting is on again.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from policies.dispatch import choose_action, choose_escape
 from sim.layout import (
@@ -95,9 +102,26 @@ from sim.layout import (
     TSTATE,
     TURN,
     popcount,
+    raise_discard_cards,
     rand_below,
     seed_streams,
 )
+
+
+@intrinsic
+def borrowed(typingctx, arr):
+    """A view of `arr` that carries no reference count (a null meminfo).
+
+    For the arrays a chunk hands to its games: the policies' functions are compiled with
+    numba's reference counting (they may allocate), and every call into them would otherwise
+    pay atomic increments and decrements on these arrays. The chunk owns the arrays and
+    outlives the view.
+    """
+    def codegen(context, builder, signature, args):
+        view = context.make_array(arr)(context, builder, value=args[0])
+        view.meminfo = cgutils.get_null_value(view.meminfo.type)
+        return view._getvalue()
+    return arr(arr), codegen
 
 
 @njit(cache=True)
@@ -110,19 +134,19 @@ def neighbour(place, dc, dr, times):
     return r * 5 + c
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def is_tile(s, place):
     return place >= 0 and s[TSTATE + place] != SEA
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def reveal(s, place):
     """R7, R8, R15: a face-down tile a pawn reaches is turned face up."""
     if s[TSTATE + place] == DOWN:
         s[TSTATE + place] = DRY
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def pawn_at(s, p, place):
     for i in range(p[P_PAWNS]):
         if s[PAWN + i] == place:
@@ -130,19 +154,13 @@ def pawn_at(s, p, place):
     return False
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def in_play(s, p):
     """R12/R17: land cards on the island or in any salvage, as a bit mask."""
     m = s[ISLAND_LAND]
     for i in range(p[P_PAWNS]):
         m |= s[HAND + i]
     return m
-
-
-@njit(cache=True, inline='always')
-def suit_short(s, p, suit):
-    """R12: fewer land cards of `suit` in play than a treasure needs."""
-    return popcount(in_play(s, p) & SUIT_MASK[suit]) < p[P_CPT]
 
 
 # --- setup (R4) ----------------------------------------------------------------------------------
@@ -201,7 +219,7 @@ def init_game(s, p, rng, seed, game):
 # --- losses checked on the state (R16, R17) ------------------------------------------------------
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def target_mask(s, p):
     """R16: the places of the helicopter and of the Kings of unraised treasures."""
     targets = 0
@@ -214,7 +232,7 @@ def target_mask(s, p):
     return targets
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def reachable(s, p, targets):
     """R16: places some pawn reaches by moves and swims, as a place mask (bitboard flood fill).
 
@@ -248,13 +266,13 @@ def reachable(s, p, targets):
     return reach
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def cut_off(s, p):
     targets = target_mask(s, p)
     return (reachable(s, p, targets) & targets) != targets
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def cards_short(s, p):
     """R17: the unraised treasures can no longer all be raised from the cards in play."""
     cpt = p[P_CPT]
@@ -271,7 +289,7 @@ def cards_short(s, p):
     return popcount(m) - reserved < (cpt + 1) * short
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def check_state_losses(s, p):
     """R18: after the sinking causes, cut_off then cards."""
     if cut_off(s, p):
@@ -285,51 +303,11 @@ def check_state_losses(s, p):
 
 @njit(cache=True)
 def raise_cards(s, p, me, suit):
-    """The cards a raise on `suit` discards, as a bit mask (R12); 0 if it cannot be raised.
-
-    Normal raise: the lowest `cards_per_treasure` cards of the suit. Short of a suit: the
-    `cards_per_treasure + 1` cards the team needs least - raised suits first, then the King's own
-    suit, then the suits with most cards in play; lowest rank first within a suit.
-    """
-    cpt = p[P_CPT]
-    hand = s[HAND + me]
-    own = hand & SUIT_MASK[suit]
-    if popcount(own) >= cpt:
-        out = 0
-        for b in range(20):
-            if (own >> b) & 1 and popcount(out) < cpt:
-                out |= 1 << b
-        return out
-    if not suit_short(s, p, suit) or popcount(hand) < cpt + 1:
-        return 0
-    m = in_play(s, p)
-    order = np.empty(4, dtype=np.int64)
-    key = np.empty(4, dtype=np.int64)
-    for t in range(4):
-        order[t] = t
-        if (s[RAISED] >> t) & 1:
-            key[t] = -100
-        elif t == suit:
-            key[t] = -50
-        else:
-            key[t] = -popcount(m & SUIT_MASK[t])
-    for i in range(1, 4):  # insertion sort by key, stable
-        j = i
-        while j > 0 and key[order[j]] < key[order[j - 1]]:
-            t = order[j]
-            order[j] = order[j - 1]
-            order[j - 1] = t
-            j -= 1
-    out = 0
-    for i in range(4):
-        cards = hand & SUIT_MASK[order[i]]
-        for b in range(20):
-            if (cards >> b) & 1 and popcount(out) < cpt + 1:
-                out |= 1 << b
-    return out
+    """The cards a raise on `suit` discards, as a bit mask (R12); 0 if it cannot be raised."""
+    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def legal_actions(s, p):
     """The legal actions of the current pawn (R7-R13) as a bit mask: bit a set = action a legal.
 
@@ -385,7 +363,7 @@ def legal_mask(s, p, mask):
         mask[a] = (legal >> a) & 1
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def apply_action(s, p, a, log, nlog):
     """Play legal action `a` for the current pawn; returns the new log length."""
     me = s[CUR]
@@ -460,7 +438,7 @@ def apply_action(s, p, a, log, nlog):
 # --- the flood (R14, R15) ------------------------------------------------------------------------
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     """R15: the place becomes sea; returns the new log length."""
     card = s[CARD + place]
@@ -505,7 +483,7 @@ def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     return nlog
 
 
-@njit(cache=True, inline='always')
+@njit(cache=True, forceinline=True)
 def flood(s, p, pid, pp, rng, opts, log, nlog):
     """R14: one flood - draw a column and a row card, flood or sink, then maybe rise."""
     pos = s[PILE_POS]
@@ -547,9 +525,15 @@ def flood(s, p, pid, pp, rng, opts, log, nlog):
 # --- a whole game --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
-    """Play one game to its end; returns the number of log rows written (0 without logging)."""
+    """Play one game to its end; returns the number of log rows written (0 without logging).
+
+    Compiled without numba's reference counting (`_nrt=False`, which the kernel functions it
+    calls inherit): nothing in a game allocates, and the counting of array references cost
+    more than the game itself. The policies are entered through `policies/dispatch.py`, which
+    turns the counting back on for them.
+    """
     init_game(s, p, rng, seed, game)
     nlog = 0 if logging else -1
     npawns = p[P_PAWNS]
@@ -616,15 +600,21 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
 
     Scratch arrays are allocated once per chunk; each game writes only its own row, and its
     randomness depends only on (seed, game), so any split into chunks and threads gives the same
-    table. `nogil` lets the runner play chunks on several threads at once.
+    table. `nogil` lets the runner play chunks on several threads at once. Each chunk plays on
+    its own copies of the rule and policy parameters, so that threads share no memory that
+    they touch per game (only their own rows of `out`).
     """
     s = np.empty(NSTATE, dtype=np.int32)
     rng = np.empty(3, dtype=np.uint64)
     opts = np.empty(8, dtype=np.int64)
     log = np.empty((1, 4), dtype=np.int32)
+    p_own = p.copy()
+    pp_own = pp.copy()
+    s_, p_, pp_ = borrowed(s), borrowed(p_own), borrowed(pp_own)
+    rng_, opts_, log_ = borrowed(rng), borrowed(opts), borrowed(log)
     for i in range(lo, hi):
-        play_game(s, p, pid, pp, rng, opts, seed, first_game + i, log, False)
-        write_result(s, p, out, i)
+        play_game(s_, p_, pid, pp_, rng_, opts_, seed, first_game + i, log_, False)
+        write_result(s_, p_, out, i)
 
 
 @njit(cache=True)

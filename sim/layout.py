@@ -144,3 +144,51 @@ def popcount(x):
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F
     return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def raise_discard_cards(hand, in_play, raised, suit, cpt):
+    """The cards a raise on `suit` discards from `hand`, as a bit mask (R12); 0 if it cannot be
+    raised. `in_play`: the land cards on the island or in any salvage; `raised`: raised suits.
+
+    Normal raise: the lowest `cpt` cards of the suit. Short of a suit: the `cpt + 1` cards the
+    team needs least - raised suits first, then the King's own suit, then the suits with most
+    cards in play (ties by suit order); lowest rank first within a suit. Shared by the kernel
+    and the policies (policies must not import the kernel).
+    """
+    own = hand & SUIT_MASK[suit]
+    if popcount(own) >= cpt:
+        return _add_lowest(0, own, cpt)
+    if popcount(in_play & SUIT_MASK[suit]) >= cpt or popcount(hand) < cpt + 1:
+        return 0  # not short of the suit, or too few cards
+    taken = 0  # suits already drawn from
+    out = 0
+    for _ in range(4):  # the next suit by (key, suit): a stable sort without an array
+        best = -1
+        best_key = 0
+        for t in range(4):
+            if (taken >> t) & 1:
+                continue
+            if (raised >> t) & 1:
+                key = -100
+            elif t == suit:
+                key = -50
+            else:
+                key = -popcount(in_play & SUIT_MASK[t])
+            if best < 0 or key < best_key:
+                best = t
+                best_key = key
+        taken |= 1 << best
+        out = _add_lowest(out, hand & SUIT_MASK[best], cpt + 1)
+    return out
+
+
+@njit(cache=True)
+def _add_lowest(out, cards, limit):
+    """`out` plus the lowest cards of `cards` until it holds `limit` cards (or `cards` runs out).
+    A loop over set bits, not over 20 ranks: numba would unroll the latter and compile slowly."""
+    while cards and popcount(out) < limit:
+        low = cards & -cards
+        out |= low
+        cards ^= low
+    return out
