@@ -30,9 +30,18 @@ from sim.rules import Rules
 from sim.runner import default_threads, export_records, run_games
 
 
-def kernel_rate(rules: Rules, policy: str, games: int, threads: int, repeat: int = 3) -> float:
-    """Best of `repeat` runs (the least disturbed by other work on a shared machine)."""
+def kernel_rate(rules: Rules, policy: str, games: int, threads: int, repeat: int = 3,
+                seconds: float = 1.5) -> float:
+    """Best of `repeat` runs (the least disturbed by other work on a shared machine).
+
+    Each run plays at least `games` games and lasts about `seconds` or more, so that thread
+    start-up and timer noise do not count for the fast policies.
+    """
     run_games(rules, policy, 64, seed=1, threads=threads)  # compiled and warm
+    start = time.perf_counter()
+    run_games(rules, policy, games // 10, seed=99, threads=threads)
+    rate = (games // 10) / (time.perf_counter() - start)
+    games = max(games, int(rate * seconds))
     best = 0.0
     for r in range(repeat):
         start = time.perf_counter()

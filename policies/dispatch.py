@@ -6,10 +6,11 @@ Branches on an integer instead of passing functions as arguments: numba caches n
 functions that take first-class function arguments (numba issue #9609), and this keeps
 `cache=True` effective for the whole kernel.
 
-The kernel's game loop runs without numba's reference counting (sim/kernel.py, `play_game`);
-these two functions switch it back on (`_nrt=True`, which the policies they call inherit), so
-a policy may create arrays as usual. They are called, not inlined: an inlined policy would be
-compiled without reference counting, and `np.empty` and friends would not compile.
+The kernel's game loop runs without numba's reference counting (sim/kernel.py, `play_game`),
+and these two functions are inlined into it, so a policy that creates nothing (idle, random)
+costs no call at all. A policy that creates arrays (np.empty and friends) must switch reference
+counting back on for itself: `@njit(cache=True, _nrt=True)` on its `choose` and `escape`, which
+the functions they call inherit. tests/test_policies.py compiles every registered policy.
 """
 
 from numba import njit
@@ -18,7 +19,7 @@ from policies import expert, greedy, idle, lookahead, novice, oracle, uniform_ra
 from sim.layout import A_END
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline='always')
 def choose_action(pid, s, p, pp, legal, rng):
     if pid == 0:
         return idle.choose(s, p, pp, legal, rng)
@@ -37,7 +38,7 @@ def choose_action(pid, s, p, pp, legal, rng):
     return A_END
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, inline='always')
 def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
     if pid == 0:
         return idle.escape(s, p, pp, pawn, opts, n, rng)
@@ -54,3 +55,9 @@ def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
     if pid == 6:
         return lookahead.escape(s, p, pp, pawn, opts, n, rng)
     return 0
+
+
+@njit(cache=True, inline='always')
+def uses_legal(pid):
+    """False for the policies that decide without the legal actions (they get A_END only)."""
+    return not (pid == 0)

@@ -550,12 +550,12 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     return decide(s, p, pp, legal, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, False)
 

@@ -9,6 +9,7 @@ running this script (tests/test_policies.py fails while dispatch.py is out of da
 
 from __future__ import annotations
 
+import ast
 import sys
 from pathlib import Path
 
@@ -22,10 +23,11 @@ Branches on an integer instead of passing functions as arguments: numba caches n
 functions that take first-class function arguments (numba issue #9609), and this keeps
 `cache=True` effective for the whole kernel.
 
-The kernel's game loop runs without numba's reference counting (sim/kernel.py, `play_game`);
-these two functions switch it back on (`_nrt=True`, which the policies they call inherit), so
-a policy may create arrays as usual. They are called, not inlined: an inlined policy would be
-compiled without reference counting, and `np.empty` and friends would not compile.
+The kernel's game loop runs without numba's reference counting (sim/kernel.py, `play_game`),
+and these two functions are inlined into it, so a policy that creates nothing (idle, random)
+costs no call at all. A policy that creates arrays (np.empty and friends) must switch reference
+counting back on for itself: `@njit(cache=True, _nrt=True)` on its `choose` and `escape`, which
+the functions they call inherit. tests/test_policies.py compiles every registered policy.
 """
 
 from numba import njit
@@ -33,20 +35,50 @@ from numba import njit
 '''
 
 
-def render(policies: dict | None = None) -> str:
-    if policies is None:
-        from policies.registry import POLICIES as policies
-    entries = sorted(((pid, module.__name__.rsplit(".", 1)[-1]) for pid, module in policies.values()))
+def _registry() -> dict[str, tuple[int, str]]:
+    """name -> (id, module name), read from registry.py's source without importing it, so the
+    generator works even while dispatch.py is stale (importing the registry imports the kernel,
+    which imports dispatch.py)."""
+    tree = ast.parse(Path(__file__).with_name("registry.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "POLICIES" for t in node.targets):
+            return {k.value: (v.elts[0].value, v.elts[1].id) for k, v in zip(node.value.keys, node.value.values,
+                                                                               strict=True)}
+    raise SystemExit("policies/registry.py has no POLICIES dict")
+
+
+def _uses_legal(module: str) -> bool:
+    """A module's USES_LEGAL flag (default True), read from its source."""
+    tree = ast.parse(Path(__file__).with_name(f"{module}.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "USES_LEGAL" for t in node.targets):
+            return bool(ast.literal_eval(node.value))
+    return True
+
+
+def render(policies: dict[str, tuple[int, str]] | None = None) -> str:
+    """The text of dispatch.py for `policies` (name -> (id, module name); default: the registry)."""
+    policies = _registry() if policies is None else policies
+    entries = sorted(policies.values())
     modules = sorted({m for _, m in entries})
     out = [HEADER, f"from policies import {', '.join(modules)}\n", "from sim.layout import A_END\n\n\n"]
-    out.append("@njit(cache=True, _nrt=True)\ndef choose_action(pid, s, p, pp, legal, rng):\n")
+    out.append("@njit(cache=True, inline='always')\ndef choose_action(pid, s, p, pp, legal, rng):\n")
     for pid, mod in entries:
         out.append(f"    if pid == {pid}:\n        return {mod}.choose(s, p, pp, legal, rng)\n")
     out.append("    return A_END\n\n\n")
-    out.append("@njit(cache=True, _nrt=True)\ndef choose_escape(pid, s, p, pp, pawn, opts, n, rng):\n")
+    out.append("@njit(cache=True, inline='always')\ndef choose_escape(pid, s, p, pp, pawn, opts, n, rng):\n")
     for pid, mod in entries:
         out.append(f"    if pid == {pid}:\n        return {mod}.escape(s, p, pp, pawn, opts, n, rng)\n")
-    out.append("    return 0\n")
+    out.append("    return 0\n\n\n")
+    # Policies that never look at the legal actions (USES_LEGAL = False in their module, e.g.
+    # idle) spare the kernel computing them every decision.
+    blind = sorted(pid for pid, module in entries if not _uses_legal(module))
+    out.append("@njit(cache=True, inline='always')\ndef uses_legal(pid):\n")
+    out.append('    """False for the policies that decide without the legal actions (they get A_END only)."""\n')
+    if blind:
+        out.append(f"    return not ({' or '.join(f'pid == {pid}' for pid in blind)})\n")
+    else:
+        out.append("    return True\n")
     return "".join(out)
 
 

@@ -228,7 +228,7 @@ def _spare_shore(s, p, legal, tiles, kpos, collect):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
@@ -413,7 +413,7 @@ def choose(s, p, pp, legal, rng):
     return A_END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
     tiles = np.int64(s[TILES])

@@ -4,6 +4,7 @@ from numba import njit
 
 from sim.layout import A_END
 
+USES_LEGAL = False  # decides without looking: the kernel need not compute the legal actions
 DESCRIPTION = "takes no actions: the floods alone (baseline for benchmarks)"
 
 

@@ -147,7 +147,7 @@ def rollout(t, p, pp, first, rr, opts, log, horizon):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     none = np.zeros(1)
     base = expert.choose(s, p, none, legal, rng)
@@ -183,6 +183,6 @@ def choose(s, p, pp, legal, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return expert.escape(s, p, pp, pawn, opts, n, rng)

@@ -94,7 +94,7 @@ def _walk(s, p, legal, here, tiles, init, rng):
     return cands[rand_below(rng, STREAM_POLICY, n)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     if (legal >> A_TAKEOFF) & 1:
         return A_TAKEOFF
@@ -202,7 +202,7 @@ def choose(s, p, pp, legal, rng):
     return _walk(s, p, legal, here, tiles, init, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: a dry option if there is one (random among them), else any at random."""
     dry = 0

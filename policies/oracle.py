@@ -12,11 +12,11 @@ from policies.expert import decide, pick_escape
 DESCRIPTION = "CHEAT: expert that reads face-down cards and the flood order (upper bound, not fair)"
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     return decide(s, p, pp, legal, True)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, True)

@@ -26,7 +26,7 @@ from numba import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from policies.dispatch import choose_action, choose_escape
+from policies.dispatch import choose_action, choose_escape, uses_legal
 from sim.layout import (
     A_END,
     A_GIVE,
@@ -542,7 +542,8 @@ def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
         s[CUR] = (s[TURN] - 1) % npawns
         s[ACTS] = p[P_ACTIONS]  # R6
         while s[ACTS] > 0:
-            a = choose_action(pid, s, p, pp, legal_actions(s, p), rng)
+            legal = legal_actions(s, p) if uses_legal(pid) else np.int64(1) << A_END
+            a = choose_action(pid, s, p, pp, legal, rng)
             if a == A_END:
                 break
             nlog = apply_action(s, p, a, log, nlog)
