@@ -81,7 +81,7 @@ def heatmaps(summary: pd.DataFrame, folder: Path) -> list[Path]:
         ax.set_xlabel("gauge length")
     axes[0][0].set_ylabel("cards per treasure")
     fig.colorbar(im, ax=axes[0].tolist(), label="win rate, %")
-    fig.suptitle(f"Win rate - policy {policy}, {variant}")
+    fig.suptitle(f"Win rate - policy {policy}, {variant}", y=1.04)
     out.append(_save(fig, folder / "heatmap_win_rate.png"))
     return out
 
