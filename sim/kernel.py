@@ -17,6 +17,10 @@ Speed: a game allocates nothing and runs without numba's reference counting (`pl
 `_nrt=False`); small hot helpers carry `forceinline` (LLVM inlining - numba's own
 `inline='always'` copied every array argument with atomic reference counts, and compiled
 slower). Policies are entered through `policies/dispatch.py`, where counting is on again.
+
+Compile time: the policy id `pid` is a numba literal here when the kernel is entered through
+`policies/entries.py` (as the runner does): numba then compiles one kernel per policy with only
+that policy in it. Called from Python with a plain int id, these functions compile every policy.
 """
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from policies.entries import PLAY_CHUNK, PLAY_LOGGED
 from policies.registry import policy_id
 from sim import layout as L
-from sim.kernel import play_chunk, play_logged
 from sim.records import Record, layout_grid
 from sim.rules import SUITS, Rules, rank_of
 
@@ -88,7 +88,8 @@ def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: 
         raise ValueError("the number of games cannot be negative")
     if seed < 0:
         raise ValueError("the seed must be a whole number >= 0")
-    pid = policy_id(policy)
+    # The policy's own entry into the kernel: numba compiles the kernel for that policy alone.
+    play_chunk = PLAY_CHUNK[policy_id(policy)]
     params = rules_to_params(rules)
     pp = default_policy_params(policy) if policy_params is None else policy_params
     threads = threads or default_threads()
@@ -100,10 +101,10 @@ def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: 
         parts = max(1, min(n // 256, 4 * threads))
         bounds = [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
         if threads == 1 or parts == 1:
-            play_chunk(params, pid, pp, seed, first_game + done, chunk, 0, n)
+            play_chunk(params, pp, seed, first_game + done, chunk, 0, n)
         else:
             pool = _executor(threads)
-            jobs = [pool.submit(play_chunk, params, pid, pp, seed, first_game + done, chunk, lo, hi)
+            jobs = [pool.submit(play_chunk, params, pp, seed, first_game + done, chunk, lo, hi)
                     for lo, hi in bounds]
             for job in jobs:
                 job.result()
@@ -208,7 +209,7 @@ def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]) -
 def export_games(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[tuple[Record, dict]]:
     """Records of chosen games, each with the final state the kernel reached (RECORD-FORMAT
     `final`; salvage in card order, since the kernel keeps salvage as a set)."""
-    pid = policy_id(policy)
+    play_logged = PLAY_LOGGED[policy_id(policy)]  # as in run_games: compiled for this policy alone
     params = rules_to_params(rules)
     pp = default_policy_params(policy)
     out = []
@@ -217,7 +218,7 @@ def export_games(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> 
     cards = np.zeros(25, dtype=np.int64)
     state = np.zeros(L.NSTATE, dtype=np.int32)
     for game in games:
-        n = play_logged(params, pid, pp, seed, game, res, log, cards, state)
+        n = play_logged(params, pp, seed, game, res, log, cards, state)
         record = _record_from_log(rules, seed, cards, log[:n], res[0])
         out.append((record, _final_state(rules, state, record)))
     return out

@@ -5,11 +5,16 @@ Fast checks run in the normal suite; the ladder's win-rate order is `slow` (make
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from policies import expert, lookahead, uniform_random
-from policies.gen_dispatch import DISPATCH, render
+from policies.gen_dispatch import DISPATCH, ENTRIES, render, render_entries
 from policies.registry import POLICIES, describe, policy_id
 from sim import layout as L
 from sim.kernel import apply_action, flood, init_game, legal_actions
@@ -35,8 +40,31 @@ def _pp(name: str) -> np.ndarray:
 
 def test_dispatch_is_generated_from_the_registry():
     """Adding a policy is one module plus one registry line; then `python -m
-    policies.gen_dispatch` rewrites dispatch.py. This fails while it is out of date."""
+    policies.gen_dispatch` rewrites dispatch.py and entries.py. This fails while they are out of date."""
     assert DISPATCH.read_text() == render(), "run: python -m policies.gen_dispatch"
+    assert ENTRIES.read_text() == render_entries(), "run: python -m policies.gen_dispatch"
+
+
+# In a fresh process with an empty numba cache: play idle games, then list every other policy whose
+# functions numba compiled on the way (idle's own are inlined and never show).
+_COMPILED_FOR_IDLE = """
+from policies.registry import POLICIES
+from sim.rules import Rules
+from sim.runner import export_records, run_games
+run_games(Rules(), "idle", 2, threads=1)
+export_records(Rules(), "idle", 0, [0])
+print(sorted(name for name, (_, module) in POLICIES.items()
+             if name != "idle" and (module.choose.signatures or module.escape.signatures)))
+"""
+
+
+def test_the_kernel_compiles_only_the_policy_in_use(tmp_path):
+    """The kernel is compiled per policy (policies/entries.py): playing idle games must not compile
+    any other policy - compiling them all made every cold start cost ~40 s."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    out = subprocess.run([sys.executable, "-c", _COMPILED_FOR_IDLE], capture_output=True, text=True, env=env,
+                         cwd=Path(__file__).resolve().parent.parent, check=True)
+    assert out.stdout.split("\n")[-2] == "[]"
 
 
 def test_every_policy_has_a_one_line_description_and_a_unique_id():
