@@ -112,6 +112,11 @@ from sim.layout import (
 )
 
 
+@njit(cache=True, inline="never")
+def keep_alive(a, b, c, d, e, f):
+    return a.size + b.size + c.size + d.size + e.size + f.size
+
+
 @intrinsic
 def borrowed(typingctx, arr):
     """A view of `arr` that carries no reference count (a null meminfo).
@@ -620,6 +625,8 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     for i in range(lo, hi):
         play_game(s_, p_, pid, pp_, rng_, opts_, seed, first_game + i, log_, False)
         write_result(s_, p_, out, i)
+    # keep the owners alive until the games are done: numba frees a variable after its last use
+    keep_alive(s, p_own, pp_own, rng, opts, log)
 
 
 @njit(cache=True)

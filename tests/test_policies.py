@@ -258,17 +258,17 @@ def _rate(rules: Rules, name: str, games: int, seed: int = 77) -> tuple[float, f
 
 @pytest.mark.slow
 def test_ladder_on_normal():
-    """Normal, 2 players: random < novice < greedy with 95% Wilson intervals apart. Greedy is
-    near the ceiling there (~92%) and expert does NOT beat it (~90%); the strict greedy < expert
-    order is tested on a harder setting below. The oracle tops the expert, and lookahead is not
-    worse than expert."""
+    """Normal, 2 players: random < novice < greedy < expert < oracle with 95% Wilson intervals
+    apart (greedy ~91.7%, expert ~92.9%, oracle ~94.9%), and lookahead is not worse than expert."""
     rules = Rules()
     r = {name: _rate(rules, name, 20_000) for name in ("random", "novice", "greedy", "expert", "oracle")}
     r["lookahead"] = _rate(rules, "lookahead", 1000)
     assert r["random"][2] < r["novice"][1]
     assert r["novice"][2] < r["greedy"][1]
+    assert r["greedy"][2] < r["expert"][1]
     assert r["expert"][2] < r["oracle"][1]
-    assert r["lookahead"][1] > r["greedy"][0]  # measured 94.0% (92.4-95.3) on 1,000 games
+    # measured 93.4% (91.7-94.8) on 1,000 games: its lower bound clears greedy's (91.3-92.1)
+    assert r["lookahead"][1] > r["greedy"][1]
     assert r["lookahead"][2] >= r["expert"][0]  # not worse than expert
 
 
