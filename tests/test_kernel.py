@@ -142,3 +142,20 @@ def test_results_table_columns_and_types():
     # Every turn spends its actions or leaves them unused (the last turn may end early).
     spent = df.moves + 2 * df.swims + df.shores + df.salvages + df.gives + df.raises + df.unused
     assert (spent <= 4 * df.turns).all() and (spent >= 4 * (df.turns - 1)).all()
+
+
+def test_allocating_policy_gives_the_same_results_on_every_call_and_thread_count():
+    # Regression: play_chunk once freed its private arrays while the games still read them, so a
+    # policy that allocates (expert) could reuse that memory and the first multi-threaded call of
+    # a process differed from later ones. Checked in a fresh process, where it showed.
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\nfrom sim.rules import Rules\nfrom sim.runner import run_games\n"
+            "r = Rules(players=3)\n"
+            "a = run_games(r, 'expert', 1500, seed=4, threads=2)\n"
+            "b = run_games(r, 'expert', 1500, seed=4, threads=2)\n"
+            "c = run_games(r, 'expert', 1500, seed=4, threads=1)\n"
+            "print(np.array_equal(a, b), np.array_equal(a, c))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "True"]
