@@ -30,26 +30,38 @@ from numba import njit
 
 from policies._search import (
     INF,
-    distances,
+    critical_places,
+    dist_from,
+    dist_from_others,
+    explore_goals,
+    face_down_places,
     face_up_kings,
+    give_here,
     hit_chance,
-    in_play,
+    home_goal,
+    may_hide_face_down,
+    my_actions_left,
     pawn_mask,
+    raise_goals,
     raise_is_safe,
     reach_mask,
+    salvage_next_door,
+    salvage_ok,
+    save_goal,
+    shore_critical,
+    spare_shore,
     step,
+    step_to_goal,
+    suit_needs,
+    suit_of,
+    targets_mask,
+    team_counts,
     tile_degree,
-    turns_left,
+    walk_home,
 )
 from sim.layout import (
     A_END,
-    A_GIVE,
-    A_MOVE,
     A_RAISE,
-    A_SALVAGE,
-    A_SHORE,
-    A_SHORE_HERE,
-    A_SWIM,
     A_TAKEOFF,
     ACTS,
     CARD,
@@ -119,11 +131,6 @@ def _w(pp, k):
 
 
 @njit(cache=True)
-def _suit_of(card):
-    return (card - 4) // 5
-
-
-@njit(cache=True)
 def hit_risk(s, place, floods, cheat):
     """Chance that `place` is hit by one of the next `floods` floods. Fair: from the drawn
     column and row cards of this pass (R19). Cheat: the undrawn pile order is read."""
@@ -152,165 +159,30 @@ def king_places(s, kpos, cheat):
 
 
 @njit(cache=True)
-def _unseen_kings(s, kpos):
-    n = 0
-    for k in range(4):
-        if kpos[k] < 0 and not (s[RAISED] >> k) & 1:
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _targets(s, kpos, tiles):
-    """R16 targets to keep reachable: the helicopter, known unraised Kings and, while a King is
-    unknown, every face-down place."""
-    m = 1 << CENTRE
-    for k in range(4):
-        if kpos[k] >= 0 and not (s[RAISED] >> k) & 1:
-            m |= 1 << np.int64(kpos[k])
-    if _unseen_kings(s, kpos) > 0:
-        for place in range(25):
-            if s[TSTATE + place] == DOWN:
-                m |= 1 << place
-    return m & tiles
-
-
-@njit(cache=True)
-def _salvage_ok(s, p, tiles, kpos, t):
-    """0: the salvage cuts a target off (R16) or strands a King; 1: allowed but breaks a walking
-    path from the helicopter; 2: fine."""
-    swims = p[P_SWIM] <= p[P_ACTIONS]
-    after = tiles & ~(1 << t)
-    need = _targets(s, kpos, after)
-    if reach_mask(p, after, pawn_mask(s, p), swims) & need != need:
-        return 0
-    if reach_mask(p, after, 1 << CENTRE, swims) & need != need:
-        return 0
-    walk_before = reach_mask(p, tiles, 1 << CENTRE, False) & need
-    walk_after = reach_mask(p, after, 1 << CENTRE, False) & need
-    if walk_after != walk_before:
-        return 1
-    return 2
-
-
-@njit(cache=True)
-def _is_bridge(s, p, tiles, kpos, t):
-    after = tiles & ~(1 << t)
-    need = _targets(s, kpos, after)
-    before = reach_mask(p, tiles, 1 << CENTRE, False) & need
-    return (reach_mask(p, after, 1 << CENTRE, False) & need) != before
-
-
-@njit(cache=True)
 def _critical(s, p, kpos, tiles, bridges):
     """Places whose sinking loses the game: the helicopter, known unraised Kings and (with
     `bridges`) flooded tiles whose loss would cut a target off (R16)."""
-    m = 1 << CENTRE
-    for k in range(4):
-        if kpos[k] >= 0 and not (s[RAISED] >> k) & 1:
-            m |= 1 << np.int64(kpos[k])
+    m = critical_places(s, kpos)
     if bridges:
         swims = p[P_SWIM] <= p[P_ACTIONS]
         pawns = pawn_mask(s, p)
         for t in range(25):
             if s[TSTATE + t] == FLOODED and not (m >> t) & 1 and not (pawns >> t) & 1:
                 after = tiles & ~(1 << t)
-                need = _targets(s, kpos, after)
+                need = targets_mask(s, kpos, after)
                 if reach_mask(p, after, pawns, swims) & need != need:
                     m |= 1 << t
     return m
 
 
 @njit(cache=True)
-def _step_toward(s, p, legal, here, dist):
-    swim = p[P_SWIM]
-    best = dist[here]
-    act = A_END
-    for d in range(4):
-        if (legal >> (A_MOVE + d)) & 1:
-            t = step(here, d, 1)
-            v = 1.0 + dist[t]
-            if v < best - 1e-9 or (act == A_END and v <= best + 1e-9 and v < INF):
-                best = v
-                act = A_MOVE + d
-    for d in range(4):
-        if (legal >> (A_SWIM + d)) & 1:
-            t = step(here, d, 2)
-            v = swim + dist[t]
-            if v < best - 1e-9 or (act == A_END and v <= best + 1e-9 and v < INF):  # moves first
-                best = v
-                act = A_SWIM + d
-    return act
-
-
-@njit(cache=True)
-def _team_counts(s, p, me, team, mine, best_other, owner):
-    """Per suit: cards the team holds, I hold, the most another pawn holds, and the collector
-    (the pawn holding most; ties: lower index)."""
-    for suit in range(4):
-        team[suit] = 0
-        mine[suit] = 0
-        best_other[suit] = 0
-        owner[suit] = -1
-        top = 0
-        for i in range(p[P_PAWNS]):
-            c = popcount(s[HAND + i] & SUIT_MASK[suit])
-            team[suit] += c
-            if i == me:
-                mine[suit] = c
-            elif c > best_other[suit]:
-                best_other[suit] = c
-            if c > top:
-                top = c
-                owner[suit] = i
-
-
-@njit(cache=True)
-def _needs(s, p, team, need):
-    """need[suit] = 1 while the team still lacks cards of that unraised, not-short suit;
-    returns how many any-suit cards short suits still want (R12)."""
-    cpt = p[P_CPT]
-    m = in_play(s, p)
-    held = 0
-    reserved = 0
-    short_need = 0
-    for suit in range(4):
-        need[suit] = 0
-        held += team[suit]
-        if (s[RAISED] >> suit) & 1:
-            continue
-        if popcount(m & SUIT_MASK[suit]) < cpt:
-            short_need += cpt + 1
-            continue
-        reserved += min(team[suit], cpt)
-        if team[suit] < cpt:
-            need[suit] = 1
-    return max(0, short_need - (held - reserved))
-
-
-@njit(cache=True)
 def _spare_shore(s, p, legal, tiles, kpos, need, level, cheat):
     """A shore-up for actions that would otherwise be lost: tiles that can still be hit soon
     first, bridges and needed tiles before the rest."""
-    best = -1
-    best_score = 0.0
-    here = s[PAWN + s[CUR]]
-    for d in range(5):
-        a = A_SHORE_HERE if d == 4 else A_SHORE + d
-        if not (legal >> a) & 1:
-            continue
-        t = here if d == 4 else step(here, d, 1)
-        score = 1.0
-        card = s[CARD + t]
-        if 4 <= card < 24 and need[_suit_of(card)]:
-            score = 3.0
-        if _is_bridge(s, p, tiles, kpos, t):
-            score = 4.0
-        score += 4.0 * hit_risk(s, t, level * p[P_PAWNS], cheat)
-        if score > best_score:
-            best_score = score
-            best = a
-    return best
+    soon = np.empty(25)
+    for place in range(25):
+        soon[place] = 4.0 * hit_risk(s, place, level * p[P_PAWNS], cheat)
+    return spare_shore(s, p, legal, tiles, kpos, need, soon)
 
 
 @njit(cache=True)
@@ -331,110 +203,51 @@ def decide(s, p, pp, legal, cheat):
         return A_RAISE
 
     crit = _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0)
-    if (legal >> A_SHORE_HERE) & 1 and (crit >> here) & 1:
-        return A_SHORE_HERE
-    for d in range(4):
-        if (legal >> (A_SHORE + d)) & 1 and (crit >> step(here, d, 1)) & 1:
-            return A_SHORE + d
+    a = shore_critical(legal, here, crit)
+    if a >= 0:
+        return a
 
-    init = np.full(25, INF)
-    dist = np.empty(25)
     if raised == 15:
-        init[CENTRE] = 0.0
-        distances(p, tiles, init, dist)
-        a = _step_toward(s, p, legal, here, dist)
-        if a != A_END:
-            return a
-        return A_END
+        return walk_home(s, p, legal, here, tiles)
 
     team = np.zeros(4, dtype=np.int64)
     mine = np.zeros(4, dtype=np.int64)
     other = np.zeros(4, dtype=np.int64)
-    owner = np.zeros(4, dtype=np.int64)
-    _team_counts(s, p, me, team, mine, other, owner)
+    team_counts(s, p, me, team, mine, other)
     need = np.zeros(4, dtype=np.int64)
-    any_need = _needs(s, p, team, need)
+    any_need = suit_needs(s, p, team, need)
 
-    # gives: to a pawn here that holds more of the suit (ties: the lower index)
-    my_hand = np.int64(s[HAND + me])
-    if my_hand:
-        for o in range(npawns):
-            if o == me or s[PAWN + o] != here:
-                continue
-            for suit in range(4):
-                a = A_GIVE + 4 * o + suit
-                if not (legal >> a) & 1 or (raised >> suit) & 1:
-                    continue
-                theirs = popcount(s[HAND + o] & SUIT_MASK[suit])
-                if theirs > mine[suit] or (theirs == mine[suit] and o < me):
-                    return a
-                if theirs > 0 and theirs < cpt and mine[suit] < cpt and theirs + mine[suit] >= cpt:
-                    return a  # it is my turn: I give, the other pawn completes the set
+    # gives: to a pawn here that holds more of the suit (ties: the lower index), or that
+    # completes the treasure with my cards
+    a = give_here(s, p, legal, me, mine, True)
+    if a >= 0:
+        return a
 
-    # salvage a needed next-door land tile, from the edge
-    best = -1
-    best_score = -1e9
-    for d in range(4):
-        if not (legal >> (A_SALVAGE + d)) & 1:
-            continue
-        t = step(here, d, 1)
-        suit = _suit_of(s[CARD + t])
-        mine_to_collect = need[suit] and (mine[suit] >= other[suit] or cpt >= _w(pp, W_ANY))
-        if not (mine_to_collect or any_need > 0):
-            continue
-        ok = _salvage_ok(s, p, tiles, kpos, t)
-        if ok == 0:
-            continue
-        score = -tile_degree(tiles, t) - (_w(pp, W_CUT) if ok == 1 else 0.0)
-        if mine_to_collect:
-            score += 10.0
-        if score > best_score:
-            best_score = score
-            best = A_SALVAGE + d
-    if best >= 0:
-        return best
+    # salvage a needed next-door land tile, from the edge: the suit's collector, or anyone when
+    # a treasure needs at least W_ANY cards
+    any_collects = cpt >= _w(pp, W_ANY)
+    salvage = np.zeros(4, dtype=np.int64)
+    for suit in range(4):
+        if need[suit] and (mine[suit] >= other[suit] or any_collects):
+            salvage[suit] = 1
+    a = salvage_next_door(s, p, legal, tiles, kpos, salvage, any_need, _w(pp, W_CUT), True)
+    if a >= 0:
+        return a
 
-    acts = p[P_ACTIONS]
     left = s[ACTS]
-    t_left = turns_left(s, p)
-    my_turns = (t_left - 1) // npawns + 1
-    budget = (my_turns - 1) * acts + left
+    init = np.full(25, INF)
+    raise_goals(s, p, me, kpos, init, _w(pp, W_RAISE))
 
-    hand = my_hand
-    for suit in range(4):  # a King I can raise
-        k = kpos[suit]
-        if k >= 0 and not (raised >> suit) & 1:
-            if popcount(hand & SUIT_MASK[suit]) >= cpt or raise_is_safe(s, p, me, suit):
-                init[k] = min(init[k], -_w(pp, W_RAISE))
-
-    init_me = np.full(25, INF)
-    init_me[here] = 0.0
     dme = np.empty(25)
-    distances(p, tiles, init_me, dme)
-    others = np.full(25, INF)
-    for i in range(npawns):
-        if i != me:
-            others[s[PAWN + i]] = 0.0
+    dist_from(p, tiles, here, dme)
     dother = np.empty(25)
-    distances(p, tiles, others, dother)
+    dist_from_others(s, p, me, tiles, dother)
 
     # flooded Kings and helicopter: now if I can, else by the chance they sink before my turn
     for place in range(25):
         if (crit >> place) & 1 and s[TSTATE + place] == FLOODED:
-            near = dme[place]
-            for d in range(4):
-                t = step(place, d, 1)
-                if t >= 0 and (tiles >> t) & 1 and dme[t] < near:
-                    near = dme[t]
-            if near + 1 <= left:
-                bonus = _w(pp, W_SAVE)
-            else:
-                bonus = _w(pp, W_SAVE_FAR) + _w(pp, W_RISK) * hit_risk(s, place, level * npawns, cheat)
-            init[place] = min(init[place], -bonus)
-            for d in range(4):
-                t = step(place, d, 1)
-                if t >= 0 and (tiles >> t) & 1:
-                    init[t] = min(init[t], -bonus)
+            far = _w(pp, W_SAVE_FAR) + _w(pp, W_RISK) * hit_risk(s, place, level * npawns, cheat)
+            save_goal(place, tiles, dme, left, init, _w(pp, W_SAVE), far)
 
     # meet a pawn to complete a treasure: cards of a suit split between us
     for suit in range(4):
@@ -448,20 +261,17 @@ def decide(s, p, pp, legal, cheat):
                 init[s[PAWN + o]] = min(init[s[PAWN + o]], -_w(pp, W_MEET))
 
     # needed face-up land tiles: stand next to them (the suit's collector, or anyone nearer)
-    down = 0
     for place in range(25):
         st = s[TSTATE + place]
-        if st == DOWN:
-            down += 1
         if st == SEA or st == DOWN:
             continue
         card = s[CARD + place]
         if card < 4 or card >= 24:
             continue
-        suit = _suit_of(card)
+        suit = suit_of(card)
         if not ((need[suit] and mine[suit] >= other[suit]) or any_need > 0):
             continue
-        ok = _salvage_ok(s, p, tiles, kpos, place)
+        ok = salvage_ok(s, p, tiles, kpos, place, True)
         if ok == 0:
             continue
         bonus = _w(pp, W_COLLECT) - (_w(pp, W_CUT) if ok == 1 else 0.0) - _w(pp, W_EDGE) * tile_degree(
@@ -475,52 +285,28 @@ def decide(s, p, pp, legal, cheat):
                 init[t] = min(init[t], -b)
 
     # explore while a King or a needed card may hide face down
-    if down > 0 and not cheat:
-        explore = _unseen_kings(s, kpos) > 0 or any_need > 0
-        if not explore:
-            isl = in_play(s, p)
-            for suit in range(4):
-                if need[suit]:
-                    hidden = popcount(isl & SUIT_MASK[suit]) - team[suit]
-                    for place in range(25):
-                        st = s[TSTATE + place]
-                        if st == DRY or st == FLOODED:
-                            card = s[CARD + place]
-                            if 4 <= card < 24 and _suit_of(card) == suit:
-                                hidden -= 1
-                    if hidden > 0:
-                        explore = True
-        if explore:
-            for place in range(25):
-                if s[TSTATE + place] == DOWN:
-                    bonus = _w(pp, W_EXPLORE)
-                    if dother[place] < dme[place]:
-                        bonus -= _w(pp, W_SPREAD)
-                    init[place] = min(init[place], -bonus)
-    elif down > 0:  # oracle: only the face-down places that hold an unraised King or a needed card
+    down = face_down_places(s)
+    if down and not cheat:
+        if may_hide_face_down(s, p, kpos, team, need, any_need):
+            explore_goals(down, init, dme, dother, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
+    elif down:  # oracle: only the face-down places that hold an unraised King or a needed card
+        useful_places = 0
         for place in range(25):
-            if s[TSTATE + place] != DOWN:
+            if not (down >> place) & 1:
                 continue
             card = s[CARD + place]
             useful = card < 4 and not (raised >> card) & 1
             if 4 <= card < 24:
-                useful = need[_suit_of(card)] == 1 or any_need > 0
+                useful = need[suit_of(card)] == 1 or any_need > 0
             if useful:
-                bonus = _w(pp, W_EXPLORE)
-                if dother[place] < dme[place]:
-                    bonus -= _w(pp, W_SPREAD)
-                init[place] = min(init[place], -bonus)
+                useful_places |= 1 << place
+        explore_goals(useful_places, init, dme, dother, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
 
-    home = 0.0
-    if budget - dme[CENTRE] <= _w(pp, W_HOME):
-        home = -max(_w(pp, W_COLLECT), _w(pp, W_EXPLORE)) - 1.0
-    init[CENTRE] = min(init[CENTRE], home)
+    home_goal(init, my_actions_left(s, p), dme, _w(pp, W_HOME), _w(pp, W_COLLECT), _w(pp, W_EXPLORE))
 
-    distances(p, tiles, init, dist)
-    if init[here] > dist[here] + 1e-9:
-        a = _step_toward(s, p, legal, here, dist)
-        if a != A_END:
-            return a
+    a = step_to_goal(s, p, legal, here, tiles, init, np.empty(25))
+    if a != A_END:
+        return a
     a = _spare_shore(s, p, legal, tiles, kpos, need, level, cheat)
     if a >= 0:
         return a
@@ -531,10 +317,8 @@ def decide(s, p, pp, legal, cheat):
 def pick_escape(s, p, pp, pawn, opts, n, cheat):
     """R15: a tile with a path home, dry, not hit again soon, most tile neighbours, nearest home."""
     tiles = np.int64(s[TILES])
-    init = np.full(25, INF)
-    init[CENTRE] = 0.0
     dist = np.empty(25)
-    distances(p, tiles, init, dist)
+    dist_from(p, tiles, CENTRE, dist)
     level = p[P_GRANK + s[GAUGE_TOP]]
     best = 0
     best_score = -1e18

@@ -35,29 +35,36 @@ from numba import njit
 
 from policies._search import (
     INF,
-    distances,
+    critical_places,
+    dist_from,
+    dist_from_others,
+    explore_goals,
+    face_down_places,
     face_up_kings,
     fill,
-    in_play,
-    kings_unseen,
-    pawn_mask,
+    give_here,
+    goal_next_door,
+    home_goal,
+    may_hide_face_down,
+    my_actions_left,
+    raise_goals,
     raise_is_safe,
-    reach_mask,
+    salvage_next_door,
+    salvage_ok,
+    save_goal,
+    shore_critical,
+    spare_shore,
     stack_empty,
-    step,
-    targets_mask,
+    step_to_goal,
+    suit_needs,
+    suit_of,
+    team_counts,
     tile_degree,
-    turns_left,
+    walk_home,
 )
 from sim.layout import (
     A_END,
-    A_GIVE,
-    A_MOVE,
     A_RAISE,
-    A_SALVAGE,
-    A_SHORE,
-    A_SHORE_HERE,
-    A_SWIM,
     A_TAKEOFF,
     ACTS,
     CARD,
@@ -66,18 +73,11 @@ from sim.layout import (
     DOWN,
     DRY,
     FLOODED,
-    HAND,
-    P_ACTIONS,
-    P_CPT,
-    P_PAWNS,
-    P_SWIM,
     PAWN,
     RAISED,
     SEA,
-    SUIT_MASK,
     TILES,
     TSTATE,
-    popcount,
 )
 
 DESCRIPTION = "goal-directed: raise, save Kings, salvage needed suits from the edge, explore, go home"
@@ -107,136 +107,13 @@ def _weights(pp, w):
         w[k] = pp[k] if k < pp.shape[0] and pp[k] != 0.0 else DEFAULTS[k]
 
 
-@njit(cache=True)
-def _suit_of(card):
-    return (card - 4) // 5
-
-
-@njit(cache=True)
-def _needs(s, p, me, collect):
-    """collect[suit] = 1 if `me` should salvage land tiles of that suit; returns the number of
-    extra any-suit cards still wanted for short suits (R12 short-of-a-suit raises)."""
-    cpt = p[P_CPT]
-    npawns = p[P_PAWNS]
-    raised = s[RAISED]
-    m = in_play(s, p)
-    held_total = 0
-    reserved = 0
-    short_need = 0
-    for suit in range(4):
-        collect[suit] = 0
-        team = 0
-        mine = 0
-        other = 0
-        for i in range(npawns):
-            c = popcount(s[HAND + i] & SUIT_MASK[suit])
-            team += c
-            if i == me:
-                mine = c
-            elif c > other:
-                other = c
-        held_total += team
-        if (raised >> suit) & 1:
-            continue
-        if popcount(m & SUIT_MASK[suit]) < cpt:
-            short_need += cpt + 1
-            continue
-        reserved += min(team, cpt)
-        if team < cpt and mine >= other:
-            collect[suit] = 1
-    spare = held_total - reserved
-    return max(0, short_need - spare)
-
-
-@njit(cache=True)
-def _salvage_ok(s, p, tiles, kpos, t):
-    """R16 check on a copy of the tile mask: after salvaging `t` every target stays reachable.
-    Returns 0 if not allowed, 1 if allowed but walking paths from the helicopter break, 2 if fine."""
-    swims = p[P_SWIM] <= p[P_ACTIONS]
-    after = tiles & ~(1 << t)
-    need = targets_mask(s, kpos, after)
-    if reach_mask(p, after, pawn_mask(s, p), swims) & need != need:
-        return 0
-    walk_before = reach_mask(p, tiles, 1 << CENTRE, False) & need
-    walk_after = reach_mask(p, after, 1 << CENTRE, False) & need
-    if walk_after != walk_before:
-        return 1
-    return 2
-
-
-@njit(cache=True)
-def _is_bridge(s, p, tiles, kpos, t):
-    """Would losing `t` break a walking path from the helicopter to a target?"""
-    after = tiles & ~(1 << t)
-    need = targets_mask(s, kpos, after)
-    before = reach_mask(p, tiles, 1 << CENTRE, False) & need
-    return (reach_mask(p, after, 1 << CENTRE, False) & need) != before
-
-
-@njit(cache=True)
-def _critical(s, kpos):
-    """Places whose sinking loses the game: the helicopter and unraised face-up Kings."""
-    m = 1 << CENTRE
-    for k in range(4):
-        if kpos[k] >= 0 and not (s[RAISED] >> k) & 1:
-            m |= 1 << np.int64(kpos[k])
-    return m
-
-
-@njit(cache=True)
-def _step_toward(s, p, legal, here, dist):
-    """The legal move or swim along a shortest path in `dist`, A_END if none improves."""
-    swim = p[P_SWIM]
-    best = dist[here]
-    act = A_END
-    for d in range(4):
-        if (legal >> (A_MOVE + d)) & 1:
-            t = step(here, d, 1)
-            v = 1.0 + dist[t]
-            if v < best - 1e-9 or (act == A_END and v <= best + 1e-9 and v < INF):
-                best = v
-                act = A_MOVE + d
-    for d in range(4):
-        if (legal >> (A_SWIM + d)) & 1:
-            t = step(here, d, 2)
-            v = swim + dist[t]
-            if v < best - 1e-9 or (act == A_END and v <= best + 1e-9 and v < INF):
-                best = v
-                act = A_SWIM + d
-    return act
-
-
-@njit(cache=True)
-def _spare_shore(s, p, legal, tiles, kpos, collect):
-    """A shore-up for actions that would otherwise be lost: bridges and needed tiles first."""
-    best = -1
-    best_score = 0
-    for d in range(5):
-        a = A_SHORE_HERE if d == 4 else A_SHORE + d
-        if not (legal >> a) & 1:
-            continue
-        t = s[PAWN + s[CUR]] if d == 4 else step(s[PAWN + s[CUR]], d, 1)
-        score = 1
-        card = s[CARD + t]
-        if 4 <= card < 24 and collect[_suit_of(card)]:
-            score = 3
-        if _is_bridge(s, p, tiles, kpos, t):
-            score = 4
-        if score > best_score:
-            best_score = score
-            best = a
-    return best
-
-
 @njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
     me = s[CUR]
     here = s[PAWN + me]
-    npawns = p[P_PAWNS]
     tiles = np.int64(s[TILES])
-    raised = s[RAISED]
     kpos = stack_empty(4, np.int64)
     face_up_kings(s, kpos)
     w = stack_empty(N_WEIGHTS, np.float64)
@@ -247,167 +124,82 @@ def choose(s, p, pp, legal, rng):
         return A_RAISE
 
     # (3) a flooded unraised King or the helicopter, here or next door
-    crit = _critical(s, kpos)
-    if (legal >> A_SHORE_HERE) & 1 and (crit >> here) & 1:
-        return A_SHORE_HERE
-    for d in range(4):
-        if (legal >> (A_SHORE + d)) & 1 and (crit >> step(here, d, 1)) & 1:
-            return A_SHORE + d
-
-    init = fill(stack_empty(25, np.float64), INF)
-    dist = stack_empty(25, np.float64)
+    crit = critical_places(s, kpos)
+    a = shore_critical(legal, here, crit)
+    if a >= 0:
+        return a
 
     # (4) all raised: home
-    if raised == 15:
-        init[CENTRE] = 0.0
-        distances(p, tiles, init, dist)
-        return _step_toward(s, p, legal, here, dist)
+    if s[RAISED] == 15:
+        return walk_home(s, p, legal, here, tiles)
 
     # (5) gives to a pawn here that holds more of a suit
-    my_hand = s[HAND + me]
-    if my_hand:
-        for other in range(npawns):
-            if other == me or s[PAWN + other] != here:
-                continue
-            for suit in range(4):
-                a = A_GIVE + 4 * other + suit
-                if not (legal >> a) & 1 or (raised >> suit) & 1:
-                    continue
-                mine = popcount(my_hand & SUIT_MASK[suit])
-                theirs = popcount(s[HAND + other] & SUIT_MASK[suit])
-                if theirs > mine or (theirs == mine and other < me):
-                    return a
+    team = stack_empty(4, np.int64)
+    mine = stack_empty(4, np.int64)
+    other = stack_empty(4, np.int64)
+    team_counts(s, p, me, team, mine, other)
+    a = give_here(s, p, legal, me, mine, False)
+    if a >= 0:
+        return a
 
-    # (6) salvage a needed next-door land tile
-    collect = stack_empty(4, np.int64)  # filled by _needs
-    any_need = _needs(s, p, me, collect)
-    best = -1
-    best_score = -1e9
-    for d in range(4):
-        if not (legal >> (A_SALVAGE + d)) & 1:
-            continue
-        t = step(here, d, 1)
-        card = s[CARD + t]  # face up: salvage is legal only of face-up tiles
-        suit = _suit_of(card)
-        if not (collect[suit] or any_need > 0):
-            continue
-        ok = _salvage_ok(s, p, tiles, kpos, t)
-        if ok == 0:
-            continue
-        score = -tile_degree(tiles, t) - (w[W_CUT] if ok == 1 else 0.0)
-        if collect[suit]:
-            score += 10.0
-        if score > best_score:
-            best_score = score
-            best = A_SALVAGE + d
-    if best >= 0:
-        return best
+    # (6) salvage a needed next-door land tile: a suit the team needs and no other pawn holds
+    # more of (one collector a suit), or any suit while short suits want cards
+    collect = stack_empty(4, np.int64)
+    any_need = suit_needs(s, p, team, collect)
+    for suit in range(4):
+        if mine[suit] < other[suit]:
+            collect[suit] = 0
+    a = salvage_next_door(s, p, legal, tiles, kpos, collect, any_need, w[W_CUT], False)
+    if a >= 0:
+        return a
 
     # (7) goals
-    acts = p[P_ACTIONS]
-    left = s[ACTS]
-    t_left = turns_left(s, p)
-    my_turns = (t_left - 1) // npawns + 1
-    budget = (my_turns - 1) * acts + left
-
-    cpt = p[P_CPT]
-    hand = np.int64(s[HAND + me])
-    for suit in range(4):  # a King I can raise
-        k = kpos[suit]
-        if k >= 0 and not (raised >> suit) & 1:
-            if popcount(hand & SUIT_MASK[suit]) >= cpt or raise_is_safe(s, p, me, suit):
-                init[k] = min(init[k], -w[W_RAISE])
+    init = fill(stack_empty(25, np.float64), INF)
+    raise_goals(s, p, me, kpos, init, w[W_RAISE])
 
     # distances from me, to judge what I can reach this turn
-    init_me = fill(stack_empty(25, np.float64), INF)
-    init_me[here] = 0.0
     dme = stack_empty(25, np.float64)
-    distances(p, tiles, init_me, dme)
+    dist_from(p, tiles, here, dme)
 
+    left = s[ACTS]
     for place in range(25):  # flooded places that lose the game when they sink
         if (crit >> place) & 1 and s[TSTATE + place] == FLOODED:
-            near = dme[place]
-            for d in range(4):
-                t = step(place, d, 1)
-                if t >= 0 and (tiles >> t) & 1 and dme[t] < near:
-                    near = dme[t]
-            bonus = w[W_SAVE] if near + 1 <= left else w[W_SAVE_FAR]
-            init[place] = min(init[place], -bonus)
-            for d in range(4):
-                t = step(place, d, 1)
-                if t >= 0 and (tiles >> t) & 1:
-                    init[t] = min(init[t], -bonus)
+            save_goal(place, tiles, dme, left, init, w[W_SAVE], w[W_SAVE_FAR])
 
     # needed face-up land tiles: stand next to them
-    down = 0
     for place in range(25):
         st = s[TSTATE + place]
-        if st == DOWN:
-            down += 1
-            continue
-        if st == SEA:
+        if st == DOWN or st == SEA:
             continue
         card = s[CARD + place]
         if card < 4 or card >= 24:
             continue
-        suit = _suit_of(card)
+        suit = suit_of(card)
         if not (collect[suit] or any_need > 0):
             continue
-        ok = _salvage_ok(s, p, tiles, kpos, place)
+        ok = salvage_ok(s, p, tiles, kpos, place, False)
         if ok == 0:
             continue
         bonus = w[W_COLLECT] - (w[W_CUT] if ok == 1 else 0.0) - 0.25 * tile_degree(tiles, place)
-        for d in range(4):
-            t = step(place, d, 1)
-            if t >= 0 and (tiles >> t) & 1:
-                init[t] = min(init[t], -bonus)
+        goal_next_door(place, tiles, init, bonus)
 
     # explore while a King or a needed card may hide face down
-    explore = kings_unseen(s, kpos) > 0 or any_need > 0
-    if not explore:
-        isl = in_play(s, p)
-        for suit in range(4):
-            if collect[suit]:
-                hidden = popcount(isl & SUIT_MASK[suit] & ~hand)
-                for place in range(25):
-                    st = s[TSTATE + place]
-                    if st == DRY or st == FLOODED:
-                        card = s[CARD + place]
-                        if 4 <= card < 24 and _suit_of(card) == suit:
-                            hidden -= 1
-                for i in range(npawns):
-                    if i != me:
-                        hidden -= popcount(s[HAND + i] & SUIT_MASK[suit])
-                if hidden > 0:
-                    explore = True
-    if explore and down > 0:
+    down = face_down_places(s)
+    if down and may_hide_face_down(s, p, kpos, team, collect, any_need):
         # spread out: a face-down place another pawn is nearer to is worth less to me
-        others = fill(stack_empty(25, np.float64), INF)
-        for i in range(npawns):
-            if i != me:
-                others[s[PAWN + i]] = 0.0
         dother = stack_empty(25, np.float64)
-        distances(p, tiles, others, dother)
-        for place in range(25):
-            if s[TSTATE + place] == DOWN:
-                bonus = w[W_EXPLORE]
-                if dother[place] < dme[place]:
-                    bonus -= w[W_SPREAD]
-                init[place] = min(init[place], -bonus)
+        dist_from_others(s, p, me, tiles, dother)
+        explore_goals(down, init, dme, dother, w[W_EXPLORE], w[W_SPREAD])
 
     # home: always a goal; urgent when the turns left barely cover the walk
-    home = 0.0
-    if budget - dme[CENTRE] <= w[W_HOME]:
-        home = -max(w[W_COLLECT], w[W_EXPLORE]) - 1.0
-    init[CENTRE] = min(init[CENTRE], home)
+    home_goal(init, my_actions_left(s, p), dme, w[W_HOME], w[W_COLLECT], w[W_EXPLORE])
 
-    distances(p, tiles, init, dist)
-    if init[here] > dist[here] + 1e-9:
-        a = _step_toward(s, p, legal, here, dist)
-        if a != A_END:
-            return a
-    # (8) at the goal: spare actions shore up next-door floods
-    a = _spare_shore(s, p, legal, tiles, kpos, collect)
+    dist = stack_empty(25, np.float64)
+    a = step_to_goal(s, p, legal, here, tiles, init, dist)
+    if a != A_END:
+        return a
+    # (8) at the goal: spare actions shore up next-door floods, bridges and needed tiles first
+    a = spare_shore(s, p, legal, tiles, kpos, collect, fill(stack_empty(25, np.float64), 0.0))
     if a >= 0:
         return a
     return A_END
@@ -417,10 +209,8 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
     tiles = np.int64(s[TILES])
-    init = fill(stack_empty(25, np.float64), INF)
-    init[CENTRE] = 0.0
     dist = stack_empty(25, np.float64)
-    distances(p, tiles, init, dist)
+    dist_from(p, tiles, CENTRE, dist)
     best = 0
     best_score = -1e18
     for k in range(n):

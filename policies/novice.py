@@ -24,12 +24,11 @@ from policies._search import (
     INF,
     distances,
     face_up_kings,
-    pawn_mask,
+    my_actions_left,
     raise_is_safe,
-    reach_mask,
+    salvage_keeps_targets,
     step,
-    targets_mask,
-    turns_left,
+    suit_of,
 )
 from sim.layout import (
     A_END,
@@ -40,14 +39,12 @@ from sim.layout import (
     A_SHORE,
     A_SHORE_HERE,
     A_TAKEOFF,
-    ACTS,
     CARD,
     CENTRE,
     CUR,
     DOWN,
     FLOODED,
     HAND,
-    P_ACTIONS,
     P_CPT,
     P_PAWNS,
     P_SWIM,
@@ -126,10 +123,7 @@ def choose(s, p, pp, legal, rng):
     home[CENTRE] = 0.0
     dhome = np.empty(25)
     distances(p, tiles, home, dhome)
-    t_left = turns_left(s, p)
-    my_turns = (t_left - 1) // p[P_PAWNS] + 1
-    budget = (my_turns - 1) * p[P_ACTIONS] + s[ACTS]
-    if raised == 15 or budget <= dhome[here]:
+    if raised == 15 or my_actions_left(s, p) <= dhome[here]:
         return _walk(s, p, legal, here, tiles, home, rng)
     # gives
     hand = np.int64(s[HAND + me])
@@ -150,12 +144,10 @@ def choose(s, p, pp, legal, rng):
         if not (legal >> (A_SALVAGE + d)) & 1:
             continue
         t = step(here, d, 1)
-        suit = (s[CARD + t] - 4) // 5
+        suit = suit_of(s[CARD + t])
         if (raised >> suit) & 1 or team[suit] >= cpt:
             continue
-        after = tiles & ~(1 << t)
-        need = targets_mask(s, kpos, after)
-        if reach_mask(p, after, pawn_mask(s, p), p[P_SWIM] <= p[P_ACTIONS]) & need == need:
+        if salvage_keeps_targets(s, p, tiles, kpos, t):
             return A_SALVAGE + d
     # guard the Kings: walk to a flooded King or helicopter it knows of
     for place in range(25):
@@ -190,7 +182,7 @@ def choose(s, p, pp, legal, rng):
             card = s[CARD + place]
             if st == SEA or st == DOWN or card < 4 or card >= 24:
                 continue
-            suit = (card - 4) // 5
+            suit = suit_of(card)
             if (raised >> suit) & 1 or team[suit] >= cpt:
                 continue
             for d in range(4):

@@ -10,10 +10,11 @@ import pytest
 from policies import greedy
 from policies.registry import DEFAULT_POLICY, policy_id
 from sim import layout as L
-from sim.kernel import apply_action, flood, init_game, legal_actions
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules
 from sim.runner import export_records, rules_to_params, simulate, wilson_interval
+
+from .support import escape_options, hide_differently, kernel_decisions
 
 SETTINGS = [
     Rules(), Rules(players=1), Rules(players=3, cards_per_treasure=1),
@@ -58,40 +59,14 @@ def test_greedy_beats_random_on_normal():
 # --- R19: honesty ------------------------------------------------------------------------------
 
 
-def _hide_differently(s: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-    """A copy of `s` that the table cannot tell apart: the face-down cards permuted among the
-    face-down places (with the Kings' hidden places following them) and the undrawn column and
-    row cards reordered."""
-    t = s.copy()
-    down = [i for i in range(25) if t[L.TSTATE + i] == L.DOWN]
-    cards = t[[L.CARD + i for i in down]]
-    perm = gen.permutation(len(down))
-    for i, place in enumerate(down):
-        card = cards[perm[i]]
-        t[L.CARD + place] = card
-        if card < 4:
-            t[L.KINGPOS + card] = place
-    pos = int(t[L.PILE_POS])
-    for base in (L.COLP, L.ROWP):
-        t[base + pos:base + 5] = gen.permutation(t[base + pos:base + 5])
-    return t
-
-
 def _check_honest(s, p, pp, legal, rng, gen, tries=4):
     me = int(s[L.CUR])
     a = greedy.choose(s.copy(), p, pp, legal, rng.copy())
-    here = int(s[L.PAWN + me])
-    opts = np.zeros(8, dtype=np.int64)  # the pawn's escape options if its place sank (R15)
-    n = 0
-    for dc, dr in zip(L.ESC_DC, L.ESC_DR, strict=True):
-        c, r = here % 5 + dc, here // 5 + dr
-        if 0 <= c < 5 and 0 <= r < 5 and s[L.TSTATE + r * 5 + c] != L.SEA:
-            opts[n] = r * 5 + c
-            n += 1
+    opts, n = escape_options(s, me)
     e = greedy.escape(s.copy(), p, pp, me, opts, n, rng.copy()) if n else -1
     changed = 0
     for _ in range(tries):
-        t = _hide_differently(s, gen)
+        t = hide_differently(s, gen)
         changed += not np.array_equal(t, s)
         assert greedy.choose(t, p, pp, legal, rng.copy()) == a
         if n:
@@ -109,34 +84,12 @@ def test_hidden_information_never_changes_the_choice(rules):
     pid = policy_id("greedy")
     s = np.zeros(L.NSTATE, dtype=np.int32)
     rng = np.zeros(3, dtype=np.uint64)
-    opts = np.zeros(8, dtype=np.int64)
-    log = np.zeros((1, 4), dtype=np.int32)
     gen = np.random.default_rng(19)
     decisions = changed = 0
     for game in range(12):
-        init_game(s, p, rng, 3, game)
-        npawns = int(p[L.P_PAWNS])
-        while s[L.OUTCOME] < 0:
-            s[L.TURN] += 1
-            s[L.CUR] = (s[L.TURN] - 1) % npawns
-            s[L.ACTS] = p[L.P_ACTIONS]
-            while s[L.ACTS] > 0:
-                legal = legal_actions(s, p)
-                changed += _check_honest(s, p, pp, legal, rng, gen)
-                decisions += 1
-                a = greedy.choose(s, p, pp, legal, rng)
-                assert (legal >> a) & 1
-                if a == L.A_END:
-                    break
-                apply_action(s, p, a, log, -1)
-                if s[L.OUTCOME] >= 0:
-                    break
-            if s[L.OUTCOME] >= 0:
-                break
-            s[L.ACTS] = 0
-            for _ in range(int(p[L.P_GRANK + s[L.GAUGE_TOP]])):
-                flood(s, p, pid, pp, rng, opts, log, -1)
-                if s[L.OUTCOME] >= 0:
-                    break
+        for legal in kernel_decisions(s, p, rng, 3, game, pid, pp,
+                                      lambda legal: greedy.choose(s, p, pp, legal, rng)):
+            changed += _check_honest(s, p, pp, legal, rng, gen)
+            decisions += 1
     assert decisions > 300
     assert changed > decisions  # the permutations really did hide things differently

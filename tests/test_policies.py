@@ -17,10 +17,11 @@ from policies import expert, lookahead, uniform_random
 from policies.gen_dispatch import DISPATCH, ENTRIES, render, render_entries
 from policies.registry import POLICIES, describe, policy_id
 from sim import layout as L
-from sim.kernel import apply_action, flood, init_game, legal_actions
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules, gauge_of_length
 from sim.runner import export_records, rules_to_params, run_games, wilson_interval
+
+from .support import escape_options, hide_differently, kernel_decisions
 
 FAIR = [name for name in POLICIES if name != "oracle"]
 # Cheap settings for lookahead in the fast tests: 1 sample, rollouts of 2 turns. The honesty
@@ -103,81 +104,31 @@ def _collect_states(per_setting: int = 200) -> list[tuple]:
     out = []
     pp = np.zeros(32)
     pid = policy_id("expert")
-    opts = np.zeros(8, dtype=np.int64)
-    log = np.zeros((1, 4), dtype=np.int32)
     gen = np.random.default_rng(4)
     for k, rules in enumerate(SETTINGS):
         p = rules_to_params(rules)
         s = np.zeros(L.NSTATE, dtype=np.int32)
         rng = np.zeros(3, dtype=np.uint64)
+
+        def choose(legal, p=p, s=s, rng=rng):
+            if gen.random() < 0.25:
+                return uniform_random.choose(s, p, pp, legal, rng)
+            return expert.choose(s, p, pp, legal, rng)
+
         game = 0
         got = 0
         while got < per_setting:
-            init_game(s, p, rng, 100 + k, game)
+            for legal in kernel_decisions(s, p, rng, 100 + k, game, pid, pp, choose):
+                if gen.random() < 0.3:
+                    out.append((s.copy(), p, legal, rng.copy()))
+                    got += 1
             game += 1
-            npawns = int(p[L.P_PAWNS])
-            while s[L.OUTCOME] < 0:
-                s[L.TURN] += 1
-                s[L.CUR] = (s[L.TURN] - 1) % npawns
-                s[L.ACTS] = p[L.P_ACTIONS]
-                while s[L.ACTS] > 0:
-                    legal = legal_actions(s, p)
-                    if gen.random() < 0.3:
-                        out.append((s.copy(), p, legal, rng.copy()))
-                        got += 1
-                    if gen.random() < 0.25:
-                        a = uniform_random.choose(s, p, pp, legal, rng)
-                    else:
-                        a = expert.choose(s, p, pp, legal, rng)
-                    if a == L.A_END:
-                        break
-                    apply_action(s, p, a, log, -1)
-                    if s[L.OUTCOME] >= 0:
-                        break
-                if s[L.OUTCOME] >= 0:
-                    break
-                s[L.ACTS] = 0
-                for _ in range(int(p[L.P_GRANK + s[L.GAUGE_TOP]])):
-                    flood(s, p, pid, pp, rng, opts, log, -1)
-                    if s[L.OUTCOME] >= 0:
-                        break
     return out
 
 
 @pytest.fixture(scope="module")
 def states():
     return _collect_states()
-
-
-def _hide_differently(s: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-    """A state the table cannot tell from `s` (R19): face-down cards permuted among the
-    face-down places (Kings' places follow them), undrawn column and row cards reordered."""
-    t = s.copy()
-    down = [i for i in range(25) if t[L.TSTATE + i] == L.DOWN]
-    cards = t[[L.CARD + i for i in down]]
-    perm = gen.permutation(len(down))
-    for i, place in enumerate(down):
-        card = cards[perm[i]]
-        t[L.CARD + place] = card
-        if card < 4:
-            t[L.KINGPOS + card] = place
-    pos = int(t[L.PILE_POS])
-    for base in (L.COLP, L.ROWP):
-        t[base + pos:base + 5] = gen.permutation(t[base + pos:base + 5])
-    return t
-
-
-def _escape_opts(s: np.ndarray, pawn: int) -> tuple[np.ndarray, int]:
-    """The pawn's escape options if its place sank now (R15), in the default order."""
-    here = int(s[L.PAWN + pawn])
-    opts = np.zeros(8, dtype=np.int64)
-    n = 0
-    for dc, dr in zip(L.ESC_DC, L.ESC_DR, strict=True):
-        c, r = here % 5 + dc, here // 5 + dr
-        if 0 <= c < 5 and 0 <= r < 5 and s[L.TSTATE + r * 5 + c] != L.SEA:
-            opts[n] = r * 5 + c
-            n += 1
-    return opts, n
 
 
 def _differences(name: str, states, tries: int = 2) -> tuple[int, int, int]:
@@ -192,7 +143,7 @@ def _differences(name: str, states, tries: int = 2) -> tuple[int, int, int]:
         a = module.choose(s.copy(), p, pp, legal, r)
         assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD]
         assert (legal >> a) & 1, (name, a)
-        opts, n = _escape_opts(s, me)
+        opts, n = escape_options(s, me)
         e = -1
         if n:
             r = rng.copy()
@@ -200,7 +151,7 @@ def _differences(name: str, states, tries: int = 2) -> tuple[int, int, int]:
             assert 0 <= e < n
             assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD]
         for _ in range(tries):
-            t = _hide_differently(s, gen)
+            t = hide_differently(s, gen)
             changed_state += not np.array_equal(t, s)
             same = module.choose(t, p, pp, legal, rng.copy()) == a
             if n:
