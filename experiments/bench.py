@@ -24,8 +24,7 @@ import time
 import numba
 
 from policies.registry import DEFAULT_POLICY
-from sim.engine import Action, Game, PileSource
-from sim.records import Record
+from sim.records import replay
 from sim.rules import Rules
 from sim.runner import default_threads, export_records, run_games
 
@@ -50,37 +49,11 @@ def kernel_rate(rules: Rules, policy: str, games: int, threads: int, repeat: int
     return best
 
 
-def _engine_play(record: Record) -> Game:
-    """Replay a parsed record with the engine's API (no JSON, no checks beyond the rules')."""
-    game = Game(record.rules, record.full_layout(), PileSource(record.seed, record.floods))
-    for entries in record.turns:
-        escapes = [e.split() for e in entries if e.startswith("escape")]
-        game.begin_turn()
-        for entry in entries:
-            if not entry.startswith("escape"):
-                game.apply(Action.parse(entry))
-                if game.over:
-                    return game
-
-        def choose(g, pawn, options, escapes=escapes):
-            for k, (_, p, place) in enumerate(escapes):
-                if int(p) == pawn:
-                    del escapes[k]
-                    c, r = place.split(",")
-                    return (int(c), int(r))
-            return options[0]
-
-        game.run_flood_phase(choose)
-        if game.over:
-            return game
-    return game
-
-
 def engine_rate(rules: Rules, policy: str, games: int) -> float:
     records = export_records(rules, policy, 7, range(games))
     start = time.perf_counter()
     for record in records:
-        _engine_play(record)
+        replay(record)  # the engine's own replay: the records are parsed objects already
     return games / (time.perf_counter() - start)
 
 

@@ -30,19 +30,20 @@ def check(policies: list[str], games: int = 20_000, seed: int = 2026, threads: i
     normal = Rules()
     short = Rules().with_variant("short")
     out: dict = {"games": games, "seed": seed, "policies": policies}
+    frames = {p: _frame(normal, p, games, seed, threads) for p in policies}  # Normal, 2 players
 
     # The clock (R14): the water ends the game after the last pass of the gauge.
     clock = {}
     for name, rules in (("full gauge", normal), ("Short game", short)):
         per_turn = floods_per_turn(rules.gauge)
-        longest = max(int(_frame(rules, p, games, seed, threads)["turns"].max()) for p in policies)
+        played = frames if rules == normal else {p: _frame(rules, p, games, seed, threads) for p in policies}
+        longest = max(int(df["turns"].max()) for df in played.values())
         clock[name] = {"floods": rules.max_floods, "turns": len(per_turn),
                        "actions": len(per_turn) * rules.actions_per_turn, "longest_game_seen": longest}
     out["clock"] = clock
 
     # What a Normal win costs, per policy (over its wins only).
     wins = {}
-    frames = {p: _frame(normal, p, games, seed, threads) for p in policies}
     for p, df in frames.items():
         w = df[df.won]
         if len(w) == 0:
@@ -65,7 +66,8 @@ def check(policies: list[str], games: int = 20_000, seed: int = 2026, threads: i
     for p in policies:
         rows = {}
         for players in (1, 2, 3, 4):
-            df = frames[p] if players == 2 else _frame(Rules(players=players), p, games, seed, threads)
+            # R5: a solo game is two pawns, the very games of two players
+            df = frames[p] if players <= 2 else _frame(Rules(players=players), p, games, seed, threads)
             k = int(df.won.sum())
             rows[players] = {"win_rate": k / len(df), "ci95": list(wilson_interval(k, len(df)))}
         best[p] = rows

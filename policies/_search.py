@@ -31,12 +31,8 @@ from sim.layout import (
     DOWN,
     DRY,
     FLOODED,
-    FULL,
     GAUGE_TOP,
     HAND,
-    ISLAND_LAND,
-    NOT_FIRST_COL,
-    NOT_LAST_COL,
     P_ACTIONS,
     P_CPT,
     P_GLEN,
@@ -51,6 +47,9 @@ from sim.layout import (
     SUIT_MASK,
     TILES,
     TSTATE,
+    cards_short_mask,
+    grow_reach,
+    in_play,
     popcount,
     raise_discard_cards,
 )
@@ -158,24 +157,9 @@ def dist_from(p, tiles, src, dist):
 @njit(cache=True)
 def reach_mask(p, tiles, start, swims):
     """Places reached from the place mask `start` over `tiles` (bitboard fill, R16)."""
-    sea = FULL & ~tiles
     reach = start & tiles
     while True:
-        new = reach
-        new |= ((reach & NOT_LAST_COL) << 1) & tiles
-        new |= ((reach & NOT_FIRST_COL) >> 1) & tiles
-        new |= (reach << 5) & tiles
-        new |= (reach >> 5) & tiles
-        if swims:
-            m = ((reach & NOT_LAST_COL) << 1) & sea
-            new |= ((m & NOT_LAST_COL) << 1) & tiles
-            m = ((reach & NOT_FIRST_COL) >> 1) & sea
-            new |= ((m & NOT_FIRST_COL) >> 1) & tiles
-            m = (reach << 5) & sea
-            new |= (m << 5) & tiles
-            m = (reach >> 5) & sea
-            new |= (m >> 5) & tiles
-        new &= FULL
+        new = grow_reach(reach, tiles, swims)
         if new == reach:
             return reach
         reach = new
@@ -235,31 +219,6 @@ def targets_mask(s, kpos, tiles):
 
 
 @njit(cache=True)
-def in_play(s, p):
-    """R12: land cards on the island or in a salvage (public: every card that left was seen)."""
-    m = np.int64(s[ISLAND_LAND])
-    for i in range(p[P_PAWNS]):
-        m |= s[HAND + i]
-    return m
-
-
-@njit(cache=True)
-def cards_short_after(s, p, m, raised):
-    """R17 with the cards in play `m` and raised suits `raised`."""
-    cpt = p[P_CPT]
-    reserved = 0
-    short = 0
-    for suit in range(4):
-        if (raised >> suit) & 1:
-            continue
-        if popcount(m & SUIT_MASK[suit]) >= cpt:
-            reserved += cpt
-        else:
-            short += 1
-    return popcount(m) - reserved < (cpt + 1) * short
-
-
-@njit(cache=True)
 def raise_discard(s, p, me, suit):
     """The cards a raise on `suit` would discard (the kernel's R12 choice), 0 if impossible."""
     return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
@@ -271,7 +230,7 @@ def raise_is_safe(s, p, me, suit):
     cards = raise_discard(s, p, me, suit)
     if cards == 0:
         return False
-    return not cards_short_after(s, p, in_play(s, p) & ~cards, np.int64(s[RAISED]) | (1 << suit))
+    return not cards_short_mask(p, in_play(s, p) & ~cards, np.int64(s[RAISED]) | (1 << suit))
 
 
 @njit(cache=True)

@@ -76,12 +76,9 @@ from sim.layout import (
     LOG_ESCAPE,
     LOG_FLOOD,
     LOSS_PLACE,
-    N_ACTIONS,
     NEIGHBOUR,
     NEIGHBOUR2,
     NON_CENTRE,
-    NOT_FIRST_COL,
-    NOT_LAST_COL,
     NSTATE,
     OUTCOME,
     P_ACTIONS,
@@ -105,6 +102,9 @@ from sim.layout import (
     TILES,
     TSTATE,
     TURN,
+    cards_short_mask,
+    grow_reach,
+    in_play,
     popcount,
     raise_discard_cards,
     rand_below,
@@ -133,43 +133,11 @@ def borrowed(typingctx, arr):
     return arr(arr), codegen
 
 
-@njit(cache=True)
-def neighbour(place, dc, dr, times):
-    """The place `times` steps away, or -1 off the island."""
-    c = place % 5 + dc * times
-    r = place // 5 + dr * times
-    if c < 0 or c > 4 or r < 0 or r > 4:
-        return -1
-    return r * 5 + c
-
-
-@njit(cache=True, forceinline=True)
-def is_tile(s, place):
-    return place >= 0 and s[TSTATE + place] != SEA
-
-
 @njit(cache=True, forceinline=True)
 def reveal(s, place):
     """R7, R8, R15: a face-down tile a pawn reaches is turned face up."""
     if s[TSTATE + place] == DOWN:
         s[TSTATE + place] = DRY
-
-
-@njit(cache=True, forceinline=True)
-def pawn_at(s, p, place):
-    for i in range(p[P_PAWNS]):
-        if s[PAWN + i] == place:
-            return True
-    return False
-
-
-@njit(cache=True, forceinline=True)
-def in_play(s, p):
-    """R12/R17: land cards on the island or in any salvage, as a bit mask."""
-    m = s[ISLAND_LAND]
-    for i in range(p[P_PAWNS]):
-        m |= s[HAND + i]
-    return m
 
 
 # --- setup (R4) ----------------------------------------------------------------------------------
@@ -248,27 +216,12 @@ def reachable(s, p, targets):
     Stops early once every place in `targets` is reached (the answer to R16 is then known).
     """
     tiles = s[TILES]
-    sea = FULL & ~tiles
     can_swim = p[P_SWIM] <= p[P_ACTIONS]
     reach = 0
     for i in range(p[P_PAWNS]):
         reach |= 1 << s[PAWN + i]
     while (reach & targets) != targets:
-        new = reach
-        new |= ((reach & NOT_LAST_COL) << 1) & tiles
-        new |= ((reach & NOT_FIRST_COL) >> 1) & tiles
-        new |= (reach << 5) & tiles
-        new |= (reach >> 5) & tiles
-        if can_swim:  # R8: across exactly one sea place onto a tile
-            m = ((reach & NOT_LAST_COL) << 1) & sea
-            new |= ((m & NOT_LAST_COL) << 1) & tiles
-            m = ((reach & NOT_FIRST_COL) >> 1) & sea
-            new |= ((m & NOT_FIRST_COL) >> 1) & tiles
-            m = (reach << 5) & sea
-            new |= (m << 5) & tiles
-            m = (reach >> 5) & sea
-            new |= (m >> 5) & tiles
-        new &= FULL
+        new = grow_reach(reach, tiles, can_swim)
         if new == reach:
             break
         reach = new
@@ -284,18 +237,7 @@ def cut_off(s, p):
 @njit(cache=True, forceinline=True)
 def cards_short(s, p):
     """R17: the unraised treasures can no longer all be raised from the cards in play."""
-    cpt = p[P_CPT]
-    m = in_play(s, p)
-    reserved = 0
-    short = 0
-    for suit in range(4):
-        if (s[RAISED] >> suit) & 1:
-            continue
-        if popcount(m & SUIT_MASK[suit]) >= cpt:
-            reserved += cpt
-        else:
-            short += 1
-    return popcount(m) - reserved < (cpt + 1) * short
+    return cards_short_mask(p, in_play(s, p), np.int64(s[RAISED]))
 
 
 @njit(cache=True, forceinline=True)
@@ -363,13 +305,6 @@ def legal_actions(s, p):
     if s[RAISED] == 15 and occupied == 1 << CENTRE:  # R13: every pawn on the helicopter
         legal |= np.int64(1) << A_TAKEOFF
     return legal
-
-
-def legal_mask(s, p, mask):
-    """The legal actions as an int8 array of N_ACTIONS entries (for tests and Python callers)."""
-    legal = legal_actions(s, p)
-    for a in range(N_ACTIONS):
-        mask[a] = (legal >> a) & 1
 
 
 @njit(cache=True, forceinline=True)

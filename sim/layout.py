@@ -192,3 +192,56 @@ def _add_lowest(out, cards, limit):
         out |= low
         cards ^= low
     return out
+
+
+# --- R16 and R17 on bit masks, shared by the kernel and the policies' look-ahead ---------------------
+
+
+@njit(cache=True, forceinline=True)
+def grow_reach(reach, tiles, swims):
+    """One step of the R16 flood fill: `reach` plus every tile one move away, and with `swims`
+    every tile reached by swimming across exactly one sea place (R8)."""
+    sea = FULL & ~tiles
+    new = reach
+    new |= ((reach & NOT_LAST_COL) << 1) & tiles
+    new |= ((reach & NOT_FIRST_COL) >> 1) & tiles
+    new |= (reach << 5) & tiles
+    new |= (reach >> 5) & tiles
+    if swims:
+        m = ((reach & NOT_LAST_COL) << 1) & sea
+        new |= ((m & NOT_LAST_COL) << 1) & tiles
+        m = ((reach & NOT_FIRST_COL) >> 1) & sea
+        new |= ((m & NOT_FIRST_COL) >> 1) & tiles
+        m = (reach << 5) & sea
+        new |= (m << 5) & tiles
+        m = (reach >> 5) & sea
+        new |= (m >> 5) & tiles
+    return new & FULL
+
+
+@njit(cache=True, forceinline=True)
+def in_play(s, p):
+    """R12/R17: land cards on the island or in any salvage, as a bit mask (all public: every
+    card that left the island was seen face up)."""
+    m = np.int64(s[ISLAND_LAND])
+    for i in range(p[P_PAWNS]):
+        m |= s[HAND + i]
+    return m
+
+
+@njit(cache=True, forceinline=True)
+def cards_short_mask(p, m, raised):
+    """R17, checked jointly: can the treasures not in `raised` all be raised from the cards `m`?
+    Every unraised suit that is not short reserves cards_per_treasure of its own; the rest must
+    cover cards_per_treasure + 1 for every short suit."""
+    cpt = p[P_CPT]
+    reserved = 0
+    short = 0
+    for suit in range(4):
+        if (raised >> suit) & 1:
+            continue
+        if popcount(m & SUIT_MASK[suit]) >= cpt:
+            reserved += cpt
+        else:
+            short += 1
+    return popcount(m) - reserved < (cpt + 1) * short
