@@ -23,10 +23,10 @@ import time
 
 import numba
 
+from experiments.runner import default_threads, export_records, run_games
 from policies.registry import DEFAULT_POLICY
 from sim.records import replay
 from sim.rules import Rules
-from sim.runner import default_threads, export_records, run_games
 
 
 def kernel_rate(rules: Rules, policy: str, games: int, threads: int, repeat: int = 3,
@@ -61,7 +61,7 @@ _CHILD_START = """
 import time, sys
 t0 = time.perf_counter()
 from sim.rules import Rules
-from sim.runner import run_games
+from experiments.runner import run_games
 run_games(Rules(), sys.argv[1], 1, seed=0)
 print(time.perf_counter() - t0)
 """
@@ -69,7 +69,7 @@ print(time.perf_counter() - t0)
 _CHILD_MEMORY = """
 import resource, sys
 from sim.rules import Rules
-from sim.runner import simulate
+from experiments.runner import simulate
 df = simulate(Rules(), sys.argv[1], int(sys.argv[2]), seed=0, progress=False)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(peak, int(df.memory_usage(deep=True).sum()))

@@ -178,10 +178,10 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
 
     from tqdm import tqdm
 
+    from experiments.runner import default_threads, export_records, iter_batches, summarize
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
     from sim.records import write_record
     from sim.rules import RuleError
-    from sim.runner import default_threads, export_records, iter_batches, summarize
 
     if games < 0:
         fail(f"--games must be 0 or more, not {games}")
@@ -194,7 +194,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         fail(str(exc))
     threads = threads or default_threads()
 
-    from sim.runner import run_games
+    from experiments.runner import run_games
 
     run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
     writer = None
@@ -227,7 +227,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         tmp.replace(out)  # complete: only now does the table take its final name
     import pandas as pd
 
-    from sim.runner import results_frame
+    from experiments.runner import results_frame
 
     if frames:
         table = pd.concat(frames, ignore_index=True)

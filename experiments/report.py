@@ -17,10 +17,10 @@ import pandas as pd
 from experiments import rulebook
 from experiments.calibrate import DEFAULT_BANDS, LEVELS, UNFAIR, Calibration, calibrate
 from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard, policy_ladder
+from experiments.runner import results_frame, run_games
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
 from policies.registry import POLICIES
 from sim.rules import pretty
-from sim.runner import results_frame, run_games
 
 STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook"}
 CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players"}

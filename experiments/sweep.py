@@ -22,10 +22,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from experiments.runner import results_frame, run_games, wilson_interval
 from policies.registry import POLICIES
 from sim.layout import CAUSES
 from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
-from sim.runner import results_frame, run_games, wilson_interval
 
 TOP_KEYS = {"name", "description", "games", "seed", "grid", "adaptive"}
 GRID_KEYS = {"players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",

@@ -20,23 +20,16 @@ turns (default 0: to the end of the game). Slow by design: a few games a second 
 import numpy as np
 from numba import njit
 
-import sim.kernel as K  # circular with the kernel's dispatch; resolved when numba compiles
-from policies import expert
+import sim.kernel as K
+from policies import expert, play
 from sim.layout import (
-    A_END,
-    ACTS,
     CARD,
     COLP,
-    CUR,
     DOWN,
-    GAUGE_TOP,
     KINGPOS,
     N_ACTIONS,
     NSTATE,
     OUTCOME,
-    P_ACTIONS,
-    P_GRANK,
-    P_PAWNS,
     PILE_POS,
     RAISED,
     ROWP,
@@ -44,7 +37,6 @@ from sim.layout import (
     STREAM_FLOOD,
     STREAM_POLICY,
     TSTATE,
-    TURN,
     popcount,
     rand_below,
 )
@@ -117,30 +109,9 @@ def determinize(s, t, rng):
 def rollout(t, p, pp, first, rr, opts, log, horizon):
     """Play action `first` for the current pawn of `t`, then the game on with expert; returns
     the score (1 for a win, plus 0.05 per raised treasure)."""
-    npawns = p[P_PAWNS]
-    if first != A_END:
-        K.apply_action(t, p, first, log, -1)
-    last = t[TURN] + horizon if horizon > 0 else 1 << 30
-    while t[OUTCOME] < 0:
-        while t[ACTS] > 0 and t[OUTCOME] < 0 and first != A_END:
-            a = expert.choose(t, p, pp, K.legal_actions(t, p), rr)
-            if a == A_END:
-                break
-            K.apply_action(t, p, a, log, -1)
-        first = 0
-        if t[OUTCOME] >= 0:
-            break
-        t[ACTS] = 0
-        n = p[P_GRANK + t[GAUGE_TOP]]
-        for _ in range(n):
-            K.flood(t, p, EXPERT_ID, pp, rr, opts, log, -1)
-            if t[OUTCOME] >= 0:
-                break
-        if t[OUTCOME] >= 0 or t[TURN] >= last:
-            break
-        t[TURN] += 1
-        t[CUR] = (t[TURN] - 1) % npawns
-        t[ACTS] = p[P_ACTIONS]
+    K.apply_action(t, p, first, log, -1)
+    if t[OUTCOME] < 0:
+        play.play_on(t, p, EXPERT_ID, pp, rr, opts, log, -1, horizon + 1 if horizon > 0 else 0)
     score = 0.05 * popcount(t[RAISED])
     if t[OUTCOME] == 0:
         score += 1.0

@@ -25,7 +25,7 @@ SLOW_GAMES = 6  # search policies: seconds per game
 
 
 def fingerprint(policy: str, setting: str) -> str:
-    from sim.runner import run_games
+    from experiments.runner import run_games
 
     rules, seed = SETTINGS[setting]
     games = SLOW_GAMES if policy in SLOW else GAMES

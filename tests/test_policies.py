@@ -13,13 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from experiments.runner import export_records, rules_to_params, run_games, wilson_interval
 from policies import expert, lookahead, uniform_random
 from policies.gen_dispatch import DISPATCH, ENTRIES, render, render_entries
 from policies.registry import POLICIES, describe, policy_id
 from sim import layout as L
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules, gauge_of_length
-from sim.runner import export_records, rules_to_params, run_games, wilson_interval
 
 from .support import escape_options, hide_differently, kernel_decisions
 
@@ -51,7 +51,7 @@ def test_dispatch_is_generated_from_the_registry():
 _COMPILED_FOR_IDLE = """
 from policies.registry import POLICIES
 from sim.rules import Rules
-from sim.runner import export_records, run_games
+from experiments.runner import export_records, run_games
 run_games(Rules(), "idle", 2, threads=1)
 export_records(Rules(), "idle", 0, [0])
 print(sorted(name for name, (_, module) in POLICIES.items()
