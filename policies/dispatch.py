@@ -33,6 +33,7 @@ MODULES = {
     4: 'expert',
     5: 'oracle',
     6: 'lookahead',
+    7: 'clairvoyant',
 }
 # ids of the policies that decide without the legal actions (USES_LEGAL = False in their module)
 BLIND = (0,)

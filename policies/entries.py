@@ -83,6 +83,16 @@ def play_logged_lookahead(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 6, pp, seed, game, out, log, layout, s)
 
 
+@njit(cache=True, nogil=True)
+def play_chunk_clairvoyant(p, pp, seed, first_game, out, lo, hi):
+    play.play_chunk(p, 7, pp, seed, first_game, out, lo, hi)
+
+
+@njit(cache=True)
+def play_logged_clairvoyant(p, pp, seed, game, out, log, layout, s):
+    return play.play_logged(p, 7, pp, seed, game, out, log, layout, s)
+
+
 # id -> entry
 PLAY_CHUNK = {
     0: play_chunk_idle,
@@ -92,6 +102,7 @@ PLAY_CHUNK = {
     4: play_chunk_expert,
     5: play_chunk_oracle,
     6: play_chunk_lookahead,
+    7: play_chunk_clairvoyant,
 }
 PLAY_LOGGED = {
     0: play_logged_idle,
@@ -101,4 +112,5 @@ PLAY_LOGGED = {
     4: play_logged_expert,
     5: play_logged_oracle,
     6: play_logged_lookahead,
+    7: play_logged_clairvoyant,
 }

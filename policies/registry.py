@@ -11,7 +11,7 @@ A fair policy reads only public fields of `s` (R19): not the cards of face-down 
 for k >= s[PILE_POS]), and draws randomness only from the policy stream.
 """
 
-from policies import expert, greedy, idle, lookahead, novice, oracle, uniform_random
+from policies import clairvoyant, expert, greedy, idle, lookahead, novice, oracle, uniform_random
 
 # name -> (id used by the kernel's dispatch, module); the order of ids is fixed.
 POLICIES = {
@@ -22,14 +22,15 @@ POLICIES = {
     "expert": (4, expert),
     "oracle": (5, oracle),
     "lookahead": (6, lookahead),
+    "clairvoyant": (7, clairvoyant),
 }
 DEFAULT_POLICY = "greedy"
 
 
 # Policies that search (seconds per game): experiments give them a smaller share of games.
-SLOW = {"lookahead"}
+SLOW = {"lookahead", "clairvoyant"}
 # Policies that read hidden information (R19): never used to judge difficulty.
-UNFAIR = {"oracle"}
+UNFAIR = {"oracle", "clairvoyant"}
 
 # The strongest fair policies first: the first one registered judges difficulty by default.
 JUDGES = ("expert", "greedy")
