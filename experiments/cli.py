@@ -156,6 +156,7 @@ def _summary_text(summary: dict, threads: int) -> str:
 @click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]),
               help="A named variant (repeatable); explicit options override it.")
 @click.option("--policy", default=None, help="Policy name (see `island-escape policies`).")
+@click.option("--skill", type=float, help="Skill 0-1 of a policy that takes one (alone: the skilled player).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Game g plays on streams keyed by (seed, g).")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
@@ -166,7 +167,7 @@ def _summary_text(summary: dict, threads: int) -> str:
 @click.option("--record-count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many games --records exports.")
 def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
-                 policy, seed, threads, out, as_json, records_dir, record_count):
+                 policy, skill, seed, threads, out, as_json, records_dir, record_count):
     """Play many games with the numba kernel and summarize them.
 
     Prints the win rate with a 95% Wilson interval, the loss causes, the mean number of turns
@@ -179,7 +180,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     from tqdm import tqdm
 
     from experiments.runner import default_threads, export_records, iter_batches, summarize
-    from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
+    from policies.registry import DEFAULT_POLICY, UnknownPolicy, player_params, with_skill
     from sim.records import write_record
     from sim.rules import RuleError
 
@@ -188,8 +189,10 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     try:
         rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions,
                                     variants)
+        if skill is not None:
+            policy = with_skill(policy or "skilled", skill)
         policy = policy or DEFAULT_POLICY
-        policy_id(policy)
+        player_params(policy)
     except (RuleError, UnknownPolicy) as exc:
         fail(str(exc))
     threads = threads or default_threads()

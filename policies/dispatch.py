@@ -34,6 +34,7 @@ MODULES = {
     5: 'oracle',
     6: 'lookahead',
     7: 'clairvoyant',
+    8: 'skilled',
 }
 # ids of the policies that decide without the legal actions (USES_LEGAL = False in their module)
 BLIND = (0,)

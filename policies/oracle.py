@@ -14,7 +14,7 @@ DESCRIPTION = "CHEAT: expert that reads face-down cards and the flood order (upp
 
 @njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
-    return decide(s, p, pp, legal, True)
+    return decide(s, p, pp, legal, True, 0.0, False, rng)
 
 
 @njit(cache=True, _nrt=True)

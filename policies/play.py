@@ -6,12 +6,12 @@ functions. The same loop serves three callers:
 - the runner's entries (`policies/entries.py`: `play_chunk`, `play_logged`), whole games;
 - search policies (`lookahead`, `clairvoyant`), which play a game on from a sampled state with
   their rollout policy (`play_on`);
-- tests, which drive single floods (`flood`) and compare the kernel with the engine.
+- tests, which drive single floods (`flood_step`) and compare the kernel with the engine.
 
-The policy id `pid` must be a numba literal (a compile-time constant) wherever it reaches
-`policies/dispatch.py`: the generated entries pass constants, and the functions Python may call
-directly with an int (`flood`, `play_on`) ask numba for a literal with `literally`, so each
-policy gets its own compiled copy with only that policy in it.
+The policy id `pid` must be a compile-time constant wherever it reaches `policies/dispatch.py`:
+the generated entries (`policies/entries.py`: PLAY_CHUNK, PLAY_LOGGED, FLOOD, PLAY_ON) pass
+constants, so each policy gets its own compiled copy with only that policy in it. (numba's
+`literally` would do the same for a Python caller, but its cached copies crashed on reload.)
 
 Speed: the loop runs without numba's reference counting (`_nrt=False`): nothing in a game
 allocates, and counting array references cost more than the game itself. Policies that
@@ -19,7 +19,7 @@ allocate switch counting back on for themselves (see policies/dispatch.py).
 """
 
 import numpy as np
-from numba import literally, njit
+from numba import njit
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -64,13 +64,8 @@ def flood_step(s, p, pid, pp, rng, opts, log, nlog):
     K.end_flood(s, p, rng, sank, card)
     return nlog
 
-@njit(cache=True, _nrt=False)
-def flood(s, p, pid, pp, rng, opts, log, nlog):
-    """One flood of the current flood phase (for Python callers: tests)."""
-    return flood_step(s, p, literally(pid), pp, rng, opts, log, nlog)
-
 @njit(cache=True, forceinline=True, _nrt=False)
-def play_on_(s, p, pid, pp, rng, opts, log, nlog, turns):
+def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
     """Play from the current state to the end of the game: the rest of this turn's actions
     (none if the state is between turns with no actions left), its flood phase, then whole turns.
     With `turns` > 0 it stops after the flood phase of turn s[TURN] + turns - 1, the game maybe
@@ -92,16 +87,11 @@ def play_on_(s, p, pid, pp, rng, opts, log, nlog, turns):
         K.begin_turn(s, p)
 
 @njit(cache=True, _nrt=False)
-def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
-    """`play_on_` for Python callers and search policies (the policy id made a literal)."""
-    return play_on_(s, p, literally(pid), pp, rng, opts, log, nlog, turns)
-
-@njit(cache=True, _nrt=False)
 def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
     """Deal game `game` of `seed` and play it to its end; returns the number of log rows."""
     K.init_game(s, p, rng, seed, game)
     K.begin_turn(s, p)
-    nlog = play_on_(s, p, pid, pp, rng, opts, log, 0 if logging else -1, 0)
+    nlog = play_on(s, p, pid, pp, rng, opts, log, 0 if logging else -1, 0)
     return max(nlog, 0)
 
 @njit(cache=True, nogil=True)

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from policies.play import flood
+from policies.entries import FLOOD
 from sim import layout as L
 from sim.engine import SEA, Action, Game, PileSource, deal
 from sim.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
@@ -107,7 +107,7 @@ def kernel_decisions(s: np.ndarray, p: np.ndarray, rng: np.ndarray, seed: int, g
         if s[L.OUTCOME] >= 0:
             break
         for _ in range(int(floods_due(s, p))):
-            flood(s, p, pid, pp, rng, opts, log, -1)
+            FLOOD[pid](s, p, pp, rng, opts, log, -1)
             if s[L.OUTCOME] >= 0:
                 break
 
