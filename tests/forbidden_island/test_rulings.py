@@ -539,12 +539,14 @@ def test_f14_both_pickup_tiles_of_a_captured_treasure_sink_harmlessly():
 
 
 def test_f14_fools_landing_sinks():
+    """Lost at once, before the pawn standing there could swim away."""
     game = arranged(["engineer", "messenger"])
     set_state(game, [FOOLS_LANDING], FLOODED)
+    game.pawns[1] = place(game, FOOLS_LANDING)
     flood_top(game, [FOOLS_LANDING])
     to_flood_phase(game)
     act(game, "flood")
-    assert game.outcome == "fools_landing"
+    assert game.outcome == "fools_landing" and game.phase == "over" and game.legal_actions() == []
 
 
 def test_f14_first_cause_wins_drowned_before_fools_landing():
