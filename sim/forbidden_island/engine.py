@@ -277,6 +277,7 @@ class Game:
         self.swimmers: list[int] = []  # players whose tile sank, to swim in seat order (F11)
         self.outcome: str | None = None  # "win" or one of LOSS_CAUSES
         self.events: list[dict] = []
+        self.history: list[tuple[int, Action]] = []  # (turn, action) of every applied action
         self._set_up()
 
     def _set_up(self) -> None:
@@ -669,6 +670,7 @@ class Game:
         reason = self.check(action)
         if reason:
             raise IllegalAction(reason)
+        self.history.append((self.turn, action))
         getattr(self, f"_do_{action.kind}")(action)
         if action.kind in SPENDS_AN_ACTION:
             self.actions_left -= 1
@@ -828,7 +830,7 @@ class Game:
         """The end state as plain JSON data (docs/FI-RECORD-FORMAT.md `final`)."""
         return {
             "tiles": {tile: self.state[tile] for tile in TILE_CODES},
-            "pawns": [place_text(p) for p in self.pawns],
+            "pawns": [list(p) for p in self.pawns],
             "hands": [list(h) for h in self.hands],
             "captured": list(self.captured),
             "mark": self.mark,
