@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -124,3 +125,16 @@ def test_unreadable_files(tmp_path):
     bad.write_text("{")
     with pytest.raises(RecordError, match="not valid JSON"):
         load_record(bad)
+
+
+def test_the_documented_example_replays_as_described():
+    """docs/FI-RECORD-FORMAT.md's example is examples/forbidden-island/first-turns.json."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "FI-RECORD-FORMAT.md").read_text(encoding="utf-8")
+    documented = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
+    game = replay(parse_record(documented))
+    assert result_json(game) == result_json(replay(load_record(root / "examples/forbidden-island/first-turns.json")))
+    kinds_ = [(e["kind"], e.get("card") or e.get("tile")) for e in game.events if e["turn"] == 1]
+    assert ("draw", "waters_rise") in kinds_ and ("sink", "copper_gate") in kinds_
+    assert game.mark == 2 and game.hands[0] == ["lift", "lift"] and game.turn == 3
+    assert any(e["kind"] == "sandbags" and e["player"] == 0 and e["turn"] == 2 for e in game.events)
