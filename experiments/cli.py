@@ -144,6 +144,25 @@ def _summary_text(summary: dict, threads: int) -> str:
     return "\n".join(lines)
 
 
+def _write_batch(writer, out, raw, rules, policy, seed, first_game):
+    """Append a batch of raw results to the Parquet table being written to `out`.partial;
+    returns the writer and the partial file's path."""
+    from pathlib import Path
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sim.runner import results_frame
+
+    table = pa.Table.from_pandas(results_frame(raw, rules, policy, seed, first_game=first_game),
+                                 preserve_index=False)
+    tmp = Path(str(out) + ".partial")
+    if writer is None:
+        writer = pq.ParquetWriter(tmp, table.schema)
+    writer.write_table(table)
+    return writer, tmp
+
+
 @cli.command("simulate")
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
 @click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
@@ -176,12 +195,8 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     import time
     from pathlib import Path
 
-    from tqdm import tqdm
-
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
-    from sim.records import write_record
     from sim.rules import RuleError
-    from sim.runner import default_threads, export_records, iter_batches, summarize
 
     if games < 0:
         fail(f"--games must be 0 or more, not {games}")
@@ -192,57 +207,46 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         policy_id(policy)
     except (RuleError, UnknownPolicy) as exc:
         fail(str(exc))
+
+    import numpy as np
+    from tqdm import tqdm
+
+    from sim import layout as L
+    from sim.runner import BATCH, default_threads, run_games, summarize_raw
+
     threads = threads or default_threads()
-
-    from sim.runner import run_games
-
     run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
     writer = None
     tmp = None
-    frames = []
+    raw = np.empty((games, L.NRESULT), dtype=np.int32)  # the summary is built from these rows
     start = time.perf_counter()
     try:
         with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
                   disable=None, file=sys.stderr) as bar:
-            for df in iter_batches(rules, policy, games, seed, threads):
-                frames.append(df)
-                if out:
-                    import pyarrow as pa
-                    import pyarrow.parquet as pq
-
-                    table = pa.Table.from_pandas(df, preserve_index=False)
-                    if writer is None:
-                        tmp = Path(str(out) + ".partial")
-                        writer = pq.ParquetWriter(tmp, table.schema)
-                    writer.write_table(table)
-                bar.update(len(df))
+            for done in range(0, games, BATCH):
+                n = min(BATCH, games - done)
+                raw[done:done + n] = run_games(rules, policy, n, seed, first_game=done, threads=threads)
+                if out:  # only a written table pays for pandas and pyarrow
+                    writer, tmp = _write_batch(writer, out, raw[done:done + n], rules, policy, seed, done)
+                bar.update(n)
     except KeyboardInterrupt:
         if writer is not None:
             writer.close()
             click.echo(f"island-escape: interrupted; the finished games are in {tmp}", err=True)
         sys.exit(130)
     seconds = time.perf_counter() - start
+    if out and writer is None:  # no games: an empty table with the right columns
+        writer, tmp = _write_batch(None, out, raw, rules, policy, seed, 0)
     if writer is not None:
         writer.close()
         tmp.replace(out)  # complete: only now does the table take its final name
-    import pandas as pd
-
-    from sim.runner import results_frame
-
-    if frames:
-        table = pd.concat(frames, ignore_index=True)
-    else:
-        import numpy as np
-
-        from sim import layout as L
-
-        table = results_frame(np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed)
-        if out:
-            table.to_parquet(out, index=False)
-    summary = summarize(table, seconds)
+    summary = summarize_raw(raw, seconds)
     if records_dir:
         folder = Path(records_dir)
         folder.mkdir(parents=True, exist_ok=True)
+        from sim.records import write_record
+        from sim.runner import export_records
+
         for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
             write_record(folder / f"game-{seed}-{game:06d}.json", record)
     if as_json:
