@@ -204,16 +204,14 @@ def test_a_finished_game_is_saved_as_a_record_that_replays_the_same(tmp_path):
     assert load_record(path).result["played_by"] == "people"
 
 
-def test_the_bots_play_the_same_kernel_game(tmp_path):
-    from experiments.play.session import play_bots
+def test_the_bots_play_the_same_kernel_game():
+    from experiments.play.session import bot_result
     from sim import layout as L
 
-    session = Session("b", SHORT_RULES, 4, tmp_path)
-    play_bots(session, ("greedy", "idle"))
     for policy in ("greedy", "idle"):
         raw = run_games(SHORT_RULES, policy, 1, 4, threads=1)[0]
-        assert session.bots[policy]["cause"] == L.CAUSES[raw[0]]
-        assert session.bots[policy]["turns"] == raw[1]
+        got = bot_result(SHORT_RULES.as_record(), 4, policy)
+        assert got["cause"] == L.CAUSES[raw[0]] and got["turns"] == raw[1]
 
 
 # --- the command ----------------------------------------------------------------------------------

@@ -118,7 +118,8 @@ def test_one_whole_game_by_clicking(browser, tmp_path):
         assert end.is_displayed()
         record_path = browser.find_element(By.ID, "record-path").text
         verdict = end.find_element(By.CLASS_NAME, "verdict").text
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-bot]")) == 3)
+        # the bots play in a worker process; on a cold numba cache each compiles first (~20 s)
+        WebDriverWait(browser, 400).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-bot]")) == 3)
         bots = {r.get_attribute("data-bot") for r in browser.find_elements(By.CSS_SELECTOR, "tr[data-bot]")}
         assert bots == {"expert", "greedy", "novice"}
 

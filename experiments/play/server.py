@@ -16,9 +16,12 @@ A refused request gets `{"error": message}` with status 400 (malformed), 404 (no
 
 from __future__ import annotations
 
+import contextlib
 import json
+import multiprocessing
 import secrets
 import threading
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -27,7 +30,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from experiments.play.session import PlayError, Session, play_bots
+from experiments.play.session import BOT_POLICIES, PlayError, Session, bot_result
 from sim.rules import RuleError, Rules
 
 STATIC = Path(__file__).parent / "static"
@@ -54,10 +57,29 @@ def load_levels(path: Path) -> dict[int, dict[str, dict]]:
 def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Path | None = None,
                bots: tuple[str, ...] | None = None) -> Starlette:
     """The app. `defaults` pre-fills the start page (players, level, rules, seed); `bots` the
-    policies that play the same game (None: the session module's list)."""
+    policies that play the same game (None: expert, greedy, novice, lookahead)."""
     sessions: dict[str, Session] = {}
     levels = load_levels(levels_file) if levels_file else {}
     defaults = dict(defaults or {})
+    bots = BOT_POLICIES if bots is None else tuple(bots)
+    pool: list[ProcessPoolExecutor] = []  # one worker process for the bots, started with the first game
+
+    def start_bots(session: Session) -> None:
+        if not bots:
+            return
+        if not pool:
+            pool.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
+
+        def done(future: Future, policy: str) -> None:
+            try:
+                session.bots[policy] = future.result()
+            except Exception as exc:  # a bot that cannot play must not stop the people's game
+                session.bots[policy] = {"error": str(exc) or type(exc).__name__}
+
+        for policy in bots:
+            session.bots[policy] = None
+            future = pool[0].submit(bot_result, session.rules.as_record(), session.seed, policy)
+            future.add_done_callback(lambda f, policy=policy: done(f, policy))
 
     def error(message: str, status: int) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
@@ -124,8 +146,7 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
         sid = secrets.token_hex(4)
         session = Session(sid, rules, seed, Path(records_dir), level=level)
         sessions[sid] = session
-        kwargs = {} if bots is None else {"policies": bots}
-        threading.Thread(target=play_bots, args=(session,), kwargs=kwargs, daemon=True).start()
+        start_bots(session)
         return JSONResponse(session.public_state())
 
     async def state(request: Request):
@@ -173,6 +194,12 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
               methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes)
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        for p in pool:
+            p.shutdown(wait=False, cancel_futures=True)
+
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.sessions = sessions
     return app

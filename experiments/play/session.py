@@ -315,22 +315,19 @@ class Session:
         return g
 
 
-def play_bots(session: Session, policies=BOT_POLICIES) -> None:
-    """The bots' results on the same island and flood order: kernel game (seed, 0)."""
+def bot_result(rules_json: dict, seed: int, policy: str) -> dict:
+    """How `policy` fares on kernel game (seed, 0): the same island and flood order as the people.
+
+    Runs in a worker process (see server.py): compiling a policy's kernel holds the GIL for
+    seconds, which would freeze the page if it ran in a thread of the server.
+    """
     from sim.runner import run_games
 
-    for policy in policies:
-        session.bots[policy] = None
-    for policy in policies:
-        try:
-            raw = run_games(session.rules, policy, 1, session.seed, threads=1)
-        except Exception as exc:  # a bot that cannot play must not stop the people's game
-            session.bots[policy] = {"error": str(exc)}
-            continue
-        row = dict(zip(L.RESULT_FIELDS, (int(v) for v in raw[0]), strict=True))
-        cause = L.CAUSES[row["cause"]]
-        session.bots[policy] = {"outcome": "win" if cause == "win" else "loss", "cause": cause,
-                                "turns": row["turns"], "treasures_raised": row["treasures_raised"]}
+    raw = run_games(Rules(**rules_json), policy, 1, seed, threads=1)
+    row = dict(zip(L.RESULT_FIELDS, (int(v) for v in raw[0]), strict=True))
+    cause = L.CAUSES[row["cause"]]
+    return {"outcome": "win" if cause == "win" else "loss", "cause": cause,
+            "turns": row["turns"], "treasures_raised": row["treasures_raised"]}
 
 
-__all__ = ["BOT_POLICIES", "PlayError", "Session", "kernel_island", "play_bots"]
+__all__ = ["BOT_POLICIES", "PlayError", "Session", "bot_result", "kernel_island"]
