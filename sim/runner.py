@@ -201,6 +201,33 @@ def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
     }
 
 
+class RunningSummary:
+    """The `summarize` dict of a run seen batch by batch, in constant memory: counts only, so a
+    run of any length can be summarized (and an interrupted one summarizes what it played)."""
+
+    def __init__(self) -> None:
+        self.games = self.wins = self.turns = 0
+        self.causes = dict.fromkeys(L.CAUSES[1:], 0)
+
+    def add(self, df: pd.DataFrame) -> None:
+        self.games += len(df)
+        self.wins += int(df["won"].sum())
+        self.turns += int(df["turns"].sum())
+        counts = df["cause"].value_counts()
+        for cause in self.causes:
+            self.causes[cause] += int(counts.get(cause, 0))
+
+    def result(self, seconds: float | None = None) -> dict:
+        n = self.games
+        lo, hi = wilson_interval(self.wins, n)
+        return {
+            "games": n, "wins": self.wins, "win_rate": self.wins / n if n else 0.0, "ci95": [lo, hi],
+            "causes": {c: round(100.0 * k / n, 3) if n else 0.0 for c, k in self.causes.items()},
+            "mean_turns": self.turns / n if n else 0.0,
+            "games_per_second": (n / seconds) if seconds else None,
+        }
+
+
 def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[Record]:
     """Replayable records of chosen games: full layout, every flood, every action and escape."""
     return [record for record, _ in export_games(rules, policy, seed, games)]
