@@ -146,6 +146,21 @@ def _summary_text(summary: dict, threads: int) -> str:
     return "\n".join(lines)
 
 
+def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
+    """Append a batch of raw results to the Parquet table being written to `tmp`; returns the writer."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sim.runner import results_frame
+
+    table = pa.Table.from_pandas(results_frame(raw, rules, policy, seed, first_game=first_game),
+                                 preserve_index=False)
+    if writer is None:
+        writer = pq.ParquetWriter(tmp, table.schema)
+    writer.write_table(table)
+    return writer
+
+
 @cli.command("simulate")
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
 @click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
@@ -180,12 +195,8 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     import time
     from pathlib import Path
 
-    from tqdm import tqdm
-
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
-    from sim.records import write_record
     from sim.rules import RuleError
-    from sim.runner import RunningSummary, default_threads, export_records, iter_batches
 
     if games < 0:
         fail(f"--games must be 0 or more, not {games}")
@@ -203,12 +214,14 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         _check_table_file(Path(out), tmp, games, force)
     if records_dir:
         _check_folder(Path(records_dir), "--records", cleanup=tmp)
+
+    from tqdm import tqdm
+
+    from sim.runner import BATCH, RunningSummary, default_threads, run_games
+
     threads = threads or default_threads()
-
-    from sim.runner import run_games
-
     writer = None
-    tally = RunningSummary()
+    tally = RunningSummary()  # counts only: memory stays flat however many games are played
 
     def show(summary: dict) -> None:
         if as_json:
@@ -221,21 +234,17 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
 
     start = time.perf_counter()
     try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
         run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
         start = time.perf_counter()
         with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
                   disable=None, file=sys.stderr) as bar:
-            for df in iter_batches(rules, policy, games, seed, threads):
-                if out:
-                    table = pa.Table.from_pandas(df, preserve_index=False)
-                    if writer is None:
-                        writer = pq.ParquetWriter(tmp, table.schema)
-                    writer.write_table(table)
-                tally.add(df)
-                bar.update(len(df))
+            for done in range(0, games, BATCH):
+                n = min(BATCH, games - done)
+                raw = run_games(rules, policy, n, seed, first_game=done, threads=threads)
+                if out:  # only a written table pays for pandas and pyarrow
+                    writer = _write_batch(writer, tmp, raw, rules, policy, seed, done)
+                tally.add(raw)
+                bar.update(n)
     except KeyboardInterrupt:
         if writer is not None:
             writer.close()
@@ -251,15 +260,15 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
             import numpy as np
 
             from sim import layout as L
-            from sim.runner import results_frame
 
-            results_frame(np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed).to_parquet(
-                tmp, index=False)
-        else:
-            writer.close()
+            writer = _write_batch(None, tmp, np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed, 0)
+        writer.close()
         tmp.replace(out)  # complete: only now does the table take its final name
     summary = tally.result(seconds)
     if records_dir:
+        from sim.records import write_record
+        from sim.runner import export_records
+
         folder = Path(records_dir)
         for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
             write_record(folder / f"game-{seed}-{game:06d}.json", record)
