@@ -530,5 +530,113 @@ def bench_cmd(games, engine_games, quick, out):
     click.echo(f"figures written to {out}")
 
 
+@cli.command("play")
+@click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
+@click.option("--level", type=click.Choice(["easy", "normal", "hard"]),
+              help="Rules of this level from reports/difficulty.json (pre-selected on the start page).")
+@click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.")
+@click.option("--gauge", help='Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".')
+@click.option("--gauge-length", type=int, help="The rulebook gauge shortened to L cards (10: 5D added).")
+@click.option("--swim-cost", type=int, help="Actions a swim costs.")
+@click.option("--actions", type=int, help="Actions per turn.")
+@click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]), help="A named variant.")
+@click.option("--seed", type=click.IntRange(min=0), help="The island and flood order: kernel game 0 of this seed.")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False), default="playtests", show_default=True,
+              help="Where finished games are saved as records.")
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True)
+@click.option("--no-browser", is_flag=True, help="Print the address instead of opening a browser.")
+def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, seed,
+             records_dir, port, no_browser):
+    """Play a game in the browser, one to four people around one screen.
+
+    Serves a page on 127.0.0.1: the island, every legal action to click, the floods one by one,
+    escape choices; at the end the record is saved to --records and the bots' results on the
+    same island and flood order are shown. Needs the `play` extra (pip install -e '.[play]').
+    """
+    import socket
+    import webbrowser
+    from pathlib import Path
+
+    from sim.rules import RuleError
+
+    try:
+        import uvicorn
+
+        from experiments.play.server import create_app
+    except ImportError as exc:
+        fail(f"play needs the 'play' extra ({exc.name} is missing): pip install -e '.[play]'")
+    rule_options = (cards_per_treasure, gauge, gauge_length, swim_cost, actions)
+    if level and (any(o is not None for o in rule_options) or variants):
+        fail("give --level or rule options, not both")
+    try:
+        rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants)
+    except RuleError as exc:
+        fail(str(exc))
+    levels_file = Path("reports/difficulty.json")
+    if not levels_file.exists():
+        levels_file = Path(__file__).resolve().parent.parent / "reports" / "difficulty.json"
+    if level and not levels_file.exists():
+        fail(f"--level needs the difficulty report {levels_file} (make report)")
+    records = Path(records_dir)
+    if records.exists() and not records.is_dir():
+        fail(f"--records {records_dir} is a file, not a folder")
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            fail(f"port {port} on 127.0.0.1 is in use; choose another with --port")
+    defaults = {"players": rules.players, "level": level, "seed": seed,
+                "rules": None if level else rules.as_record()}
+    if level is None and not any(o is not None for o in rule_options) and not variants:
+        defaults["level"] = "normal"
+    app = create_app(records, defaults, levels_file)
+    url = f"http://127.0.0.1:{port}/"
+    click.echo(f"Island Escape playtest at {url} (Ctrl-C to stop); records go to {records}/")
+    if not no_browser:
+        webbrowser.open(url)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+@cli.group("playtest")
+def playtest_group():
+    """Games played by people: logs of real tables and records of `island-escape play`."""
+
+
+@playtest_group.command("summarize")
+@click.argument("logs", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per table (and one for all tables).")
+@click.option("--lab-games", type=click.IntRange(min=100), default=2000, show_default=True,
+              help="Games the lab plays per setting and skill for the win-rate curve.")
+@click.option("--seed", type=click.IntRange(min=0), default=7100, show_default=True, help="The lab's games.")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+def playtest_summarize_cmd(logs, as_json, lab_games, seed, threads):
+    """Win rates, the table's skill and its Easy/Normal/Hard rules from logs of real games.
+
+    LOG is a CSV file (columns players, cards_per_treasure, gauge, swim_cost, actions_per_turn,
+    outcome, and optionally turns, treasures_raised, date, table; a missing rule column means the
+    rulebook's value, gauge is card codes top first) or a folder of records saved by `play`.
+    A bad row is reported on one line and the good rows are still used (exit status 2).
+    """
+    from experiments.playtest import LabWinRate, LogError, format_text, json_objects, read_logs, summarize
+
+    try:
+        games, problems = read_logs(logs)
+    except LogError as exc:
+        fail(str(exc))
+    for line in problems:
+        click.echo(f"island-escape playtest: {line}", err=True)
+    if not games:
+        fail("no good games in " + ", ".join(logs))
+    lab = LabWinRate(lab_games, seed, threads) if LabWinRate.available() else None
+    summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3)
+    if as_json:
+        for obj in json_objects(summaries):
+            click.echo(json.dumps(obj, ensure_ascii=False))
+    else:
+        click.echo(format_text(summaries))
+    if problems:
+        sys.exit(EXIT_BAD_INPUT)
+
+
 if __name__ == "__main__":
     main()
