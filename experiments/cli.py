@@ -661,5 +661,46 @@ def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost,
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
+@cli.group("playtest")
+def playtest_group():
+    """Games played by people: logs of real tables and records of `island-escape play`."""
+
+
+@playtest_group.command("summarize")
+@click.argument("logs", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per table (and one for all tables).")
+@click.option("--lab-games", type=click.IntRange(min=100), default=2000, show_default=True,
+              help="Games the lab plays per setting and skill for the win-rate curve.")
+@click.option("--seed", type=click.IntRange(min=0), default=7100, show_default=True, help="The lab's games.")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+def playtest_summarize_cmd(logs, as_json, lab_games, seed, threads):
+    """Win rates, the table's skill and its Easy/Normal/Hard rules from logs of real games.
+
+    LOG is a CSV file (columns players, cards_per_treasure, gauge, swim_cost, actions_per_turn,
+    outcome, and optionally turns, treasures_raised, date, table; a missing rule column means the
+    rulebook's value, gauge is card codes top first) or a folder of records saved by `play`.
+    A bad row is reported on one line and the good rows are still used (exit status 2).
+    """
+    from experiments.playtest import LabWinRate, LogError, format_text, json_objects, read_logs, summarize
+
+    try:
+        games, problems = read_logs(logs)
+    except LogError as exc:
+        fail(str(exc))
+    for line in problems:
+        click.echo(f"island-escape playtest: {line}", err=True)
+    if not games:
+        fail("no good games in " + ", ".join(logs))
+    lab = LabWinRate(lab_games, seed, threads) if LabWinRate.available() else None
+    summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3)
+    if as_json:
+        for obj in json_objects(summaries):
+            click.echo(json.dumps(obj, ensure_ascii=False))
+    else:
+        click.echo(format_text(summaries))
+    if problems:
+        sys.exit(EXIT_BAD_INPUT)
+
+
 if __name__ == "__main__":
     main()
