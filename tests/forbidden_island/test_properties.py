@@ -30,6 +30,10 @@ class Invariants:
         assert set(game.flood_out) == {t for t in TILE_CODES if game.state[t] == SUNK}
         assert game.flood_pile or game.over, "an empty flood pile is refilled at once (F7)"
         assert game.treasure_pile, "an empty treasure pile is refilled at once (F7)"
+        # the public layers of the flood pile cover it exactly
+        assert sum(game.flood_layers) == len(game.flood_pile) and all(n > 0 for n in game.flood_layers)
+        view = game.public_view()
+        assert Counter(view.treasure_pile_cards()) == Counter(game.treasure_pile)
         # the meter only rises, one mark a card, and stops at the skull
         assert mark <= game.mark <= min(mark + 1, SKULL)
         assert game.turn in (turn, turn + 1)

@@ -20,7 +20,7 @@ def moves(game):
 # --- ordinary movement and shoring up (F5) ----------------------------------------------------------
 
 
-def test_ordinary_walk_is_to_side_neighbours_flooded_or_not_never_sunk():
+def test_f5_ordinary_walk_is_to_side_neighbours_flooded_or_not_never_sunk():
     game = arranged(["engineer", "messenger"])
     game.pawns[0] = (3, 4)
     set_state(game, [(4, 4)], FLOODED)
@@ -32,7 +32,7 @@ def test_ordinary_walk_is_to_side_neighbours_flooded_or_not_never_sunk():
     assert game.pawns[0] == (4, 4) and game.actions_left == 2
 
 
-def test_ordinary_shore_up_own_tile_or_a_side_neighbour():
+def test_f5_ordinary_shore_up_own_tile_or_a_side_neighbour():
     game = arranged(["messenger", "engineer"])
     game.pawns[0] = (3, 4)
     set_state(game, [(3, 4), (3, 3), (4, 3), (6, 4)], FLOODED)
@@ -46,7 +46,7 @@ def test_ordinary_shore_up_own_tile_or_a_side_neighbour():
 # --- F10 powers -----------------------------------------------------------------------------------------
 
 
-def test_explorer_moves_and_shores_diagonally():
+def test_f10_explorer_moves_and_shores_diagonally():
     game = arranged(["explorer", "messenger"])
     game.pawns[0] = (3, 4)
     set_state(game, [(4, 5)], SUNK)
@@ -58,7 +58,7 @@ def test_explorer_moves_and_shores_diagonally():
     assert game.state_at((2, 3)) == "dry" and game.pawns[0] == (4, 3)
 
 
-def test_engineer_shores_up_two_tiles_for_one_action():
+def test_f10_engineer_shores_up_two_tiles_for_one_action():
     game = arranged(["engineer", "messenger"])
     game.pawns[0] = (3, 4)
     set_state(game, [(3, 4), (3, 3), (2, 4), (5, 4)], FLOODED)
@@ -71,7 +71,7 @@ def test_engineer_shores_up_two_tiles_for_one_action():
         act(game, "shore 3,4 5,4")  # 5,4 is out of reach: the power does not extend it
 
 
-def test_messenger_gives_to_anyone_anywhere_one_card_an_action():
+def test_f10_messenger_gives_to_anyone_anywhere_one_card_an_action():
     game = arranged(["messenger", "engineer", "diver"])
     hand(game, 0, ["fire", "fire", "earth"])
     assert game.pawns[0] != game.pawns[1] != game.pawns[2]
@@ -81,7 +81,7 @@ def test_messenger_gives_to_anyone_anywhere_one_card_an_action():
     assert game.hands[0] == ["fire", "earth"] and game.hands[2] == ["fire"] and game.actions_left == 2
 
 
-def test_others_give_only_on_the_same_tile():
+def test_f5_others_give_only_on_the_same_tile():
     game = arranged(["engineer", "messenger"])
     hand(game, 0, ["fire"])
     assert "give" not in kinds(game)
@@ -112,7 +112,7 @@ DIVER_REACH = """
 """
 
 
-def test_diver_swims_through_flooded_and_sunk_places_for_one_action():
+def test_f10_diver_swims_through_flooded_and_sunk_places_for_one_action():
     game = arranged(["diver", "messenger"])
     picture(game, DIVER_MAP)
     game.pawns[0] = (1, 4)
@@ -121,7 +121,7 @@ def test_diver_swims_through_flooded_and_sunk_places_for_one_action():
     assert game.pawns[0] == (6, 4) and game.actions_left == 2
 
 
-def test_diver_chain_turns_corners_but_stops_at_dry_tiles():
+def test_f10_diver_chain_turns_corners_but_stops_at_dry_tiles():
     game = arranged(["diver", "messenger"])
     picture(game, """
       o.
@@ -137,13 +137,13 @@ def test_diver_chain_turns_corners_but_stops_at_dry_tiles():
     assert (5, 2) not in moves(game)  # only dry tiles lead there
 
 
-def test_diver_without_water_walks_like_anyone():
+def test_f10_diver_without_water_walks_like_anyone():
     game = arranged(["diver", "messenger"])
     game.pawns[0] = (3, 4)
     assert moves(game) == {(3, 3), (2, 4), (4, 4), (3, 5)}
 
 
-def test_navigator_moves_another_pawn_up_to_two_places_for_one_action():
+def test_f10_navigator_moves_another_pawn_up_to_two_places_for_one_action():
     game = arranged(["navigator", "engineer"])
     game.pawns[1] = (3, 4)
     targets = {a.place for a in game.legal_actions() if a.kind == "navigate" and a.pawn == 1}
@@ -154,7 +154,7 @@ def test_navigator_moves_another_pawn_up_to_two_places_for_one_action():
     assert moves(game) == {(3, 1), (3, 3), (2, 2), (4, 2)}  # own walk: one step
 
 
-def test_navigator_moves_others_by_their_own_walk():
+def test_f10_navigator_moves_others_by_their_own_walk():
     game = arranged(["navigator", "explorer", "diver", "pilot"])
     game.pawns[1] = game.pawns[2] = game.pawns[3] = (3, 4)
     set_state(game, [(4, 4)], SUNK)
@@ -173,13 +173,13 @@ def test_navigator_moves_others_by_their_own_walk():
         act(game, "navigate 3 4,4")
 
 
-def test_only_the_navigator_navigates():
+def test_f10_only_the_navigator_navigates():
     game = arranged(["engineer", "messenger"])
     with pytest.raises(IllegalAction, match="Navigator"):
         act(game, "navigate 1 3,4")
 
 
-def test_pilot_flies_once_a_turn_to_any_standing_tile():
+def test_f10_pilot_flies_once_a_turn_to_any_standing_tile():
     game = arranged(["pilot", "engineer"])
     assert game.pawns[0] == (3, 1)
     set_state(game, [(4, 6)], SUNK)
@@ -196,7 +196,7 @@ def test_pilot_flies_once_a_turn_to_any_standing_tile():
     assert game.current == 0 and "fly" in kinds(game)
 
 
-def test_only_the_pilot_flies():
+def test_f10_only_the_pilot_flies():
     game = arranged(["engineer", "pilot"])
     with pytest.raises(IllegalAction, match="Pilot"):
         act(game, "fly 3,6")
@@ -224,7 +224,7 @@ def swims(game):
 
 
 @pytest.mark.parametrize("role", ["engineer", "messenger", "navigator"])
-def test_ordinary_escape_to_a_side_neighbour(role):
+def test_f11_ordinary_escape_to_a_side_neighbour(role):
     game = arranged([role, "diver"])
     game.pawns[0] = (3, 4)
     set_state(game, [(3, 3)], SUNK)
@@ -236,14 +236,14 @@ def test_ordinary_escape_to_a_side_neighbour(role):
     assert game.pawns[0] == (4, 4) and game.phase == "flood_draw"
 
 
-def test_explorer_escapes_diagonally_too():
+def test_f11_explorer_escapes_diagonally_too():
     game = arranged(["explorer", "diver"])
     game.pawns[0] = (3, 4)
     sink_under(game, 0)
     assert swims(game) == {(2, 3), (3, 3), (4, 3), (2, 4), (4, 4), (2, 5), (3, 5), (4, 5)}
 
 
-def test_diver_escapes_to_a_nearest_standing_tile():
+def test_f11_diver_escapes_to_a_nearest_standing_tile():
     game = arranged(["diver", "engineer"])
     picture(game, """
       ..
@@ -262,7 +262,7 @@ def test_diver_escapes_to_a_nearest_standing_tile():
     assert swims(game) == {(5, 3), (2, 4), (5, 5), (4, 6)}
 
 
-def test_pilot_escapes_anywhere_even_after_its_flight():
+def test_f11_pilot_escapes_anywhere_even_after_its_flight():
     game = arranged(["pilot", "engineer"])
     act(game, "fly 3,4")
     sink_under(game, 0)
@@ -270,7 +270,7 @@ def test_pilot_escapes_anywhere_even_after_its_flight():
 
 
 @pytest.mark.parametrize("role", ["engineer", "messenger", "navigator", "explorer"])
-def test_others_drown_with_nowhere_to_go(role):
+def test_f11_others_drown_with_nowhere_to_go(role):
     game = arranged([role, "diver"])
     game.pawns[0] = (3, 6)  # Twilight Hollow
     set_state(game, [(4, 6), (3, 5), (2, 5), (4, 5)], SUNK)  # its side and corner neighbours
@@ -279,7 +279,7 @@ def test_others_drown_with_nowhere_to_go(role):
 
 
 @pytest.mark.parametrize("role", ["diver", "pilot"])
-def test_diver_and_pilot_never_drown(role):
+def test_f11_diver_and_pilot_never_drown(role):
     game = arranged([role, "engineer"])
     game.pawns[0] = (4, 6)  # Watchtower, cut off from the rest of the island
     set_state(game, [(3, 6), (4, 5), (3, 5), (5, 5)], SUNK)
@@ -291,7 +291,7 @@ def test_diver_and_pilot_never_drown(role):
     assert game.standing(game.pawns[0])
 
 
-def test_every_pawn_on_a_sinking_tile_swims_in_seat_order():
+def test_f11_every_pawn_on_a_sinking_tile_swims_in_seat_order():
     game = arranged(["engineer", "messenger", "explorer"])
     game.pawns = [(3, 4), (3, 4), (3, 4)]
     sink_under(game, 0)
@@ -303,12 +303,12 @@ def test_every_pawn_on_a_sinking_tile_swims_in_seat_order():
     assert game.pawns == [(3, 3), (2, 4), (4, 5)] and game.phase == "flood_draw"
 
 
-def test_swim_is_only_after_a_sinking():
+def test_f11_swim_is_only_after_a_sinking():
     game = arranged(["engineer", "messenger"])
     with pytest.raises(IllegalAction, match="nobody is swimming"):
         act(game, "swim 0 3,2")
 
 
-def test_pilot_start_is_fools_landing():
+def test_f1_pilot_starts_on_fools_landing():
     game = arranged(["pilot", "engineer"])
     assert game.pawns[0] == place(game, "fools_landing")
