@@ -163,7 +163,8 @@ def test_f10_navigator_moves_others_by_their_own_walk():
         return {a.place for a in game.legal_actions() if a.kind == "navigate" and a.pawn == pawn}
 
     assert (5, 2) in targets(1)  # the Explorer two corners away
-    assert (5, 4) in targets(2)  # the Diver across one sunk place
+    assert (5, 4) in targets(2)  # the Diver across one sunk place ...
+    assert (4, 4) not in targets(2)  # ... but never left on it
     assert (5, 4) not in targets(3)  # the Pilot does not cross it ...
     set_state(game, [(5, 4)], SUNK)
     assert (6, 4) not in targets(2)  # ... and the Diver not two
