@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
 from sim.records import RecordError, load_record, replay, result_json
 
 EXIT_BAD_INPUT = 2
+MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
 
 
 def fail(message: str) -> None:
@@ -144,11 +146,8 @@ def _summary_text(summary: dict, threads: int) -> str:
     return "\n".join(lines)
 
 
-def _write_batch(writer, out, raw, rules, policy, seed, first_game):
-    """Append a batch of raw results to the Parquet table being written to `out`.partial;
-    returns the writer and the partial file's path."""
-    from pathlib import Path
-
+def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
+    """Append a batch of raw results to the Parquet table being written to `tmp`; returns the writer."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -156,11 +155,10 @@ def _write_batch(writer, out, raw, rules, policy, seed, first_game):
 
     table = pa.Table.from_pandas(results_frame(raw, rules, policy, seed, first_game=first_game),
                                  preserve_index=False)
-    tmp = Path(str(out) + ".partial")
     if writer is None:
         writer = pq.ParquetWriter(tmp, table.schema)
     writer.write_table(table)
-    return writer, tmp
+    return writer
 
 
 @cli.command("simulate")
@@ -175,22 +173,24 @@ def _write_batch(writer, out, raw, rules, policy, seed, first_game):
 @click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]),
               help="A named variant (repeatable); explicit options override it.")
 @click.option("--policy", default=None, help="Policy name (see `island-escape policies`).")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Game g plays on streams keyed by (seed, g).")
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
+              help="Game g plays on streams keyed by (seed, g); at most 2**63 - 1.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the per-game table here (Parquet).")
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False),
               help="Export the first games as replayable records into this folder.")
 @click.option("--record-count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many games --records exports.")
 def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
-                 policy, seed, threads, out, as_json, records_dir, record_count):
+                 policy, seed, threads, out, force, as_json, records_dir, record_count):
     """Play many games with the numba kernel and summarize them.
 
     Prints the win rate with a 95% Wilson interval, the loss causes, the mean number of turns
-    and the speed. With --out the per-game table is written batch by batch, so an interrupted
-    run keeps what it finished.
+    and the speed. The summary is counted batch by batch and --out is written batch by batch,
+    so memory stays flat however many games are played; an interrupted run (Ctrl-C) prints the
+    summary of the games it finished and keeps their table in OUT.partial.
     """
     import time
     from pathlib import Path
@@ -207,59 +207,117 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         policy_id(policy)
     except (RuleError, UnknownPolicy) as exc:
         fail(str(exc))
+    # Every place the run writes to is checked before the first game: a run never ends, after
+    # hours, in an error about its output.
+    tmp = Path(str(out) + ".partial") if out else None
+    if out:
+        _check_table_file(Path(out), tmp, games, force)
+    if records_dir:
+        _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    import numpy as np
     from tqdm import tqdm
 
-    from sim import layout as L
-    from sim.runner import BATCH, default_threads, run_games, summarize_raw
+    from sim.runner import BATCH, RunningSummary, default_threads, run_games
 
     threads = threads or default_threads()
-    run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
     writer = None
-    tmp = None
-    raw = np.empty((games, L.NRESULT), dtype=np.int32)  # the summary is built from these rows
-    start = time.perf_counter()
-    try:
-        with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
-                  disable=None, file=sys.stderr) as bar:
-            for done in range(0, games, BATCH):
-                n = min(BATCH, games - done)
-                raw[done:done + n] = run_games(rules, policy, n, seed, first_game=done, threads=threads)
-                if out:  # only a written table pays for pandas and pyarrow
-                    writer, tmp = _write_batch(writer, out, raw[done:done + n], rules, policy, seed, done)
-                bar.update(n)
-    except KeyboardInterrupt:
-        if writer is not None:
-            writer.close()
-            click.echo(f"island-escape: interrupted; the finished games are in {tmp}", err=True)
-        sys.exit(130)
-    seconds = time.perf_counter() - start
-    if out and writer is None:  # no games: an empty table with the right columns
-        writer, tmp = _write_batch(None, out, raw, rules, policy, seed, 0)
-    if writer is not None:
-        writer.close()
-        tmp.replace(out)  # complete: only now does the table take its final name
-    summary = summarize_raw(raw, seconds)
-    if records_dir:
-        folder = Path(records_dir)
-        folder.mkdir(parents=True, exist_ok=True)
-        from sim.records import write_record
-        from sim.runner import export_records
+    tally = RunningSummary()  # counts only: memory stays flat however many games are played
 
-        for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
-            write_record(folder / f"game-{seed}-{game:06d}.json", record)
-    if as_json:
-        click.echo(json.dumps(summary))
-    else:
+    def show(summary: dict) -> None:
+        if as_json:
+            click.echo(json.dumps(summary))
+            return
         click.echo(f"rules       {rules.players} player(s), {rules.cards_per_treasure} cards a treasure, "
                    f"swim {rules.swim_cost}, {rules.actions_per_turn} actions, "
                    f"gauge {' '.join(rules.gauge)}; policy {policy}, seed {seed}")
         click.echo(_summary_text(summary, threads))
+
+    start = time.perf_counter()
+    try:
+        run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
+        start = time.perf_counter()
+        with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
+                  disable=None, file=sys.stderr) as bar:
+            for done in range(0, games, BATCH):
+                n = min(BATCH, games - done)
+                raw = run_games(rules, policy, n, seed, first_game=done, threads=threads)
+                if out:  # only a written table pays for pandas and pyarrow
+                    writer = _write_batch(writer, tmp, raw, rules, policy, seed, done)
+                tally.add(raw)
+                bar.update(n)
+    except KeyboardInterrupt:
+        if writer is not None:
+            writer.close()
+        elif tmp is not None:
+            tmp.unlink(missing_ok=True)
+        show(tally.result(time.perf_counter() - start))
+        kept = f"; their table is in {tmp}" if writer is not None else ""
+        click.echo(f"island-escape: interrupted after {tally.games:,} games{kept}", err=True)
+        sys.exit(130)
+    seconds = time.perf_counter() - start
+    if out:
+        if writer is None:  # no games: an empty table with the right columns
+            import numpy as np
+
+            from sim import layout as L
+
+            writer = _write_batch(None, tmp, np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed, 0)
+        writer.close()
+        tmp.replace(out)  # complete: only now does the table take its final name
+    summary = tally.result(seconds)
+    if records_dir:
+        from sim.records import write_record
+        from sim.runner import export_records
+
+        folder = Path(records_dir)
+        for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
+            write_record(folder / f"game-{seed}-{game:06d}.json", record)
+    show(summary)
+    if not as_json:
         if out:
             click.echo(f"table       {out}")
         if records_dir:
             click.echo(f"records     {min(record_count, games)} in {records_dir}")
+
+
+MIN_TABLE_BYTES_PER_GAME = 4  # a Parquet row of the per-game table takes about 15 bytes; 4 is a floor
+
+
+def _check_table_file(out: Path, tmp: Path, games: int, force: bool) -> None:
+    """`--out` can take the table: not a folder, not an existing file (unless --force), in a
+    folder where the run can write and with room for the table at the least."""
+    import shutil
+
+    if out.is_dir():
+        fail(f"--out {out}: is a folder; give a file name, e.g. {out / 'games.parquet'}")
+    if out.exists() and not force:
+        fail(f"--out {out}: the file exists; add --force to replace it")
+    if tmp.exists() and tmp.stat().st_size and not force:
+        fail(f"--out {out}: {tmp} holds the games of an interrupted run; move it away, or add --force "
+             "to replace it")
+    try:
+        tmp.open("wb").close()  # the same file the run will write, so the check cannot differ
+    except OSError as exc:
+        fail(f"--out {out}: cannot write there ({exc.strerror or exc})")
+    free = shutil.disk_usage(tmp.parent).free
+    if games * MIN_TABLE_BYTES_PER_GAME > free:
+        tmp.unlink()
+        fail(f"--out {out}: {games:,} games need at least {games * MIN_TABLE_BYTES_PER_GAME / 2**30:,.1f} GiB "
+             f"and {tmp.parent.resolve()} has {free / 2**30:,.1f} GiB free")
+
+
+def _check_folder(folder: Path, option: str, cleanup: Path | None = None) -> None:
+    """`option`'s folder exists or can be created, and files can be written in it."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        if cleanup is not None:
+            cleanup.unlink(missing_ok=True)
+        fail(f"{option} {folder}: cannot write there ({exc.strerror or exc})")
 
 
 @cli.command("find")
@@ -315,6 +373,7 @@ def policies_cmd():
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: out/<sweep name>).")
 @click.option("--resume", is_flag=True, help="Keep the cells already finished in --out; run the rest.")
+@click.option("--force", is_flag=True, help="Discard a sweep already in --out and start over.")
 @click.option("--games", type=click.IntRange(min=1), help="Override the games per cell of the file.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--no-plots", is_flag=True, help="Skip the figures.")
@@ -322,15 +381,17 @@ def policies_cmd():
 @click.option("--workers", type=click.IntRange(min=1, max=64),
               help="Run on a new local Dask cluster of N worker processes (tests the cluster path).")
 @click.option("--chunk", type=click.IntRange(min=100), help="Games per cluster task (default 25,000).")
-def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers, chunk):
+def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, workers, chunk):
     """Run a sweep defined in a TOML file (see experiments/configs/).
 
     Every cell plays the same games (common random numbers). Writes OUT/cells/*.parquet (the
     per-game table, one file per cell), OUT/summary.csv and .parquet (win rate with 95% Wilson
     interval, loss causes, mean actions) and OUT/figures/*.png. Cells are saved as they finish;
-    after an interruption, --resume runs only what is missing.
+    after an interruption, --resume runs only what is missing (and plays again, saying so, any
+    cell file that is damaged or was played by other code). Into a folder holding a sweep, give
+    --resume or --force.
     """
-    from experiments.sweep import SweepError, load_config, run_sweep
+    from experiments.sweep import SweepError, load_config, prepare_out, run_sweep
 
     if scheduler and workers:
         fail("give --scheduler or --workers, not both")
@@ -339,6 +400,8 @@ def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers,
         cfg = load_config(config)
         if games:
             cfg.games = games
+        out = out or f"out/{cfg.name}"
+        prepare_out(cfg, out, resume, force)  # before a cluster starts or a game is played
         if scheduler or workers:
             from experiments.cluster import connect
 
@@ -346,8 +409,8 @@ def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers,
                 client, cluster = connect(scheduler, workers)
             except (OSError, TimeoutError) as exc:
                 fail(f"cannot reach the Dask scheduler {scheduler}: {exc}")
-        result = run_sweep(cfg, out or f"out/{cfg.name}", resume=resume, plots=not no_plots, threads=threads,
-                           client=client, chunk=chunk)
+        result = run_sweep(cfg, out, resume=resume, plots=not no_plots, threads=threads, client=client,
+                           chunk=chunk, force=force, echo=lambda line: click.echo(line, err=True))
     except SweepError as exc:
         fail(str(exc))
     finally:
@@ -394,7 +457,7 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 @click.option("--policy", default=None, help="Policy that judges the rules (default: the strongest fair one).")
 @click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
 @click.option("--players", default="1,2,3,4", show_default=True, help="Player counts, comma-separated.")
-@click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True)
 @click.option("--screen-games", type=click.IntRange(min=50), default=1000, show_default=True,
               help="Games per setting when screening.")
 @click.option("--confirm-games", type=click.IntRange(min=100), default=8000, show_default=True,
@@ -468,8 +531,9 @@ def report_cmd(study, report_dir, threads):
               help="Training games per trial (same seed for every trial).")
 @click.option("--holdout", type=click.IntRange(min=100), default=20000, show_default=True,
               help="Held-out games for the final comparison.")
-@click.option("--seed", type=click.IntRange(min=0), default=1000, show_default=True, help="Training seed.")
-@click.option("--holdout-seed", type=click.IntRange(min=0), default=2000, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=1000, show_default=True,
+              help="Training seed.")
+@click.option("--holdout-seed", type=click.IntRange(min=0, max=MAX_SEED), default=2000, show_default=True,
               help="Held-out seed (must differ from --seed).")
 @click.option("--sampler", type=click.Choice(["auto", "optuna", "random"]), default="auto", show_default=True)
 @click.option("--players", type=int)
@@ -510,14 +574,14 @@ def tune_cmd(policy, trials, games, holdout, seed, holdout_seed, sampler, player
 
 @cli.command("bench")
 @click.option("--games", type=click.IntRange(min=1000), default=400_000, show_default=True,
-              help="Games per kernel measurement (the default policy plays a tenth).")
-@click.option("--engine-games", type=click.IntRange(min=10), default=300, show_default=True,
-              help="Games the reference engine replays for the ratio.")
+              help="Games per kernel measurement of random (greedy and expert play a twentieth).")
+@click.option("--engine-games", type=click.IntRange(min=10), default=100, show_default=True,
+              help="Games the reference engine plays per policy for the ratio.")
 @click.option("--quick", is_flag=True, help="Skip the memory measurement (a million games).")
 @click.option("--out", type=click.Path(dir_okay=False), default="reports/bench.json", show_default=True,
               help="Where to write the figures as JSON.")
 def bench_cmd(games, engine_games, quick, out):
-    """Benchmark the kernel against the reference engine (see experiments/bench.py)."""
+    """Benchmark the kernel, whole simulate processes, start-up and compile (experiments/bench.py)."""
     from pathlib import Path
 
     from experiments.bench import format_table, run_bench

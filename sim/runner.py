@@ -228,6 +228,24 @@ def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
     return summary_of(len(df), int(counts[L.CAUSE_WIN]), counts, int(df["turns"].sum()), seconds)
 
 
+class RunningSummary:
+    """The `summarize_raw` dict of a run seen batch by batch of raw rows, in constant memory:
+    counts only, so a run of any length can be summarized (and an interrupted one summarizes
+    the games it finished)."""
+
+    def __init__(self) -> None:
+        self.games = self.turns = 0
+        self.counts = np.zeros(len(L.CAUSES), dtype=np.int64)
+
+    def add(self, raw: np.ndarray) -> None:
+        self.games += len(raw)
+        self.counts += np.bincount(raw[:, 0], minlength=len(L.CAUSES))
+        self.turns += int(raw[:, 1].sum(dtype=np.int64))
+
+    def result(self, seconds: float | None = None) -> dict:
+        return summary_of(self.games, int(self.counts[L.CAUSE_WIN]), self.counts, self.turns, seconds)
+
+
 def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[Record]:
     """Replayable records of chosen games: full layout, every flood, every action and escape."""
     return [record for record, _ in export_games(rules, policy, seed, games)]

@@ -2,5 +2,6 @@
 
 `rules` holds the cards, tiles, roles, water meter and rule parameters; `engine` is the
 readable reference engine (the definition of the game, rulings F1-F14); `records` reads,
-replays and writes game records. Plain Python: nothing here needs numba.
+replays and writes game records; `narrative` tells a game in words and draws the island.
+Plain Python: nothing here needs numba.
 """

@@ -90,6 +90,14 @@ class Action:
     pawns: tuple[int, ...] = ()  # Helicopter Lift passengers, ascending
     card: str | None = None
 
+    def __post_init__(self) -> None:
+        """One spelling per action: an Engineer's two tiles in island order, passengers ascending."""
+        a, b = self.place, self.place2
+        if a in PLACE_SET and b in PLACE_SET and PLACES.index(b) < PLACES.index(a):
+            object.__setattr__(self, "place", b)
+            object.__setattr__(self, "place2", a)
+        object.__setattr__(self, "pawns", tuple(sorted(self.pawns)))
+
     def __str__(self) -> str:
         k = self.kind
         if k in ("move", "fly"):
@@ -265,6 +273,9 @@ class Game:
         self.flood_pile: list[str] = list(self.setup.flood_deck)  # top first
         self.flood_discard: list[str] = []
         self.flood_out: list[str] = []  # the cards of sunk tiles, out of the game (F7)
+        # What the table knows of the flood pile's order: its cards form layers, top first, each
+        # a set whose order is hidden (after Waters Rise! the old discard lies on top). Sizes only.
+        self.flood_layers: list[int] = []
         self.captured: list[str] = []  # treasures in the order captured
         self.mark = self.rules.start_mark  # F4
         self.turn = 0  # setup events belong to turn 0
@@ -287,6 +298,7 @@ class Game:
             self.state[tile] = FLOODED
             self.flood_discard.append(tile)
             self._event("flood", tile=tile)
+        self.flood_layers = [len(self.flood_pile)]
         set_aside = []
         for _ in range(self.rules.setup_cards):
             for seat in range(self.rules.players):
@@ -733,12 +745,16 @@ class Game:
         self._event("waters_rise", mark=self.mark)
         if self.flood_discard:
             self.flood_pile = self.shuffler.shuffle("flood", self.flood_discard) + self.flood_pile
+            self.flood_layers.insert(0, len(self.flood_discard))
             self.flood_discard = []
 
     def _do_flood(self, a: Action) -> None:
         """F5, F7, F11: one flood card; a dry tile floods, a flooded one sinks."""
         self.floods_left -= 1
         tile = self.flood_pile.pop(0)
+        self.flood_layers[0] -= 1
+        if not self.flood_layers[0]:
+            self.flood_layers.pop(0)
         place = self.place_of[tile]
         if self.state[tile] == DRY:
             self.state[tile] = FLOODED
@@ -751,6 +767,7 @@ class Game:
             self.swimmers = self.players_at(place)  # F11: each swims at once, in seat order
         if not self.flood_pile and self.flood_discard:  # F7
             self.flood_pile = self.shuffler.shuffle("flood", self.flood_discard)
+            self.flood_layers = [len(self.flood_pile)]
             self.flood_discard = []
             self._event("flood_reshuffle")
 
@@ -824,6 +841,27 @@ class Game:
             self.actions_left = self.rules.actions_per_turn
             self.flew = False
 
+    # -- information --
+
+    def public_view(self) -> PublicView:
+        """What every player can see: all but the order of the two draw piles. The flood pile
+        is shown as its known layers (sets of cards, top layer first); the treasure pile only
+        by its size, as its cards follow from the hands and the discard."""
+        layers, start = [], 0
+        for size in self.flood_layers:
+            layers.append(tuple(sorted(self.flood_pile[start:start + size])))
+            start += size
+        return PublicView(
+            rules=self.rules, layout=tuple(self.setup.layout), roles=tuple(self.roles),
+            state=tuple(self.state[t] for t in TILE_CODES), pawns=tuple(self.pawns),
+            hands=tuple(tuple(h) for h in self.hands), captured=tuple(self.captured), mark=self.mark,
+            treasure_pile_size=len(self.treasure_pile), treasure_discard=tuple(self.treasure_discard),
+            flood_layers=tuple(layers), flood_discard=tuple(self.flood_discard), flood_out=tuple(self.flood_out),
+            turn=self.turn, current=self.current, phase=self.phase, actions_left=self.actions_left,
+            draws_left=self.draws_left, floods_left=self.floods_left, flew=self.flew,
+            swimmers=tuple(self.swimmers), outcome=self.outcome,
+        )
+
     # -- reporting --
 
     def final_state(self) -> dict:
@@ -837,6 +875,42 @@ class Game:
         }
 
 
+@dataclass(frozen=True)
+class PublicView:
+    """The public part of a state: what a fair player may decide from (the draw piles' order
+    is hidden; `state` follows rules.TILE_CODES)."""
+
+    rules: Rules
+    layout: tuple[str, ...]
+    roles: tuple[str, ...]
+    state: tuple[str, ...]
+    pawns: tuple[Place, ...]
+    hands: tuple[tuple[str, ...], ...]
+    captured: tuple[str, ...]
+    mark: int
+    treasure_pile_size: int
+    treasure_discard: tuple[str, ...]
+    flood_layers: tuple[tuple[str, ...], ...]
+    flood_discard: tuple[str, ...]
+    flood_out: tuple[str, ...]
+    turn: int
+    current: int
+    phase: str
+    actions_left: int
+    draws_left: int
+    floods_left: int
+    flew: bool
+    swimmers: tuple[int, ...]
+    outcome: str | None
+
+    def treasure_pile_cards(self) -> list[str]:
+        """The cards in the treasure pile, in canonical order (which card is where is hidden)."""
+        left = list(TREASURE_DECK)
+        for card in list(self.treasure_discard) + [c for h in self.hands for c in h]:
+            left.remove(card)
+        return left
+
+
 def new_game(rules: Rules, seed: int = 0) -> Game:
     """A freshly dealt game: the setup and every later reshuffle from streams of `seed`."""
     return Game(rules, deal(rules, seed), Shuffler(seed))
@@ -844,5 +918,6 @@ def new_game(rules: Rules, seed: int = 0) -> Game:
 
 __all__ = [
     "ACTION_KINDS", "Action", "DRY", "FLOODED", "Game", "IllegalAction", "IN_TURN_KINDS", "LOSS_CAUSES",
-    "NAMED_KINDS", "PHASES", "SUNK", "Setup", "SetupError", "ShuffleError", "Shuffler", "deal", "new_game",
+    "NAMED_KINDS", "PHASES", "PublicView", "SUNK", "Setup", "SetupError", "ShuffleError", "Shuffler", "deal",
+    "new_game",
 ]

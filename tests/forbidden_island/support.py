@@ -44,11 +44,17 @@ def arranged(roles, difficulty: str = "novice", **rule_kw) -> Game:
         game.state[tile] = DRY
     game.flood_pile = list(TILE_CODES)
     game.flood_discard = []
+    _one_flood_layer(game)
     game.treasure_pile = list(TREASURE_DECK)
     game.treasure_discard = []
     game.hands = [[] for _ in roles]
     game.events = []
     return game
+
+
+def _one_flood_layer(game: Game) -> None:
+    """After arranging the flood pile by hand, the table knows its cards but not their order."""
+    game.flood_layers = [len(game.flood_pile)] if game.flood_pile else []
 
 
 def place(game: Game, tile: str) -> tuple[int, int]:
@@ -91,12 +97,14 @@ def flood_top(game: Game, tiles) -> None:
     for tile in tiles:
         (game.flood_pile if tile in game.flood_pile else game.flood_discard).remove(tile)
     game.flood_pile = list(tiles) + game.flood_pile
+    _one_flood_layer(game)
 
 
 def flood_discard(game: Game, tiles) -> None:
     for tile in tiles:
         game.flood_pile.remove(tile)
     game.flood_discard.extend(tiles)
+    _one_flood_layer(game)
 
 
 def set_state(game: Game, where, state: str) -> None:
@@ -109,6 +117,7 @@ def set_state(game: Game, where, state: str) -> None:
                     pile.remove(tile)
             if tile not in game.flood_out:
                 game.flood_out.append(tile)
+            _one_flood_layer(game)
         game.state[tile] = state
 
 

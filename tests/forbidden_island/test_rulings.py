@@ -6,6 +6,7 @@ the canonical island drawn in support.py.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -588,3 +589,34 @@ def test_f14_a_drowned_pawn_ends_the_game():
     to_flood_phase(game)
     act(game, "flood")
     assert game.outcome == "drowned" and game.phase == "over"
+
+
+# --- What the players see (the draw piles are hidden) --------------------------------------------
+
+
+def test_public_view_hides_only_the_order_of_the_draw_piles():
+    game = new_game(Rules(players=3), seed=21)
+    other = new_game(Rules(players=3), seed=21)
+    rng = random.Random(0)
+    rng.shuffle(other.treasure_pile)
+    rng.shuffle(other.flood_pile)  # one layer at the start: its order is hidden
+    assert other.flood_pile != game.flood_pile and other.treasure_pile != game.treasure_pile
+    assert other.public_view() == game.public_view()
+    # a card that changes hands with the pile is seen
+    i = next(i for i, c in enumerate(other.treasure_pile) if c != other.hands[0][0])
+    other.hands[0][0], other.treasure_pile[i] = other.treasure_pile[i], other.hands[0][0]
+    assert other.public_view() != game.public_view()
+
+
+def test_public_view_after_waters_rise_shows_the_old_discard_on_top():
+    """F6: the flood discard goes back on top, shuffled: the table knows which cards come next,
+    though not in which order."""
+    game = arranged(["engineer", "messenger"])
+    flood_discard(game, ["watchtower", "observatory", "lost_lagoon"])
+    treasure_top(game, ["waters_rise"])
+    act(game, "draw")
+    layers = game.public_view().flood_layers
+    assert layers[0] == ("lost_lagoon", "observatory", "watchtower")
+    assert len(layers) == 2 and len(layers[1]) == 21
+    act(game, "draw", "flood")
+    assert len(game.public_view().flood_layers[0]) == 2
