@@ -190,7 +190,7 @@ def test_logs_of_skilled_players_give_back_their_skills():
     from sim.runner import run_games
 
     settings = (Rules(players=2), Rules(players=3, cards_per_treasure=3))
-    lab = LabWinRate(games=3000, seed=7100)
+    lab = LabWinRate(games=1000, seed=7100)
     for skill in (0.25, 0.85):
         counts = []
         for k, rules in enumerate(settings):
