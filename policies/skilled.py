@@ -30,9 +30,9 @@ from sim.layout import A_MOVE, STREAM_POLICY, rand_below, rand_unit
 
 DESCRIPTION = "expert with a person's mistakes (misjudged goals, forgotten floods, wandering); --skill 0-1"
 
-MISJUDGE = 10.0  # noise s.d. in actions at skill 0
-FORGET = 0.6  # chance a decision overlooks flooded Kings and the helicopter, at skill 0
-WANDER = 0.25  # chance of a random step instead of the plan, at skill 0
+MISJUDGE = 24.0  # noise s.d. in actions at skill 0
+FORGET = 0.9  # chance a decision overlooks flooded Kings and the helicopter, at skill 0
+WANDER = 0.5  # chance of a random step instead of the plan, at skill 0
 SKILL = 0  # pp slot
 
 
