@@ -130,9 +130,54 @@ def _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_c
     return Rules(**{**rules.as_record(), **changes})
 
 
+def rules_line(rules) -> str:
+    """One setting in one line, as every command prints it."""
+    return (f"{rules.players} player(s), {rules.cards_per_treasure} cards a treasure, swim {rules.swim_cost}, "
+            f"{rules.actions_per_turn} actions, gauge {' '.join(rules.gauge)}")
+
+
+COMPILE_NOTICE_AFTER = 1.0  # seconds: loading a cached kernel takes less, compiling takes ~20-60 s
+
+
+def compile_notice(policy: str, warm, echo=None, after: float = COMPILE_NOTICE_AFTER) -> None:
+    """Run `warm()` (the first kernel call of this process for `policy`); if it takes longer than
+    `after` seconds, numba is compiling rather than loading its cache, so say so on the terminal
+    instead of sitting silent. Only on a terminal (or with an explicit `echo`): a script's stderr
+    stays clean."""
+    import threading
+
+    if echo is None:
+        if not sys.stderr.isatty():
+            warm()
+            return
+
+        def echo(line: str) -> None:
+            click.echo(line, err=True)
+
+    timer = threading.Timer(after, echo, [f"compiling the kernel for {policy}, once (about half a minute; "
+                                          "later runs load it from the cache)…"])
+    timer.daemon = True
+    timer.start()
+    try:
+        warm()
+    finally:
+        timer.cancel()
+
+
+def warm_up(*policies: str, logged: bool = False) -> None:
+    """Compile (or load) the kernel for each policy before any work, with the compile notice."""
+    from sim.rules import Rules
+    from sim.runner import export_records, run_games
+
+    for policy in dict.fromkeys(policies):
+        compile_notice(policy, lambda policy=policy: run_games(Rules(), policy, 1, 0, threads=1))
+        if logged:
+            compile_notice(policy, lambda policy=policy: export_records(Rules(), policy, 0, [0]))
+
+
 def _summary_text(summary: dict, threads: int) -> str:
     lo, hi = summary["ci95"]
-    causes = "  ".join(f"{c} {v:.1f}%" for c, v in summary["causes"].items())
+    causes = "  ".join(f"{c} {100 * v:.1f}%" for c, v in summary["loss_rates"].items())
     lines = [
         f"games       {summary['games']:,}",
         f"win rate    {100 * summary['win_rate']:.2f}%  (95% Wilson interval {100 * lo:.2f}-{100 * hi:.2f}%)",
@@ -155,7 +200,8 @@ def _summary_text(summary: dict, threads: int) -> str:
 @click.option("--actions", type=int, help="Actions per turn.  [default: 4]")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]),
               help="A named variant (repeatable); explicit options override it.")
-@click.option("--policy", default=None, help="Policy name (see `island-escape policies`).")
+@click.option("--policy", default=None,
+              help="Policy name (see `island-escape policies`).  [default: the report's judge]")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Game g plays on streams keyed by (seed, g).")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
@@ -194,9 +240,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         fail(str(exc))
     threads = threads or default_threads()
 
-    from sim.runner import run_games
-
-    run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
+    warm_up(policy, logged=bool(records_dir))  # compile (or load the cache) before the clock starts
     writer = None
     tmp = None
     frames = []
@@ -246,16 +290,57 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
             write_record(folder / f"game-{seed}-{game:06d}.json", record)
     if as_json:
-        click.echo(json.dumps(summary))
+        click.echo(json.dumps({"policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
     else:
-        click.echo(f"rules       {rules.players} player(s), {rules.cards_per_treasure} cards a treasure, "
-                   f"swim {rules.swim_cost}, {rules.actions_per_turn} actions, "
-                   f"gauge {' '.join(rules.gauge)}; policy {policy}, seed {seed}")
+        click.echo(f"rules       {rules_line(rules)}; policy {policy}, seed {seed}")
         click.echo(_summary_text(summary, threads))
         if out:
             click.echo(f"table       {out}")
         if records_dir:
             click.echo(f"records     {min(record_count, games)} in {records_dir}")
+
+
+@cli.command("compare")
+@click.option("--a", "rules_a", required=True, help='Setting A, e.g. "players=3 cards=3" (see below).')
+@click.option("--b", "rules_b", required=True, help='Setting B, e.g. "players=3 cards=3 divers".')
+@click.option("--policy", default=None, help="Policy that plays both.  [default: the report's judge]")
+@click.option("--games", "-n", type=click.IntRange(min=2), default=20_000, show_default=True,
+              help="Games per setting (the same games for both).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
+def compare_cmd(rules_a, rules_b, policy, games, seed, threads, as_json):
+    """Compare two rule settings on the same games: both win rates, the paired difference A - B
+    with its 95% interval, and the loss causes side by side.
+
+    A setting is written as words: players=N, cards=N (a treasure), gauge=CARDS (top first, spaces
+    or commas) or gauge_length=L, swim=N, actions=N, and the variants divers and short; words not
+    given keep the rulebook's value. The --players/--gauge options of simulate work too.
+    Rates in --json are fractions of the games played.
+    """
+    from experiments.compare import compare, parse_rules_text
+    from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
+    from sim.rules import RuleError
+
+    policy = policy or DEFAULT_POLICY
+    try:
+        policy_id(policy)
+    except UnknownPolicy as exc:
+        fail(str(exc))
+    parsed = []
+    for option, text in (("--a", rules_a), ("--b", rules_b)):
+        try:
+            parsed.append(parse_rules_text(text))
+        except RuleError as exc:
+            fail(f"{option} {text!r}: {exc}")
+    warm_up(policy)
+    result = compare(parsed[0], parsed[1], policy, games, seed, threads)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        from experiments.compare import compare_text
+
+        click.echo(compare_text(result, rules_line))
 
 
 @cli.command("find")

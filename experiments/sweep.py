@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from policies.registry import POLICIES
+from policies.registry import DEFAULT_POLICY, POLICIES
 from sim.layout import CAUSES
 from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
 from sim.runner import results_frame, run_games, wilson_interval
@@ -154,7 +154,7 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     for name in values("variant", ["normal"]):
         if name not in VARIANTS:
             raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
-    for name in values("policy", ["greedy"]):
+    for name in values("policy", [DEFAULT_POLICY]):
         if name not in POLICIES:
             raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
 
@@ -162,7 +162,7 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     seen: set[str] = set()
     for players, cpt, (gauge, length), swim, actions, variant, policy in itertools.product(
             values("players", [2]), values("cards_per_treasure", [2]), gauges, values("swim_cost", [2]),
-            values("actions_per_turn", [4]), values("variant", ["normal"]), values("policy", ["greedy"])):
+            values("actions_per_turn", [4]), values("variant", ["normal"]), values("policy", [DEFAULT_POLICY])):
         try:
             rules = Rules(players=players, cards_per_treasure=cpt, gauge=gauge, swim_cost=swim,
                           actions_per_turn=actions).with_variant(variant)  # the variant has the last word

@@ -188,15 +188,19 @@ def wilson_interval(wins: int, n: int) -> tuple[float, float]:
 
 
 def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
-    """The `simulate` summary: win rate with a 95% Wilson interval, loss causes, mean turns."""
+    """The `simulate` summary: win rate with a 95% Wilson interval, loss causes, mean turns.
+
+    Every rate is a fraction of the games played (`win_rate`, `ci95`, `loss_rates`), never a
+    percentage, and the dict says so in `rate_unit`.
+    """
     n = len(df)
     wins = int(df["won"].sum())
     lo, hi = wilson_interval(wins, n)
     counts = df["cause"].value_counts()
-    causes = {c: round(100.0 * int(counts.get(c, 0)) / n, 3) if n else 0.0 for c in L.CAUSES[1:]}
+    losses = {c: int(counts.get(c, 0)) / n if n else 0.0 for c in L.CAUSES[1:]}
     return {
-        "games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi],
-        "causes": causes, "mean_turns": float(df["turns"].mean()) if n else 0.0,
+        "games": n, "wins": wins, "rate_unit": "fraction of games", "win_rate": wins / n if n else 0.0,
+        "ci95": [lo, hi], "loss_rates": losses, "mean_turns": float(df["turns"].mean()) if n else 0.0,
         "games_per_second": (n / seconds) if seconds else None,
     }
 
