@@ -164,13 +164,15 @@ def compile_notice(policy: str, warm, echo=None, after: float = COMPILE_NOTICE_A
         timer.cancel()
 
 
-def warm_up(*policies: str, logged: bool = False) -> None:
-    """Compile (or load) the kernel for each policy before any work, with the compile notice."""
+def warm_up(*policies: str, play: bool = True, logged: bool = False) -> None:
+    """Compile (or load) the kernel for each policy before any work, with the compile notice:
+    the bulk entry (`play`) and the one that logs records (`logged`)."""
     from sim.rules import Rules
     from sim.runner import export_records, run_games
 
     for policy in dict.fromkeys(policies):
-        compile_notice(policy, lambda policy=policy: run_games(Rules(), policy, 1, 0, threads=1))
+        if play:
+            compile_notice(policy, lambda policy=policy: run_games(Rules(), policy, 1, 0, threads=1))
         if logged:
             compile_notice(policy, lambda policy=policy: export_records(Rules(), policy, 0, [0]))
 
@@ -368,6 +370,13 @@ def find_cmd(table, where, limit, records_dir, png_dir):
     if rows.empty:
         click.echo(f"no game in {table} matches")
         return
+    from experiments.find import planned_paths
+
+    try:
+        planned_paths(rows, records_dir)  # refuse before any work if a record would be overwritten
+    except FindError as exc:
+        fail(f"--records: {exc}")
+    warm_up(*rows["policy"].astype(str).unique(), play=False, logged=True)
     paths = export_found(rows, records_dir)
     for path in paths:
         click.echo(str(path))

@@ -118,3 +118,36 @@ def test_notebook_runs_top_to_bottom(tmp_path):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
     assert np.isfinite(len(nb.cells))
+
+
+def test_find_over_a_sweep_folder_writes_one_file_per_game_and_never_overwrites(tmp_path):
+    from experiments.sweep import parse_config, run_sweep
+
+    cfg = parse_config({"games": 40, "seed": 3, "grid": {"players": [2, 3], "gauge_length": [8, 9],
+                                                         "policy": "greedy"}}, "tiny")
+    run_sweep(cfg, tmp_path / "sweep", progress=False, plots=False)
+    cells = tmp_path / "sweep" / "cells"
+    assert len(list(cells.glob("*.parquet"))) == 4  # four cells, each playing games 0-39
+    out = tmp_path / "x"
+
+    def find(*extra):
+        return subprocess.run([sys.executable, "-m", "experiments.cli", "find", str(cells), "--where", "game < 2",
+                               "--limit", "8", "--records", str(out), *extra], capture_output=True, text=True)
+
+    r = find()
+    assert r.returncode == 0, r.stderr
+    printed = r.stdout.strip().splitlines()
+    assert len(printed) == 8 and len(set(printed)) == 8
+    files = sorted(out.glob("*.json"))
+    assert sorted(map(str, files)) == sorted(printed)  # eight games, eight files
+    rules_seen = set()
+    for path in files:
+        record = load_record(path)
+        rules_seen.add((record.rules.players, len(record.rules.gauge)))
+        assert f"-p{record.rules.players}-" in path.name
+    assert len(rules_seen) == 4
+    before = {p: p.read_bytes() for p in files}
+    again = find()
+    assert again.returncode == 2 and "already exist" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1 and again.stdout == ""
+    assert {p: p.read_bytes() for p in sorted(out.glob("*.json"))} == before  # nothing touched
