@@ -17,7 +17,8 @@ EXIT_BAD_INPUT = 2
 
 
 def fail(message: str) -> None:
-    click.echo(f"island-escape: {message}", err=True)
+    for line in message.splitlines() or [""]:  # several errors (a sweep file's): one line each
+        click.echo(f"island-escape: {line}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -436,6 +437,8 @@ def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers,
                 client, cluster = connect(scheduler, workers)
             except (OSError, TimeoutError) as exc:
                 fail(f"cannot reach the Dask scheduler {scheduler}: {exc}")
+        if client is None:
+            warm_up(*(c.policy for c in cfg.cells))
         result = run_sweep(cfg, out or f"out/{cfg.name}", resume=resume, plots=not no_plots, threads=threads,
                            client=client, chunk=chunk)
     except SweepError as exc:
