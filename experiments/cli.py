@@ -495,16 +495,25 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 @click.option("--max-changes", type=click.IntRange(min=0, max=6), default=3, show_default=True,
               help="Search settings up to this many changes from the rulebook.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--knobs", default="gauge,cards,divers", show_default=True,
+              help="What the rules may change: any of gauge, cards (a treasure), divers.")
+@click.option("--same-rule", is_flag=True,
+              help="The rulebook-ready ladder: one rule per level for every player count, the count "
+                   "adjusting only the gauge.")
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendations as a JSON list.")
-def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, as_json):
+def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, knobs,
+                  same_rule, as_json):
     """Find rules for Easy, Normal and Hard for each player count.
 
     Searches what a table can lay out with one deck (1-3 cards per treasure, gauges of A-5 of
     clubs and diamonds in rank order, Divers on or off), preferring the fewest changes from the
-    rulebook, and confirms each recommendation with a 95% interval inside its band.
+    rulebook, and confirms each recommendation with a 95% interval inside its band. Divers, which
+    the rulebook calls the easier variant, only ever serves a level easier than Normal. Where
+    nothing is confirmed, the nearest candidates are shown with their intervals. With
+    --same-rule: one rule per level for every player count (see experiments/calibrate.py).
     """
-    from experiments.calibrate import UNFAIR, calibrate
-    from experiments.report import difficulty_table
+    from experiments.calibrate import UNFAIR, calibrate, ladder, parse_knobs
+    from experiments.report import difficulty_table, ladder_table
     from policies.registry import POLICIES, default_judge
 
     policy = policy or default_judge()
@@ -518,20 +527,41 @@ def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max
         fail(f"--players: {players!r} is not a comma-separated list of numbers")
     if not counts or not all(1 <= n <= 4 for n in counts):
         fail(f"--players: {players!r}: player counts are 1-4")
-    cal = calibrate(players=counts, bands=_parse_bands(bands), policy=policy, seed=seed,
+    try:
+        knob_list = parse_knobs(knobs)
+    except ValueError as exc:
+        fail(f"--knobs: {exc}")
+    band_dict = _parse_bands(bands)
+    warm_up(policy)
+    if same_rule:
+        lad = ladder(players=counts, bands=band_dict, policy=policy, seed=seed, screen_games=screen_games,
+                     confirm_games=confirm_games, knobs=knob_list, threads=threads,
+                     echo=lambda line: click.echo(line, err=True))
+        if as_json:
+            click.echo(json.dumps(lad.to_json(), ensure_ascii=False))
+        else:
+            click.echo(f"judged by {policy}; one rule per level, the player count adjusts the gauge")
+            click.echo(ladder_table(lad))
+        return
+    cal = calibrate(players=counts, bands=band_dict, policy=policy, seed=seed,
                     screen_games=screen_games, confirm_games=confirm_games, max_changes=max_changes,
                     other_games=max(confirm_games // 2, 100), validate_games=confirm_games, threads=threads,
-                    echo=lambda line: click.echo(line, err=True))
+                    echo=lambda line: click.echo(line, err=True), knobs=knob_list)
     recs = [r.to_json() for r in cal.recommendations]
     if as_json:
         click.echo(json.dumps(recs, ensure_ascii=False))
         return
+    click.echo(f"judged by {policy}")
     click.echo(difficulty_table(recs))
     for level, setting in cal.shared.items():
         if setting is not None:
             click.echo(f"{level}: one setting serves every player count: {setting.describe()}")
     for p, level in cal.missing:
-        click.echo(f"{level} for {p} player(s): nothing within {max_changes} changes lands in the band")
+        click.echo(f"{level} for {p} player(s): nothing confirmed within {max_changes} changes; nearest:")
+        for n in cal.near.get((p, level), []):
+            lo, hi = n.result.ci
+            click.echo(f"  {n.setting.describe()}: {100 * n.result.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, "
+                       f"{n.result.games:,} games) - {n.verdict()}")
 
 
 @cli.command("report")
