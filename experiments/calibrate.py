@@ -206,6 +206,8 @@ class Near:
 
     def verdict(self) -> str:
         n = self.result.games_to_fit(self.band)
+        if n is None and self.distance == 0:
+            return "on the band's edge: more games cannot confirm it inside"
         if n is None:
             return f"{100 * self.distance:.1f} points outside the band: more games would not bring it in"
         return (f"rate inside the band, interval not yet: about {n:,} games could confirm it "

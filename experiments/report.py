@@ -111,7 +111,7 @@ def verdict(rate: float, bands: dict[str, tuple[float, float]]) -> str:
     """Where a win rate falls among the bands, in words."""
     for level, (lo, hi) in bands.items():
         if lo <= rate <= hi:
-            return f"a {level.capitalize()} game"
+            return f"{'an' if level[0] in 'aeiou' else 'a'} {level.capitalize()} game"
     ordered = sorted(bands.items(), key=lambda kv: -kv[1][1])
     top_level, (_, top_hi) = ordered[0]
     if rate > top_hi:

@@ -96,7 +96,8 @@ def test_report_on_a_tiny_study(tmp_path):
     study = tmp_path / "study.toml"
     study.write_text(f'sweep = "{sweep}"\npolicy = "greedy"\nseed = 5\n'
                      '[calibrate]\nplayers = [2]\nscreen_games = 100\nconfirm_games = 300\nmax_changes = 1\n'
-                     'other_games = 100\nvalidate_games = 300\n[rulebook]\ngames = 300\npolicies = ["greedy"]\n')
+                     'other_games = 100\nvalidate_games = 300\nknobs = "gauge"\n'
+                     '[rulebook]\ngames = 300\npolicies = ["greedy"]\n')
     recs = build_report(str(study), tmp_path / "reports", out_dir=tmp_path / "out", echo=lambda s: None)
     md = (tmp_path / "reports" / "difficulty.md").read_text()
     assert md.startswith("# Island Escape") and "## The answer" in md and "## The rulebook's numbers" in md
