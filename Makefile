@@ -5,13 +5,13 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-slow lint bench sweep calibrate report notebook clean
+.PHONY: run test test-slow lint bench sweep calibrate report notebook play browser clean
 CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,play]'
 	touch $(STAMP)
 
 # The main job: the worked example, then the difficulty study (a few minutes on 2 cores).
@@ -31,8 +31,21 @@ report: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint
+# The play page's browser test drives Chromium from Debian's packages (browser builds cannot be
+# downloaded here); as root we install it when it is missing.
+browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else echo "make: the browser test needs the packages chromium and chromium-driver (apt-get install as root)"; exit 1; fi; \
+	fi
+
+test: lint browser
 	$(BIN)/python -m pytest -q
+
+# A game in the browser: island-escape play with its defaults (ARGS="--players 3 --level hard" etc.)
+play: $(STAMP)
+	$(BIN)/island-escape play $(ARGS)
 
 bench: $(STAMP)
 	$(BIN)/island-escape bench --out reports/bench.json

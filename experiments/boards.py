@@ -8,6 +8,7 @@ level) stand beside the board.
 
 from __future__ import annotations
 
+import io
 import sys
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
     for (c, r), tile in game.board.items():
         x, y = _place_xy(c, r)
         if tile.state == SEA:
-            ax_board.add_patch(Rectangle((x, y), 1, 1, color=SEA_BLUE, alpha=0.55, lw=0))
+            ax_board.add_patch(Rectangle((x, y), 1, 1, color=SEA_BLUE, alpha=0.55, lw=0, gid=f"place-{c}-{r}"))
             for k in range(3):
                 ax_board.plot([x + 0.15, x + 0.35, x + 0.55, x + 0.75], [y + 0.25 + 0.25 * k] * 4,
                               color="white", lw=0.8, alpha=0.7, marker=None, ls=(0, (2, 2)))
@@ -69,8 +70,9 @@ def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
             face, edge = BACK, "#1b2631"
         else:
             face, edge = ("#fdebd0" if tile.card == "JK" else "white"), "#7f8c8d"
+        # the id lets the play page make a place clickable in the SVG (experiments/play)
         ax_board.add_patch(FancyBboxPatch((cx - w / 2, cy - h / 2), w, h, boxstyle="round,pad=0.0,rounding_size=0.06",
-                                          fc=face, ec=edge, lw=1.2))
+                                          fc=face, ec=edge, lw=1.2, gid=f"place-{c}-{r}"))
         if tile.state == DOWN:
             ax_board.add_patch(Rectangle((cx - w / 2 + 0.07, cy - h / 2 + 0.07), w - 0.14, h - 0.14, fill=False,
                                          ec="#85929e", lw=0.8, hatch="xx"))
@@ -128,6 +130,17 @@ def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
     if title:
         fig.suptitle(title, fontsize=12)
     return fig
+
+
+def board_svg(game: Game, title: str = "") -> str:
+    """The same picture as SVG text for the play page: text kept as text, no date and stable
+    ids, so the same state always gives the same bytes."""
+    with plt.rc_context({"svg.fonttype": "none", "svg.hashsalt": "island-escape"}):
+        fig = draw_board(game, title)
+        buf = io.StringIO()
+        fig.savefig(buf, format="svg", metadata={"Date": None})
+        plt.close(fig)
+    return buf.getvalue()
 
 
 def save_board(game: Game, path: str | Path, title: str = "") -> Path:

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 
 from sim.records import RecordError, load_record, replay, result_json
 
 EXIT_BAD_INPUT = 2
+MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
 
 
 def fail(message: str) -> None:
@@ -192,6 +194,21 @@ def _summary_text(summary: dict, threads: int) -> str:
     return "\n".join(lines)
 
 
+def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
+    """Append a batch of raw results to the Parquet table being written to `tmp`; returns the writer."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from sim.runner import results_frame
+
+    table = pa.Table.from_pandas(results_frame(raw, rules, policy, seed, first_game=first_game),
+                                 preserve_index=False)
+    if writer is None:
+        writer = pq.ParquetWriter(tmp, table.schema)
+    writer.write_table(table)
+    return writer
+
+
 @cli.command("simulate")
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
 @click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
@@ -205,32 +222,30 @@ def _summary_text(summary: dict, threads: int) -> str:
               help="A named variant (repeatable); explicit options override it.")
 @click.option("--policy", default=None,
               help="Policy name (see `island-escape policies`).  [default: the report's judge]")
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
-              help="Game g plays on streams keyed by (seed, g).")
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
+              help="Game g plays on streams keyed by (seed, g); at most 2**63 - 1.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the per-game table here (Parquet).")
+@click.option("--force", is_flag=True, help="Replace an existing --out file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False),
               help="Export the first games as replayable records into this folder.")
 @click.option("--record-count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many games --records exports.")
 def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
-                 policy, seed, threads, out, as_json, records_dir, record_count):
+                 policy, seed, threads, out, force, as_json, records_dir, record_count):
     """Play many games with the numba kernel and summarize them.
 
     Prints the win rate with a 95% Wilson interval, the loss causes, the mean number of turns
-    and the speed. With --out the per-game table is written batch by batch, so an interrupted
-    run keeps what it finished.
+    and the speed. The summary is counted batch by batch and --out is written batch by batch,
+    so memory stays flat however many games are played; an interrupted run (Ctrl-C) prints the
+    summary of the games it finished and keeps their table in OUT.partial.
     """
     import time
     from pathlib import Path
 
-    from tqdm import tqdm
-
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
-    from sim.records import write_record
     from sim.rules import RuleError
-    from sim.runner import default_threads, export_records, iter_batches, summarize
 
     if games < 0:
         fail(f"--games must be 0 or more, not {games}")
@@ -241,66 +256,115 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         policy_id(policy)
     except (RuleError, UnknownPolicy) as exc:
         fail(str(exc))
-    threads = threads or default_threads()
+    # Every place the run writes to is checked before the first game: a run never ends, after
+    # hours, in an error about its output.
+    tmp = Path(str(out) + ".partial") if out else None
+    if out:
+        _check_table_file(Path(out), tmp, games, force)
+    if records_dir:
+        _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    warm_up(policy, logged=bool(records_dir))  # compile (or load the cache) before the clock starts
+    from tqdm import tqdm
+
+    from sim.runner import BATCH, RunningSummary, default_threads, run_games
+
+    threads = threads or default_threads()
     writer = None
-    tmp = None
-    frames = []
+    tally = RunningSummary()  # counts only: memory stays flat however many games are played
+
+    def show(summary: dict) -> None:
+        if as_json:
+            click.echo(json.dumps({"policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
+            return
+        click.echo(f"rules       {rules_line(rules)}; policy {policy}, seed {seed}")
+        click.echo(_summary_text(summary, threads))
+
     start = time.perf_counter()
     try:
+        warm_up(policy, logged=bool(records_dir))  # compile (or load the cache) before the clock starts
+        start = time.perf_counter()
         with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
                   disable=None, file=sys.stderr) as bar:
-            for df in iter_batches(rules, policy, games, seed, threads):
-                frames.append(df)
-                if out:
-                    import pyarrow as pa
-                    import pyarrow.parquet as pq
-
-                    table = pa.Table.from_pandas(df, preserve_index=False)
-                    if writer is None:
-                        tmp = Path(str(out) + ".partial")
-                        writer = pq.ParquetWriter(tmp, table.schema)
-                    writer.write_table(table)
-                bar.update(len(df))
+            for done in range(0, games, BATCH):
+                n = min(BATCH, games - done)
+                raw = run_games(rules, policy, n, seed, first_game=done, threads=threads)
+                if out:  # only a written table pays for pandas and pyarrow
+                    writer = _write_batch(writer, tmp, raw, rules, policy, seed, done)
+                tally.add(raw)
+                bar.update(n)
     except KeyboardInterrupt:
         if writer is not None:
             writer.close()
-            click.echo(f"island-escape: interrupted; the finished games are in {tmp}", err=True)
+        elif tmp is not None:
+            tmp.unlink(missing_ok=True)
+        show(tally.result(time.perf_counter() - start))
+        kept = f"; their table is in {tmp}" if writer is not None else ""
+        click.echo(f"island-escape: interrupted after {tally.games:,} games{kept}", err=True)
         sys.exit(130)
     seconds = time.perf_counter() - start
-    if writer is not None:
+    if out:
+        if writer is None:  # no games: an empty table with the right columns
+            import numpy as np
+
+            from sim import layout as L
+
+            writer = _write_batch(None, tmp, np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed, 0)
         writer.close()
         tmp.replace(out)  # complete: only now does the table take its final name
-    import pandas as pd
-
-    from sim.runner import results_frame
-
-    if frames:
-        table = pd.concat(frames, ignore_index=True)
-    else:
-        import numpy as np
-
-        from sim import layout as L
-
-        table = results_frame(np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed)
-        if out:
-            table.to_parquet(out, index=False)
-    summary = summarize(table, seconds)
+    summary = tally.result(seconds)
     if records_dir:
+        from sim.records import write_record
+        from sim.runner import export_records
+
         folder = Path(records_dir)
-        folder.mkdir(parents=True, exist_ok=True)
         for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
             write_record(folder / f"game-{seed}-{game:06d}.json", record)
-    if as_json:
-        click.echo(json.dumps({"policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
-    else:
-        click.echo(f"rules       {rules_line(rules)}; policy {policy}, seed {seed}")
-        click.echo(_summary_text(summary, threads))
+    show(summary)
+    if not as_json:
         if out:
             click.echo(f"table       {out}")
         if records_dir:
             click.echo(f"records     {min(record_count, games)} in {records_dir}")
+
+
+MIN_TABLE_BYTES_PER_GAME = 4  # a Parquet row of the per-game table takes about 15 bytes; 4 is a floor
+
+
+def _check_table_file(out: Path, tmp: Path, games: int, force: bool) -> None:
+    """`--out` can take the table: not a folder, not an existing file (unless --force), in a
+    folder where the run can write and with room for the table at the least."""
+    import shutil
+
+    if out.is_dir():
+        fail(f"--out {out}: is a folder; give a file name, e.g. {out / 'games.parquet'}")
+    if out.exists() and not force:
+        fail(f"--out {out}: the file exists; add --force to replace it")
+    if tmp.exists() and tmp.stat().st_size and not force:
+        fail(f"--out {out}: {tmp} holds the games of an interrupted run; move it away, or add --force "
+             "to replace it")
+    try:
+        tmp.open("wb").close()  # the same file the run will write, so the check cannot differ
+    except OSError as exc:
+        fail(f"--out {out}: cannot write there ({exc.strerror or exc})")
+    free = shutil.disk_usage(tmp.parent).free
+    if games * MIN_TABLE_BYTES_PER_GAME > free:
+        tmp.unlink()
+        fail(f"--out {out}: {games:,} games need at least {games * MIN_TABLE_BYTES_PER_GAME / 2**30:,.1f} GiB "
+             f"and {tmp.parent.resolve()} has {free / 2**30:,.1f} GiB free")
+
+
+def _check_folder(folder: Path, option: str, cleanup: Path | None = None) -> None:
+    """`option`'s folder exists or can be created, and files can be written in it."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        if cleanup is not None:
+            cleanup.unlink(missing_ok=True)
+        fail(f"{option} {folder}: cannot write there ({exc.strerror or exc})")
 
 
 @cli.command("compare")
@@ -406,6 +470,7 @@ def policies_cmd():
 @click.argument("config", type=click.Path(dir_okay=False))
 @click.option("--out", type=click.Path(file_okay=False), help="Output folder (default: out/<sweep name>).")
 @click.option("--resume", is_flag=True, help="Keep the cells already finished in --out; run the rest.")
+@click.option("--force", is_flag=True, help="Discard a sweep already in --out and start over.")
 @click.option("--games", type=click.IntRange(min=1), help="Override the games per cell of the file.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--no-plots", is_flag=True, help="Skip the figures.")
@@ -413,15 +478,17 @@ def policies_cmd():
 @click.option("--workers", type=click.IntRange(min=1, max=64),
               help="Run on a new local Dask cluster of N worker processes (tests the cluster path).")
 @click.option("--chunk", type=click.IntRange(min=100), help="Games per cluster task (default 25,000).")
-def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers, chunk):
+def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, workers, chunk):
     """Run a sweep defined in a TOML file (see experiments/configs/).
 
     Every cell plays the same games (common random numbers). Writes OUT/cells/*.parquet (the
     per-game table, one file per cell), OUT/summary.csv and .parquet (win rate with 95% Wilson
     interval, loss causes, mean actions) and OUT/figures/*.png. Cells are saved as they finish;
-    after an interruption, --resume runs only what is missing.
+    after an interruption, --resume runs only what is missing (and plays again, saying so, any
+    cell file that is damaged or was played by other code). Into a folder holding a sweep, give
+    --resume or --force.
     """
-    from experiments.sweep import SweepError, load_config, run_sweep
+    from experiments.sweep import SweepError, load_config, prepare_out, run_sweep
 
     if scheduler and workers:
         fail("give --scheduler or --workers, not both")
@@ -430,6 +497,8 @@ def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers,
         cfg = load_config(config)
         if games:
             cfg.games = games
+        out = out or f"out/{cfg.name}"
+        prepare_out(cfg, out, resume, force)  # before a cluster starts or a game is played
         if scheduler or workers:
             from experiments.cluster import connect
 
@@ -439,8 +508,8 @@ def sweep_cmd(config, out, resume, games, threads, no_plots, scheduler, workers,
                 fail(f"cannot reach the Dask scheduler {scheduler}: {exc}")
         if client is None:
             warm_up(*(c.policy for c in cfg.cells))
-        result = run_sweep(cfg, out or f"out/{cfg.name}", resume=resume, plots=not no_plots, threads=threads,
-                           client=client, chunk=chunk)
+        result = run_sweep(cfg, out, resume=resume, plots=not no_plots, threads=threads, client=client,
+                           chunk=chunk, force=force, echo=lambda line: click.echo(line, err=True))
     except SweepError as exc:
         fail(str(exc))
     finally:
@@ -487,7 +556,7 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 @click.option("--policy", default=None, help="Policy that judges the rules (default: the strongest fair one).")
 @click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
 @click.option("--players", default="1,2,3,4", show_default=True, help="Player counts, comma-separated.")
-@click.option("--seed", type=click.IntRange(min=0), default=2026, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True)
 @click.option("--screen-games", type=click.IntRange(min=50), default=1000, show_default=True,
               help="Games per setting when screening.")
 @click.option("--confirm-games", type=click.IntRange(min=100), default=8000, show_default=True,
@@ -591,8 +660,9 @@ def report_cmd(study, report_dir, threads):
               help="Training games per trial (same seed for every trial).")
 @click.option("--holdout", type=click.IntRange(min=100), default=20000, show_default=True,
               help="Held-out games for the final comparison.")
-@click.option("--seed", type=click.IntRange(min=0), default=1000, show_default=True, help="Training seed.")
-@click.option("--holdout-seed", type=click.IntRange(min=0), default=2000, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=1000, show_default=True,
+              help="Training seed.")
+@click.option("--holdout-seed", type=click.IntRange(min=0, max=MAX_SEED), default=2000, show_default=True,
               help="Held-out seed (must differ from --seed).")
 @click.option("--sampler", type=click.Choice(["auto", "optuna", "random"]), default="auto", show_default=True)
 @click.option("--players", type=int)
@@ -633,14 +703,14 @@ def tune_cmd(policy, trials, games, holdout, seed, holdout_seed, sampler, player
 
 @cli.command("bench")
 @click.option("--games", type=click.IntRange(min=1000), default=400_000, show_default=True,
-              help="Games per kernel measurement (the default policy plays a tenth).")
-@click.option("--engine-games", type=click.IntRange(min=10), default=300, show_default=True,
-              help="Games the reference engine replays for the ratio.")
+              help="Games per kernel measurement of random (greedy and expert play a twentieth).")
+@click.option("--engine-games", type=click.IntRange(min=10), default=100, show_default=True,
+              help="Games the reference engine plays per policy for the ratio.")
 @click.option("--quick", is_flag=True, help="Skip the memory measurement (a million games).")
 @click.option("--out", type=click.Path(dir_okay=False), default="reports/bench.json", show_default=True,
               help="Where to write the figures as JSON.")
 def bench_cmd(games, engine_games, quick, out):
-    """Benchmark the kernel against the reference engine (see experiments/bench.py)."""
+    """Benchmark the kernel, whole simulate processes, start-up and compile (experiments/bench.py)."""
     from pathlib import Path
 
     from experiments.bench import format_table, run_bench
@@ -651,6 +721,114 @@ def bench_cmd(games, engine_games, quick, out):
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(json.dumps(result, indent=2) + "\n")
     click.echo(f"figures written to {out}")
+
+
+@cli.command("play")
+@click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
+@click.option("--level", type=click.Choice(["easy", "normal", "hard"]),
+              help="Rules of this level from reports/difficulty.json (pre-selected on the start page).")
+@click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.")
+@click.option("--gauge", help='Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".')
+@click.option("--gauge-length", type=int, help="The rulebook gauge shortened to L cards (10: 5D added).")
+@click.option("--swim-cost", type=int, help="Actions a swim costs.")
+@click.option("--actions", type=int, help="Actions per turn.")
+@click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]), help="A named variant.")
+@click.option("--seed", type=click.IntRange(min=0), help="The island and flood order: kernel game 0 of this seed.")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False), default="playtests", show_default=True,
+              help="Where finished games are saved as records.")
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True)
+@click.option("--no-browser", is_flag=True, help="Print the address instead of opening a browser.")
+def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, seed,
+             records_dir, port, no_browser):
+    """Play a game in the browser, one to four people around one screen.
+
+    Serves a page on 127.0.0.1: the island, every legal action to click, the floods one by one,
+    escape choices; at the end the record is saved to --records and the bots' results on the
+    same island and flood order are shown. Needs the `play` extra (pip install -e '.[play]').
+    """
+    import socket
+    import webbrowser
+    from pathlib import Path
+
+    from sim.rules import RuleError
+
+    try:
+        import uvicorn
+
+        from experiments.play.server import create_app
+    except ImportError as exc:
+        fail(f"play needs the 'play' extra ({exc.name} is missing): pip install -e '.[play]'")
+    rule_options = (cards_per_treasure, gauge, gauge_length, swim_cost, actions)
+    if level and (any(o is not None for o in rule_options) or variants):
+        fail("give --level or rule options, not both")
+    try:
+        rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants)
+    except RuleError as exc:
+        fail(str(exc))
+    levels_file = Path("reports/difficulty.json")
+    if not levels_file.exists():
+        levels_file = Path(__file__).resolve().parent.parent / "reports" / "difficulty.json"
+    if level and not levels_file.exists():
+        fail(f"--level needs the difficulty report {levels_file} (make report)")
+    records = Path(records_dir)
+    if records.exists() and not records.is_dir():
+        fail(f"--records {records_dir} is a file, not a folder")
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            fail(f"port {port} on 127.0.0.1 is in use; choose another with --port")
+    defaults = {"players": rules.players, "level": level, "seed": seed,
+                "rules": None if level else rules.as_record()}
+    if level is None and not any(o is not None for o in rule_options) and not variants:
+        defaults["level"] = "normal"
+    app = create_app(records, defaults, levels_file)
+    url = f"http://127.0.0.1:{port}/"
+    click.echo(f"Island Escape playtest at {url} (Ctrl-C to stop); records go to {records}/")
+    if not no_browser:
+        webbrowser.open(url)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+@cli.group("playtest")
+def playtest_group():
+    """Games played by people: logs of real tables and records of `island-escape play`."""
+
+
+@playtest_group.command("summarize")
+@click.argument("logs", nargs=-1, required=True, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per table (and one for all tables).")
+@click.option("--lab-games", type=click.IntRange(min=100), default=2000, show_default=True,
+              help="Games the lab plays per setting and skill for the win-rate curve.")
+@click.option("--seed", type=click.IntRange(min=0), default=7100, show_default=True, help="The lab's games.")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+def playtest_summarize_cmd(logs, as_json, lab_games, seed, threads):
+    """Win rates, the table's skill and its Easy/Normal/Hard rules from logs of real games.
+
+    LOG is a CSV file (columns players, cards_per_treasure, gauge, swim_cost, actions_per_turn,
+    outcome, and optionally turns, treasures_raised, date, table; a missing rule column means the
+    rulebook's value, gauge is card codes top first) or a folder of records saved by `play`.
+    A bad row is reported on one line and the good rows are still used (exit status 2).
+    """
+    from experiments.playtest import LabWinRate, LogError, format_text, json_objects, read_logs, summarize
+
+    try:
+        games, problems = read_logs(logs)
+    except LogError as exc:
+        fail(str(exc))
+    for line in problems:
+        click.echo(f"island-escape playtest: {line}", err=True)
+    if not games:
+        fail("no good games in " + ", ".join(logs))
+    lab = LabWinRate(lab_games, seed, threads) if LabWinRate.available() else None
+    summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3)
+    if as_json:
+        for obj in json_objects(summaries):
+            click.echo(json.dumps(obj, ensure_ascii=False))
+    else:
+        click.echo(format_text(summaries))
+    if problems:
+        sys.exit(EXIT_BAD_INPUT)
 
 
 if __name__ == "__main__":

@@ -23,7 +23,8 @@ import numpy as np
 import pandas as pd
 
 from policies.registry import DEFAULT_POLICY, POLICIES
-from sim.layout import CAUSES
+from sim import source_digest
+from sim.layout import CAUSES, RESULT_FIELDS
 from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
 from sim.runner import results_frame, run_games, wilson_interval
 
@@ -106,6 +107,9 @@ def read_toml(path: str | Path) -> dict:
         raise SweepError(f"{path}: cannot read it ({exc.strerror})") from None
     except tomllib.TOMLDecodeError as exc:
         raise SweepError(f"{path}: not valid TOML ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise SweepError(f"{path}: not UTF-8 text (byte {exc.start} is {exc.object[exc.start:exc.start + 1]!r}); "
+                         "save it as UTF-8") from None
 
 
 def load_config(path: str | Path) -> SweepConfig:
@@ -144,9 +148,63 @@ def all_errors(data: dict, path: str) -> dict:
     return data
 
 
+MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
+INT_GRID_KEYS = ("players", "cards_per_treasure", "gauge_length", "swim_cost", "actions_per_turn")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_types(data: dict, path: str = "<sweep>") -> None:
+    """Every value of a sweep file has the type its key needs (a TOML file can hold any type
+    anywhere); the checks of the values themselves come after, in `parse_config`."""
+    def bad(key: str, why: str) -> SweepError:
+        return SweepError(f"{path}: {key}: {why}")
+
+    for key in ("games", "seed"):
+        if key in data and not _is_int(data[key]):
+            raise bad(key, f"must be a whole number, not {data[key]!r}")
+    if _is_int(data.get("seed")) and data["seed"] > MAX_SEED:
+        raise bad("seed", f"must be at most 2**63 - 1 = {MAX_SEED}, not {data['seed']}")
+    for key in ("name", "description"):
+        if key in data and not isinstance(data[key], str):
+            raise bad(key, f"must be a string, not {data[key]!r}")
+    grid = data.get("grid", {})
+    if isinstance(grid, dict):
+        for key in INT_GRID_KEYS:
+            for value in _as_list(grid.get(key, [])):
+                if not _is_int(value):
+                    raise bad(f"grid.{key}", f"must be whole numbers, not {value!r}")
+        for key in ("variant", "policy"):
+            for value in _as_list(grid.get(key, [])):
+                if not isinstance(value, str):
+                    raise bad(f"grid.{key}", f"must be names (strings), not {value!r}")
+        if "gauge" in grid:
+            raw = grid["gauge"]
+            shape = "cards such as \"AC 2C 2D\" or ['AC', '2C', '2D'], or a list of such gauges"
+            if not isinstance(raw, list | str):
+                raise bad("grid.gauge", f"must be {shape}, not {raw!r}")
+            lists = [raw] if isinstance(raw, str) or all(isinstance(c, str) for c in raw) else raw
+            for gauge in lists:
+                if not (isinstance(gauge, str) or isinstance(gauge, list)
+                        and all(isinstance(c, str) for c in gauge)):
+                    raise bad("grid.gauge", f"{gauge!r} is not a gauge: must be {shape}")
+    adaptive = data.get("adaptive", {})
+    if isinstance(adaptive, dict):
+        if "half_width" in adaptive and (isinstance(adaptive["half_width"], bool)
+                                         or not isinstance(adaptive["half_width"], int | float)):
+            raise bad("adaptive.half_width", f"must be a number, not {adaptive['half_width']!r}")
+        for key in ("max_games", "batch"):
+            if key in adaptive and not _is_int(adaptive[key]):
+                raise bad(f"adaptive.{key}", f"must be a whole number, not {adaptive[key]!r}")
+
+
 def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     def bad(key: str, why: str) -> SweepError:
         return SweepError(f"{path}: {key}: {why}")
+
+    check_types(data, path)
 
     for key in data:
         if key not in TOP_KEYS:
@@ -292,38 +350,170 @@ def paired_difference(won_a: np.ndarray, won_b: np.ndarray) -> dict:
 # --- running ---------------------------------------------------------------------------------------
 
 
+CELL_BATCH = 1 << 19  # games played (and written) at a time: a cell's raw rows take 44 MiB at most
+CELL_META = b"island_escape_cell"  # the Parquet metadata key naming what a cell file holds
+TMP_DIR = ".tmp"  # cells are written here, then moved into cells/: never a partial file in cells/
+
+
 def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
     tmp = path.with_name(path.name + ".tmp")
     df.to_parquet(tmp, index=False)
     os.replace(tmp, path)  # a cell file either is complete or does not exist
 
 
+def cell_metadata(cell: Cell, seed: int) -> dict:
+    """What a cell file must hold to be resumed: its cell, seed and the code that played it
+    (`source_digest`, the hash of the rules' and policies' sources)."""
+    return {"cell": cell.key, "seed": seed, "policy": cell.policy, "rules": cell.rules.as_record(),
+            "code": source_digest()}
+
+
+def iter_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = None,
+              on_games: Callable[[int], None] | None = None, threads: int | None = None,
+              batch: int | None = None):
+    """The raw kernel rows of one cell, batch by batch: games 0 … games-1, then (adaptive) more
+    batches of the next game indices until the win rate's half-width reaches the target or the
+    cap. Memory stays at one batch however many games the cell plays."""
+    n = wins = 0
+    batch = batch or CELL_BATCH
+
+    def play(first: int, count: int):
+        nonlocal n, wins
+        for lo in range(first, first + count, batch):
+            raw = run_games(cell.rules, cell.policy, min(batch, first + count - lo), seed, first_game=lo,
+                            threads=threads, on_batch=on_games)
+            n += len(raw)
+            wins += int((raw[:, 0] == 0).sum())
+            yield raw
+
+    yield from play(0, games)
+    if adaptive:
+        while half_width(wins, n) > adaptive.half_width and n < adaptive.max_games:
+            yield from play(n, min(adaptive.batch, adaptive.max_games - n))
+
+
 def play_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = None,
               on_games: Callable[[int], None] | None = None, threads: int | None = None) -> pd.DataFrame:
-    """The per-game table of one cell: games 0 … games-1, then (adaptive) more batches of the
-    next game indices until the win rate's half-width reaches the target or the cap."""
-    raw = [run_games(cell.rules, cell.policy, games, seed, threads=threads, on_batch=on_games)]
-    n = games
-    if adaptive:
-        wins = int((raw[0][:, 0] == 0).sum())
-        while half_width(wins, n) > adaptive.half_width and n < adaptive.max_games:
-            extra = min(adaptive.batch, adaptive.max_games - n)
-            more = run_games(cell.rules, cell.policy, extra, seed, first_game=n, threads=threads,
-                             on_batch=on_games)
-            raw.append(more)
-            wins += int((more[:, 0] == 0).sum())
-            n += extra
+    """The per-game table of one cell (see `iter_cell`)."""
+    raw = list(iter_cell(cell, games, seed, adaptive, on_games, threads))
     return cell_frame(cell, np.concatenate(raw), seed)
 
 
-def cell_frame(cell: Cell, raw: np.ndarray, seed: int) -> pd.DataFrame:
-    """The per-game table of a cell from the kernel's raw rows (games 0 … len(raw)-1)."""
-    df = results_frame(raw, cell.rules, cell.policy, seed)
+def cell_frame(cell: Cell, raw: np.ndarray, seed: int, first_game: int = 0) -> pd.DataFrame:
+    """The per-game table of a cell from the kernel's raw rows (games first_game, first_game+1, …)."""
+    df = results_frame(raw, cell.rules, cell.policy, seed, first_game=first_game)
     for name, value in cell.labels().items():
         df[name] = value
     df["cell"] = df["cell"].astype("category")
     df["variant"] = df["variant"].astype("category")
     return df
+
+
+def write_cell(cell: Cell, seed: int, batches, out: Path) -> None:
+    """Write a cell's raw batches as `out/cells/<cell>.parquet`, with its metadata.
+
+    The file grows in `out/.tmp/` and takes its place in `cells/` only when complete, so
+    `pd.read_parquet("cells/")` never sees a partial file.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    tmp = out / TMP_DIR / f"{cell.key}.parquet"
+    meta = {CELL_META: json.dumps(cell_metadata(cell, seed)).encode()}
+    writer = None
+    first = 0
+    try:
+        for raw in batches:
+            table = pa.Table.from_pandas(cell_frame(cell, raw, seed, first), preserve_index=False)
+            first += len(raw)
+            if writer is None:
+                schema = table.schema.with_metadata({**(table.schema.metadata or {}), **meta})
+                writer = pq.ParquetWriter(tmp, schema)
+            writer.write_table(table.replace_schema_metadata(writer.schema.metadata))
+    finally:
+        if writer is not None:
+            writer.close()
+    if writer is None:
+        raise ValueError(f"cell {cell.key} played no games")
+    os.replace(tmp, out / "cells" / f"{cell.key}.parquet")
+
+
+def check_cell(path: Path, cell: Cell, config: SweepConfig) -> str | None:
+    """Why the cell file at `path` cannot be resumed (None when it can): unreadable or
+    truncated, written for another cell or seed or by other code, or the wrong games."""
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises several kinds for a damaged file
+        return f"cannot be read ({str(exc).splitlines()[0][:80]})"
+    raw = (table.schema.metadata or {}).get(CELL_META)
+    if raw is None:
+        return "was not written by a sweep of this version (no cell metadata)"
+    try:
+        meta = json.loads(raw)
+    except ValueError:
+        return "has damaged cell metadata"
+    want = cell_metadata(cell, config.seed)
+    for key, what in (("cell", "cell"), ("seed", "seed"), ("code", "code version (source hash)")):
+        if meta.get(key) != want[key]:
+            return f"was played for another {what} ({meta.get(key)!r}, this sweep: {want[key]!r})"
+    n = table.num_rows
+    low = high = config.games
+    if config.adaptive:
+        high = max(config.games, config.adaptive.max_games)
+    if not low <= n <= high:
+        return f"holds {n} games, not {low}" + (f"-{high}" if high != low else "")
+    games = table.column("game").to_numpy()
+    seeds = table.column("seed").to_numpy()
+    if not (np.array_equal(games, np.arange(n)) and (seeds == config.seed).all()):
+        return "does not hold games 0 … n-1 of the sweep's seed"
+    return None
+
+
+def table_bytes_per_game() -> int:
+    """Memory a game takes in a sweep's collected table (measured on a one-game cell)."""
+    cell = Cell(Rules(), "idle")
+    df = cell_frame(cell, np.zeros((1, len(RESULT_FIELDS)), dtype=np.int32), 0)
+    return int(df.memory_usage(index=False, deep=False).sum())
+
+
+def machine_memory() -> int:
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def _size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:,.0f} {unit}"
+        n /= 1024
+    return ""
+
+
+def prepare_out(config: SweepConfig, out: str | Path, resume: bool = False, force: bool = False) -> Path:
+    """Check that the sweep can run into `out`, before any game is played, and create the folder.
+
+    Refuses (SweepError): a sweep whose table would not fit in memory (the summary and figures
+    read every cell), a folder that already holds a sweep unless `resume` (finish it) or `force`
+    (discard it), a folder that cannot be created. Only then does anything touch the disk.
+    """
+    out = Path(out)
+    per_cell = max(config.games, config.adaptive.max_games if config.adaptive else 0)
+    need = per_cell * len(config.cells) * table_bytes_per_game()
+    if need > machine_memory():
+        raise SweepError(f"{config.path}: games: {per_cell:,} games a cell × {len(config.cells)} cell(s) make a "
+                         f"{_size(need)} table, more than this machine's {_size(machine_memory())} of memory")
+    cells_dir = out / "cells"
+    held = (out / "sweep.json").exists() or any(cells_dir.glob("*.parquet"))
+    if held and not (resume or force):
+        raise SweepError(f"{out} already holds a sweep: add --resume to finish it, or --force to discard it "
+                         "and start over")
+    try:
+        (out / TMP_DIR).mkdir(parents=True, exist_ok=True)
+        cells_dir.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise SweepError(f"{out}: cannot create the sweep's folder there ({exc.strerror or exc})") from None
+    return out
 
 
 @dataclass
@@ -332,62 +522,89 @@ class SweepResult:
     games: pd.DataFrame
     summary: pd.DataFrame
     ran: list[str]  # cells played in this call (the rest were resumed from disk)
+    replayed: dict[str, str] = field(default_factory=dict)  # cell files found bad on resume, and why
 
 
 def run_sweep(config: SweepConfig, out: str | Path, resume: bool = False, progress: bool | None = None,
               plots: bool = True, threads: int | None = None, stop_after: int | None = None,
-              client=None, chunk: int | None = None) -> SweepResult:
-    """Run every cell (or, with `resume`, every cell not yet on disk) and write the tables.
+              client=None, chunk: int | None = None, force: bool = False,
+              echo: Callable[[str], None] | None = None) -> SweepResult:
+    """Run every cell (or, with `resume`, every cell not yet validly on disk) and write the tables.
 
-    With a dask.distributed `client`, chunks of `chunk` games are tasks on the cluster (see
-    experiments/cluster.py); the tables are the same. `stop_after` plays at most that many
-    cells and returns (for testing interruptions).
+    Into a folder that holds a sweep already, only with `resume` (cells that fail `check_cell`
+    are played again, and `echo` says why) or `force` (the old cells, summary and figures are
+    deleted first). With a dask.distributed `client`, chunks of `chunk` games are tasks on the
+    cluster (see experiments/cluster.py); the tables are the same. `stop_after` plays at most
+    that many cells and returns (for testing interruptions).
     """
     from tqdm import tqdm
 
-    out = Path(out)
+    out = prepare_out(config, out, resume, force)
     cells_dir = out / "cells"
-    cells_dir.mkdir(parents=True, exist_ok=True)
+    for leftover in [*(out / TMP_DIR).iterdir(), *cells_dir.glob("*.tmp")]:
+        leftover.unlink()  # partial files of a killed run: never complete, never read
     manifest_path = out / "sweep.json"
     manifest = {"name": config.name, "config": config.path, "digest": config.digest,
                 "games": config.games, "seed": config.seed, "cells": [c.key for c in config.cells]}
     if manifest_path.exists() and resume:
-        old = json.loads(manifest_path.read_text())
+        try:
+            old = json.loads(manifest_path.read_text())
+        except ValueError:
+            old = {}
         if old.get("digest") != config.digest:
             raise SweepError(f"{config.path}: the sweep in {out} was run with other settings "
-                             f"(digest {old.get('digest')} vs {config.digest}); use another --out")
+                             f"(digest {old.get('digest')} vs {config.digest}); use another --out, "
+                             "or --force to start over")
+    if force and not resume:
+        for stale in [*cells_dir.glob("*.parquet"), *(out / "figures").glob("*.png"),
+                      out / "summary.csv", out / "summary.parquet"]:
+            stale.unlink(missing_ok=True)
     manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
-    todo = [c for c in config.cells if not (resume and (cells_dir / f"{c.key}.parquet").exists())]
-    if not resume:
-        for stale in cells_dir.glob("*.parquet"):
-            stale.unlink()
+    replayed: dict[str, str] = {}
+    todo = []
+    for c in config.cells:
+        path = cells_dir / f"{c.key}.parquet"
+        if resume and path.exists():
+            why = check_cell(path, c, config)
+            if why is None:
+                continue
+            replayed[c.key] = why
+            if echo:
+                echo(f"{path}: {why}; playing it again")
+            path.unlink()  # unusable: the cell is played again (and collect never reads it)
+        todo.append(c)
     ran = []
     total = len(todo) * config.games
-    with tqdm(total=total, unit="game", unit_scale=True, delay=1.0, mininterval=0.5,
-              disable=None if progress is None else not progress, desc=config.name) as bar:
-        if client is not None:
-            from experiments.cluster import play_cells
+    try:
+        with tqdm(total=total, unit="game", unit_scale=True, delay=1.0, mininterval=0.5,
+                  disable=None if progress is None else not progress, desc=config.name) as bar:
+            if client is not None:
+                from experiments.cluster import play_cells
 
-            def write_cell(cell: Cell, raw: np.ndarray) -> None:
-                _atomic_parquet(cell_frame(cell, raw, config.seed), cells_dir / f"{cell.key}.parquet")
+                def write_whole(cell: Cell, raw: np.ndarray) -> None:
+                    write_cell(cell, config.seed, [raw], out)
 
-            ran = play_cells(client, todo, config, write_cell, bar.update, threads=threads, chunk=chunk,
-                             stop_after=stop_after)
-            todo = []
-        for i, cell in enumerate(todo):
-            if stop_after is not None and i >= stop_after:
-                break
-            bar.set_postfix_str(f"cell {i + 1}/{len(todo)} {cell.key[:40]}")
-            df = play_cell(cell, config.games, config.seed, config.adaptive, on_games=bar.update,
-                           threads=threads)
-            _atomic_parquet(df, cells_dir / f"{cell.key}.parquet")
-            ran.append(cell.key)
+                ran = play_cells(client, todo, config, write_whole, bar.update, threads=threads, chunk=chunk,
+                                 stop_after=stop_after)
+                todo = []
+            for i, cell in enumerate(todo):
+                if stop_after is not None and i >= stop_after:
+                    break
+                bar.set_postfix_str(f"cell {i + 1}/{len(todo)} {cell.key[:40]}")
+                batches = iter_cell(cell, config.games, config.seed, config.adaptive, on_games=bar.update,
+                                    threads=threads)
+                write_cell(cell, config.seed, batches, out)
+                ran.append(cell.key)
+    finally:
+        for leftover in (out / TMP_DIR).iterdir():
+            leftover.unlink()  # an interrupted cell: its games are played again on --resume
+        (out / TMP_DIR).rmdir()
     games, summary = collect(config, out)
     if plots and len(summary):
         from experiments.plots import sweep_figures
 
         sweep_figures(games, summary, out / "figures")
-    return SweepResult(out, games, summary, ran)
+    return SweepResult(out, games, summary, ran, replayed)
 
 
 def collect(config: SweepConfig, out: Path) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -4,6 +4,7 @@ the jitted kernel in batches, and turns the results into a pandas table and game
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -177,32 +178,73 @@ def simulate(rules: Rules, policy: str = "random", games: int = 1000, seed: int 
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
-def wilson_interval(wins: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval for a win rate (scipy's binomtest)."""
-    from scipy.stats import binomtest
+# z of a two-sided 95% interval: the standard normal's 97.5% quantile (scipy.special.ndtri(0.975)).
+_Z95 = 1.959963984540054
 
+
+def wilson_interval(wins: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for a win rate.
+
+    The formula of Newcombe (1998), as scipy's `binomtest(...).proportion_ci(method="wilson")`
+    computes it (tests/test_runner.py checks they agree to the last bit); written out here so
+    that a summary does not import scipy.stats (about a second of start-up).
+    """
     if n == 0:
         return (0.0, 1.0)
-    ci = binomtest(int(wins), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
-    return (float(ci.low), float(ci.high))
+    p = wins / n
+    z = _Z95
+    denom = 2 * (n + z**2)
+    centre = (2 * n * p + z**2) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z**2)
+    lo = 0.0 if wins == 0 else centre - delta
+    hi = 1.0 if wins == n else centre + delta
+    return (float(lo), float(hi))
+
+
+def summary_of(n: int, wins: int, cause_counts, turn_sum: int, seconds: float | None = None) -> dict:
+    """The `simulate` summary from counts: win rate with a 95% Wilson interval, loss causes
+    (R18 order), mean turns, speed. `cause_counts[i]` counts cause i of layout.CAUSES.
+
+    Every rate is a fraction of the games played (`win_rate`, `ci95`, `loss_rates`), never a
+    percentage, and the dict says so in `rate_unit`."""
+    lo, hi = wilson_interval(wins, n)
+    losses = {c: int(cause_counts[i]) / n if n else 0.0 for i, c in enumerate(L.CAUSES) if i > 0}
+    return {
+        "games": n, "wins": wins, "rate_unit": "fraction of games", "win_rate": wins / n if n else 0.0,
+        "ci95": [lo, hi], "loss_rates": losses, "mean_turns": turn_sum / n if n else 0.0,
+        "games_per_second": (n / seconds) if seconds else None,
+    }
+
+
+def summarize_raw(raw: np.ndarray, seconds: float | None = None) -> dict:
+    """The summary of raw kernel results (`run_games`), without building a table."""
+    counts = np.bincount(raw[:, 0], minlength=len(L.CAUSES))
+    return summary_of(len(raw), int(counts[L.CAUSE_WIN]), counts, int(raw[:, 1].sum(dtype=np.int64)), seconds)
 
 
 def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
-    """The `simulate` summary: win rate with a 95% Wilson interval, loss causes, mean turns.
+    """The summary of a per-game table (`results_frame`); the same as `summarize_raw`."""
+    codes = df["cause"].cat.codes.to_numpy()
+    counts = np.bincount(codes, minlength=len(L.CAUSES))
+    return summary_of(len(df), int(counts[L.CAUSE_WIN]), counts, int(df["turns"].sum()), seconds)
 
-    Every rate is a fraction of the games played (`win_rate`, `ci95`, `loss_rates`), never a
-    percentage, and the dict says so in `rate_unit`.
-    """
-    n = len(df)
-    wins = int(df["won"].sum())
-    lo, hi = wilson_interval(wins, n)
-    counts = df["cause"].value_counts()
-    losses = {c: int(counts.get(c, 0)) / n if n else 0.0 for c in L.CAUSES[1:]}
-    return {
-        "games": n, "wins": wins, "rate_unit": "fraction of games", "win_rate": wins / n if n else 0.0,
-        "ci95": [lo, hi], "loss_rates": losses, "mean_turns": float(df["turns"].mean()) if n else 0.0,
-        "games_per_second": (n / seconds) if seconds else None,
-    }
+
+class RunningSummary:
+    """The `summarize_raw` dict of a run seen batch by batch of raw rows, in constant memory:
+    counts only, so a run of any length can be summarized (and an interrupted one summarizes
+    the games it finished)."""
+
+    def __init__(self) -> None:
+        self.games = self.turns = 0
+        self.counts = np.zeros(len(L.CAUSES), dtype=np.int64)
+
+    def add(self, raw: np.ndarray) -> None:
+        self.games += len(raw)
+        self.counts += np.bincount(raw[:, 0], minlength=len(L.CAUSES))
+        self.turns += int(raw[:, 1].sum(dtype=np.int64))
+
+    def result(self, seconds: float | None = None) -> dict:
+        return summary_of(self.games, int(self.counts[L.CAUSE_WIN]), self.counts, self.turns, seconds)
 
 
 def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[Record]:

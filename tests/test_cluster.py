@@ -54,25 +54,45 @@ def test_cluster_adaptive_and_resume_equal_local(tmp_path, client):
     _same(local, remote)
 
 
+def _story(client, prefix: str) -> list[tuple[str, str, str]]:
+    """The scheduler's transitions (key, from, to) of the tasks whose keys start with `prefix`."""
+    def read(dask_scheduler):
+        return [(str(t.key), t.start, t.finish) for t in dask_scheduler.transition_log]
+
+    return [t for t in client.run_on_scheduler(read) if t[0].startswith(prefix)]
+
+
 def test_killing_a_worker_mid_sweep_loses_nothing(tmp_path, client):
+    """A worker is killed while it plays a task: the scheduler's log shows that task taken from
+    it and played again to the end, and the sweep's tables still equal the local run's."""
     cfg = parse_config({**GRID, "games": 3000})
     local = run_sweep(cfg, tmp_path / "local", progress=False, plots=False)
     out = tmp_path / "remote"
     result = {}
 
     def sweep():
-        result["r"] = run_sweep(cfg, out, progress=False, plots=False, client=client, chunk=500)
+        result["r"] = run_sweep(cfg, out, progress=False, plots=False, client=client, chunk=1000, threads=1)
 
     worker = threading.Thread(target=sweep)
     worker.start()
-    deadline = time.time() + 60
-    while not list((out / "cells").glob("*.parquet")) and time.time() < deadline:
-        time.sleep(0.02)
-    done_before = len(list((out / "cells").glob("*.parquet")))
-    pids = client.run(os.getpid)  # worker address -> process id
-    os.kill(pids[sorted(pids)[0]], signal.SIGKILL)  # the nanny starts a new worker; Dask reruns lost tasks
-    worker.join(timeout=180)
+    deadline = time.time() + 120
+    victim = None
+    while victim is None and time.time() < deadline:
+        busy = {w: keys for w, keys in client.processing().items()
+                if any(str(k).startswith(f"island-{cfg.digest}") for k in keys)}
+        victim = next(iter(busy), None)
+        time.sleep(0.005)
+    assert victim is not None, "no task of the sweep was ever seen running"
+    held = [str(k) for k in client.processing()[victim]]
+    os.kill(client.run(os.getpid, workers=[victim])[victim], signal.SIGKILL)  # the nanny starts a new worker
+    worker.join(timeout=300)
     assert not worker.is_alive()
-    assert done_before < 8  # the worker died while cells were still being played
-    assert not list((out / "cells").glob("*.tmp"))
+    assert not list(out.rglob("*.tmp")) and not (out / ".tmp").exists()
     _same(local, result["r"])
+    story = _story(client, f"island-{cfg.digest}")
+    # a task the dead worker was playing left the processing state for another than memory
+    # (released/waiting/no-worker), and later reached memory: it was lost and played again
+    lost = {key for key, start, finish in story if start == "processing" and finish != "memory"}
+    assert lost, f"no task was taken from the killed worker (it held {held})"
+    for key in lost:
+        assert any(k == key and finish == "memory" for k, _, finish in story), key

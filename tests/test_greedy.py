@@ -49,11 +49,13 @@ def test_greedy_beats_random_on_normal():
     # catches that too.
     rates = {}
     for policy in ("greedy", "random"):
-        df = simulate(Rules(), policy, 2000, seed=5, progress=False)
+        df = simulate(Rules(), policy, 5000, seed=5, progress=False)
         wins = int(df["won"].sum())
         rates[policy] = wilson_interval(wins, len(df))
     assert rates["greedy"][0] > rates["random"][1]
-    assert rates["greedy"][0] > 0.5  # measured about 0.92 on 20,000 games
+    # The README's 91.7% (20,000 games of seed 77) lies in this run's interval (91.4-92.9%): a
+    # change that costs greedy a point and a half of win rate fails here.
+    assert rates["greedy"][0] <= 0.917 <= rates["greedy"][1]
 
 
 # --- R19: honesty ------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from experiments.boards import draw_board, replay_pictures, save_board
 from experiments.find import FindError, export_found, find_games
 from sim.engine import DRY, FLOODED, SEA, new_game
 from sim.records import load_record, replay
-from sim.rules import Rules
+from sim.rules import Rules, gauge_of_length
 from sim.runner import export_records, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,7 +127,21 @@ def test_notebook_runs_on_its_own_small_study(tmp_path):
     nb = _execute_notebook({"NOTEBOOK_SWEEP": str(tmp_path / "no-sweep"), "NOTEBOOK_REPORT": str(tmp_path / "none"),
                             "NOTEBOOK_GAMES": "300"})
     text = _text(nb)
-    assert "games from a small study" in text and "from the rulebook (no report found)" in text
+    assert "from the rulebook (no report found)" in text
+    # The notebook's numbers are the games' numbers: 3 player counts (R5: 1-2 once) × 3 settings ×
+    # 2 policies × 300 games, and the share of the judge's losses with all four treasures raised.
+    from policies.registry import default_judge
+
+    judge = default_judge()
+    assert "5,400 games from a small study played here (300 games a setting)" in text
+    lost = []
+    for players in (2, 3, 4):
+        for cpt, length in ((2, 9), (2, 8), (3, 9)):
+            df = simulate(Rules(players=players, cards_per_treasure=cpt, gauge=gauge_of_length(length)), judge,
+                          300, seed=31, progress=False)
+            lost.append(df[~df.won])
+    lost = pd.concat(lost)
+    assert f"{(lost.treasures_raised == 4).mean():.1%} of {judge}'s losses came with all four treasures raised" in text
     assert _images(nb) >= 5
 
 
@@ -153,6 +167,7 @@ def test_notebook_runs_on_the_reports_tables(tmp_path):
     assert f"2 settings from {report}" in text  # players 1 and 2 are one setting (R5)
     assert f"only {judge} plays in these tables" in text
     assert _images(nb) >= 5
+
 
 def test_find_over_a_sweep_folder_writes_one_file_per_game_and_never_overwrites(tmp_path):
     from experiments.sweep import parse_config, run_sweep

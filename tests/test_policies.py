@@ -83,10 +83,40 @@ def test_lookahead_rolls_out_with_the_expert():
 
 
 def test_python_policies_play_against_the_engine():
+    """A Python policy decides every action of a game the engine referees to its end: it sees
+    only the public view and the engine's legal actions, its choices are the ones played, the
+    same seed plays the same game, and an illegal choice is refused."""
     from policies.python import play_python, raise_or_wander
+    from sim.engine import Action, IllegalAction, PublicView
 
-    outcomes = {play_python(raise_or_wander, Rules(), seed).outcome for seed in range(5)}
-    assert outcomes and None not in outcomes
+    chosen = []
+
+    def watched(view, legal, rng):
+        assert isinstance(view, PublicView)  # R19: never the Game itself
+        assert all(card is None for card, state in view.board.values() if state == "down")
+        action = raise_or_wander(view, legal, rng)
+        kinds = {a.kind for a in legal}
+        first = next((k for k in ("takeoff", "raise", "shore", "salvage", "move") if k in kinds), None)
+        assert (action.kind if action else None) == first  # its stated priorities
+        chosen.append(str(action) if action else None)
+        return action
+
+    games = [play_python(watched, Rules(), seed) for seed in range(6)]
+    assert all(g.over and g.outcome in {"win", "treasure", "helicopter", "drowned", "water", "cut_off", "cards"}
+               for g in games)
+    played = [e for g in games for e in g.events if e.kind in ("move", "swim", "shore", "salvage", "give", "raise",
+                                                                "takeoff")]
+    assert len(played) == sum(c is not None for c in chosen) > 100  # every choice was played, nothing else
+    kinds = {c.split()[0] for c in chosen if c}
+    assert {"move", "shore", "salvage"} <= kinds
+    again = play_python(raise_or_wander, Rules(), 3)
+    assert [e.as_record() for e in again.events] == [e.as_record() for e in games[3].events]
+
+    def off_the_island(view, legal, rng):
+        return Action.parse("move left")  # pawns start in the centre: the third move leaves the island
+
+    with pytest.raises(IllegalAction, match="off the island|sea"):
+        play_python(off_the_island, Rules(), 0)
 
 
 # --- states from real play ------------------------------------------------------------------------

@@ -1,0 +1,200 @@
+"""`island-escape playtest summarize`: reading real-table logs, win rates by setting, the table's
+skill by maximum likelihood (checked on a known win-rate curve), and the levels it implies."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from experiments.calibrate import DEFAULT_BANDS, candidate_settings
+from experiments.playtest import (
+    Game,
+    by_setting,
+    estimate_skill,
+    levels_for,
+    read_logs,
+    summarize,
+)
+from sim.records import write_record
+from sim.rules import FULL_GAUGE, Rules
+
+
+def known_curve(rules: Rules, skill: float) -> float:
+    """A made-up lab: harder rules shift the curve right; more skill always wins more."""
+    hardness = 0.25 * (rules.cards_per_treasure - 2) - 0.06 * (len(rules.gauge) - 9) + 0.1 * (rules.players - 2)
+    hardness -= 0.15 * (rules.swim_cost == 1)
+    return 1 / (1 + math.exp(-7 * (skill - 0.45 - hardness)))
+
+
+SETTINGS = (Rules(players=2), Rules(players=2, cards_per_treasure=3))
+
+
+def synthetic_table(skill: float, games: int, rng: np.random.Generator, name: str = "t") -> list[Game]:
+    out = []
+    for rules in SETTINGS:
+        wins = rng.binomial(games, known_curve(rules, skill))
+        out += [Game(name, rules, "win" if i < wins else "water", f"row {i}") for i in range(games)]
+    return out
+
+
+# --- reading logs ----------------------------------------------------------------------------------
+
+
+def test_bad_rows_get_one_line_each_and_good_rows_are_used(tmp_path):
+    log = tmp_path / "LOG.csv"
+    log.write_text(
+        "players,cards_per_treasure,gauge,swim_cost,outcome,turns,table\n"
+        "3,2,AD 2C 2D 3C 3D 4C 4D 5C,2,win,12,kitchen\n"
+        ",,,,treasure,,\n"  # every rule missing: the rulebook's values; table from the file name
+        "2,two,,,win,,\n"
+        "2,2,AC QQ,,win,,\n"
+        "2,2,,,lost,,\n"
+        "2,2,,,win,-3,\n"
+        "\n"
+        "9,2,,,win,,\n", encoding="utf-8")
+    games, problems = read_logs([log])
+    assert problems == [
+        f"{log}, row 4: column cards_per_treasure: 'two' is not a whole number",
+        f"{log}, row 5: column gauge: rules.gauge: 'QQ' is not a gauge card (A-5 of clubs or diamonds, R3)",
+        f"{log}, row 6: column outcome: 'lost' is not win or an R18 cause "
+        "(treasure, helicopter, drowned, water, cut_off, cards)",
+        f"{log}, row 7: column turns: '-3' is negative",
+        f"{log}, row 9: column players: rules.players must be a whole number from 1 to 4, not 9",
+    ]
+    assert [(g.table, g.outcome) for g in games] == [("kitchen", "win"), ("LOG", "treasure")]
+    assert games[0].rules == Rules(players=3, gauge=FULL_GAUGE[1:]) and games[0].turns == 12
+    assert games[1].rules == Rules()
+
+
+def test_records_of_play_count_as_a_table(tmp_path):
+    from sim.runner import export_records
+
+    folder = tmp_path / "playtests"
+    folder.mkdir()
+    rules = Rules(players=2)
+    records = export_records(rules, "greedy", 5, [0, 1, 2])
+    for i, record in enumerate(records):
+        write_record(folder / f"game-{i}.json", record)
+    causes = [r.result["cause"] for r in records]
+    unfinished = records[0]
+    unfinished.turns = unfinished.turns[:2]
+    unfinished.result = None
+    write_record(folder / "unfinished.json", unfinished)
+    games, problems = read_logs([folder])
+    assert problems == [f"{folder / 'unfinished.json'}: the game is not finished"]
+    assert [g.outcome for g in games] == causes
+    assert {g.table for g in games} == {"playtests"}
+
+
+def test_a_log_that_cannot_be_read_is_one_line_with_exit_2(tmp_path):
+    (tmp_path / "nohead.csv").write_text("", encoding="utf-8")
+    (tmp_path / "noout.csv").write_text("players,gauge\n2,AC\n", encoding="utf-8")
+    for name, message in [("missing.csv", "cannot read it"), ("nohead.csv", "empty, expected a header row"),
+                          ("noout.csv", "no outcome column")]:
+        out = subprocess.run([sys.executable, "-m", "experiments.cli", "playtest", "summarize",
+                              str(tmp_path / name)], capture_output=True, text=True)
+        assert out.returncode == 2 and message in out.stderr, out.stderr
+        assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
+
+
+# --- the skill estimate on a known curve -------------------------------------------------------------
+
+
+def test_the_estimate_is_the_skill_that_explains_the_wins_best():
+    # wins exactly as expected at skill 0.6 on both settings: the maximum is at 0.6
+    counts = []
+    for rules in SETTINGS:
+        n = 10_000
+        counts.append((rules, n, round(n * known_curve(rules, 0.6))))
+    skill, (lo, hi), _ = estimate_skill(counts, known_curve)
+    assert abs(skill - 0.6) <= 0.0051 and lo < 0.6 < hi and hi - lo < 0.05
+
+
+def test_the_interval_narrows_with_games_and_covers_the_truth_about_95_percent():
+    rng = np.random.default_rng(11)
+    for true_skill in (0.3, 0.75):
+        covered, widths, estimates = 0, [], []
+        for _ in range(200):
+            counts = by_setting(synthetic_table(true_skill, 40, rng))
+            skill, (lo, hi), _ = estimate_skill(counts, known_curve)
+            covered += lo <= true_skill <= hi
+            widths.append(hi - lo)
+            estimates.append(skill)
+        assert 0.88 <= covered / 200 <= 0.995, (true_skill, covered)
+        assert abs(np.mean(estimates) - true_skill) < 0.03
+        big = by_setting(synthetic_table(true_skill, 1000, rng))
+        _, (lo, hi), _ = estimate_skill(big, known_curve)
+        assert hi - lo < np.mean(widths) / 3  # 25 times the games: about 5 times narrower
+
+
+def test_the_levels_are_the_fewest_changes_that_land_in_each_band():
+    skill = 0.5
+    levels = levels_for(2, skill, known_curve, DEFAULT_BANDS)
+    assert [lv["level"] for lv in levels] == ["easy", "normal", "hard"]
+    candidates = [s for c in range(3) for s in candidate_settings(c)]
+    for lv in levels:
+        lo, hi = lv["band"]
+        rules = Rules(**lv["rules"])
+        assert lo <= known_curve(rules, skill) <= hi and lv["win_rate"] == known_curve(rules, skill)
+        changes = next(s.changes for s in candidates if s.rules(2) == rules)
+        fewer = [s for s in candidates if s.changes < changes and lo <= known_curve(s.rules(2), skill) <= hi]
+        assert not fewer, (lv, fewer[:1])
+
+
+def test_summaries_per_table_and_for_all_tables():
+    rng = np.random.default_rng(3)
+    games = synthetic_table(0.3, 60, rng, "novices") + synthetic_table(0.8, 60, rng, "club")
+    out = summarize(games, known_curve)
+    assert [s["table"] for s in out] == ["novices", "club", "all tables"]
+    novices, club, everyone = out
+    assert novices["skill_ci"][0] <= 0.3 <= novices["skill_ci"][1]
+    assert club["skill_ci"][0] <= 0.8 <= club["skill_ci"][1]
+    assert novices["skill_ci"][1] < club["skill_ci"][0]
+    assert everyone["games"] == 240 and everyone["wins"] == novices["wins"] + club["wins"]
+    for s in out:
+        assert {"table", "games", "wins", "win_rate", "ci95", "skill", "skill_ci", "levels"} <= set(s)
+        assert s["ci95"][0] <= s["win_rate"] <= s["ci95"][1]
+        assert sum(st["games"] for st in s["settings"]) == s["games"]
+    # the weaker table gets kinder rules for the same band
+    easy = {s["table"]: Rules(**next(lv for lv in s["levels"] if lv["level"] == "normal")["rules"]) for s in out}
+    assert known_curve(easy["novices"], 0.8) > known_curve(easy["club"], 0.8)
+
+
+def test_summarize_command_text_and_json(tmp_path):
+    log = tmp_path / "club.csv"
+    rows = ["players,cards_per_treasure,outcome"] + ["2,2,win"] * 7 + ["2,2,water"] * 3 + ["2,3,cut_off"] * 2
+    log.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "experiments.cli", "playtest", "summarize", str(log), "--json",
+                          "--lab-games", "200"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    obj, = [json.loads(line) for line in out.stdout.splitlines()]
+    assert obj["table"] == "club" and obj["games"] == 12 and obj["wins"] == 7
+    assert obj["ci95"][0] < 7 / 12 < obj["ci95"][1]
+    text = subprocess.run([sys.executable, "-m", "experiments.cli", "playtest", "summarize", str(log),
+                           "--lab-games", "200"], capture_output=True, text=True)
+    assert "club: 12 game(s), 7 won, win rate 58%" in text.stdout
+
+
+@pytest.mark.skipif("not __import__('experiments.playtest').playtest.LabWinRate.available()",
+                    reason="the lab's skilled policy is not in this version yet")
+def test_logs_of_skilled_players_give_back_their_skills():
+    from policies import skilled
+    from sim.runner import run_games
+
+    settings = (Rules(players=2), Rules(players=3, cards_per_treasure=3))
+    games = []
+    for table, skill in (("low", 0.25), ("high", 0.85)):
+        for k, rules in enumerate(settings):
+            raw = run_games(rules, "skilled", 400, 900 + k, policy_params=skilled.skill_params(skill))
+            games += [Game(table, rules, "win" if c == 0 else "water", "") for c in raw[:, 0]]
+    from experiments.playtest import LabWinRate
+
+    lab = LabWinRate(games=3000, seed=7100)
+    out = {s["table"]: s for s in summarize(games, lab, floor=lab.floor)}
+    assert out["low"]["skill_ci"][0] <= 0.25 <= out["low"]["skill_ci"][1], out["low"]
+    assert out["high"]["skill_ci"][0] <= 0.85 <= out["high"]["skill_ci"][1], out["high"]

@@ -1,0 +1,56 @@
+"""The runner's summary: the Wilson interval and the summary built from raw kernel arrays."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from sim.rules import Rules
+from sim.runner import results_frame, run_games, summarize, summarize_raw, wilson_interval
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 100, 1000, 123_457, 10**7])
+def test_wilson_interval_is_scipys_to_the_last_bit(n):
+    from scipy.stats import binomtest
+
+    for wins in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+        ci = binomtest(wins, n).proportion_ci(confidence_level=0.95, method="wilson")
+        assert wilson_interval(wins, n) == (float(ci.low), float(ci.high)), (wins, n)
+
+
+def test_summary_from_raw_arrays_equals_the_table_summary():
+    rules = Rules(players=3)
+    raw = run_games(rules, "random", 3000, seed=4, threads=1)
+    df = results_frame(raw, rules, "random", 4)
+    assert summarize_raw(raw, 2.0) == summarize(df, 2.0)
+    s = summarize_raw(raw)
+    assert s["games"] == 3000 and s["wins"] == int(df["won"].sum())
+    assert s["mean_turns"] == pytest.approx(df["turns"].mean())
+    assert sum(s["loss_rates"].values()) == pytest.approx((3000 - s["wins"]) / 3000)  # fractions
+
+
+_CHILD = """
+import sys
+from experiments.cli import main
+sys.argv = ["island-escape", "simulate", "--games", "700", "--policy", "random", "--json", "--seed", "3"]
+try:
+    main()
+finally:
+    heavy = sorted(m for m in ("pandas", "pyarrow", "matplotlib", "scipy.stats") if m in sys.modules)
+    print("HEAVY", " ".join(heavy))
+"""
+
+
+def test_simulate_without_a_table_loads_no_pandas_pyarrow_matplotlib_or_scipy_stats():
+    r = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    summary, heavy = r.stdout.strip().splitlines()
+    assert heavy == "HEAVY", f"simulate --json imported {heavy[6:]}"
+    rules = Rules()
+    expected = summarize_raw(run_games(rules, "random", 700, seed=3))
+    got = json.loads(summary)
+    got.pop("games_per_second"), expected.pop("games_per_second")
+    assert got == json.loads(json.dumps(expected))
