@@ -53,4 +53,6 @@ def test_simulate_without_a_table_loads_no_pandas_pyarrow_matplotlib_or_scipy_st
     expected = summarize_raw(run_games(rules, "random", 700, seed=3))
     got = json.loads(summary)
     got.pop("games_per_second"), expected.pop("games_per_second")
+    # the output names what was played: policy, seed and rules, then the summary itself
+    assert (got.pop("policy"), got.pop("seed"), got.pop("rules")) == ("random", 3, rules.as_record())
     assert got == json.loads(json.dumps(expected))
