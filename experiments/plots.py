@@ -164,20 +164,34 @@ def loss_hazard_grid(frames: dict[tuple[str, str], pd.DataFrame], path: Path, ti
     fig, axes = plt.subplots(len(levels), len(counts), figsize=(3.4 * len(counts), 2.3 * len(levels)),
                              sharex=True, sharey=True, squeeze=False)
     turns = np.arange(1, longest + 1)
+    rates = {}
+    for key, df in frames.items():
+        alive = np.array([(df["turns"] >= t).sum() for t in turns], dtype=float)
+        rates[key] = {}
+        for cause in LOSS_CAUSES:
+            lost = df[df["cause"] == cause]["turns"].value_counts().reindex(turns, fill_value=0).to_numpy()
+            rates[key][cause] = np.divide(100 * lost, alive, out=np.zeros_like(alive), where=alive > 0)
+    # The last turn of a gauge loses most games still running to the water (the clock, R14): its
+    # bar would flatten every other, so the axis stops above the earlier turns and the last bar
+    # is clipped, with its height written on it.
+    before_last = [sum(r.values())[: int(frames[k]["turns"].max()) - 1].max(initial=0) for k, r in rates.items()]
+    top = max(5.0, 1.4 * max(before_last))
     for i, level in enumerate(levels):
         for j, count in enumerate(counts):
             ax = axes[i][j]
-            df = frames.get((level, count))
-            if df is None:
+            if (level, count) not in frames:
                 ax.set_visible(False)
                 continue
-            alive = np.array([(df["turns"] >= t).sum() for t in turns], dtype=float)
             bottom = np.zeros(len(turns))
             for cause in LOSS_CAUSES:
-                lost = df[df["cause"] == cause]["turns"].value_counts().reindex(turns, fill_value=0).to_numpy()
-                rate = np.divide(100 * lost, alive, out=np.zeros_like(alive), where=alive > 0)
+                rate = rates[(level, count)][cause]
                 ax.bar(turns, rate, bottom=bottom, color=CAUSE_COLOURS[cause], label=cause, width=0.85)
                 bottom += rate
+            for t, total in zip(turns, bottom, strict=True):
+                if total > top:
+                    ax.text(t, 0.97 * top, f"{total:.0f}%", ha="center", va="top", fontsize=7, rotation=90,
+                            color="white", fontweight="bold")
+            ax.set_ylim(0, top)
             ax.set_title(f"{level}, {count} player{'s' if count != '1' else ''}", fontsize=9)
             ax.grid(alpha=0.3, axis="y")
             if i == len(levels) - 1:

@@ -316,7 +316,8 @@ def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path,
     lines += ["", f"Across the recommended settings most losses are `{main[0]}`"
               + (f", then `{main[1]}`" if len(main) > 1 and top[main[1]] > 0 else "") + " (R18 causes).", "",
               "When in the game they come, one panel per setting (the share of games still running that are "
-              "lost in each turn):", "", f"![loss hazard]({p2.relative_to(report_dir)})", ""]
+              "lost in each turn; the last turn's bar, the water clock running out, is cut off and labelled):", "",
+              f"![loss hazard]({p2.relative_to(report_dir)})", ""]
 
     # Near misses: the printed rules and every recommended setting.
     lines += ["### Near misses", "",
