@@ -520,10 +520,13 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
     s = result.summary
     resumed = len(s) - len(result.ran)
     click.echo(f"{len(result.ran)} cell(s) played, {resumed} resumed; tables in {result.out}")
-    cols = ["players", "cards_per_treasure", "gauge_length", "variant", "policy", "games", "win_rate",
+    from experiments.calibrate import gauge_name
+
+    cols = ["players", "cards_per_treasure", "gauge", "variant", "policy", "games", "win_rate",
             "ci_low", "ci_high", "mean_turns"]
+    shown = s[cols].assign(gauge=s["gauge"].map(lambda g: gauge_name(str(g).split())))  # named by its cards
     with pd_options():
-        click.echo(s[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
 
 def pd_options():

@@ -140,3 +140,12 @@ def test_a_slow_first_call_says_it_is_compiling():
     compile_notice("expert", lambda: None, echo=quiet.append, after=0.3)
     time.sleep(0.4)
     assert quiet == []
+
+
+def test_sweep_table_names_the_gauge_by_its_cards_and_the_policy(tmp_path):
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('games = 30\n[grid]\ngauge = ["AD 2C 2D 3C 3D 4C 4D 5C", "AC AD 2D 3C 3D 4D 5C"]\n'
+                   'policy = "greedy"\n')
+    r = run("sweep", str(cfg), "--out", str(tmp_path / "out"), "--no-plots")
+    assert r.returncode == 0, r.stderr
+    assert "A♦-5♣, 8 cards" in r.stdout and "A♣ A♦ 2♦ 3♣ 3♦ 4♦ 5♣" in r.stdout and "greedy" in r.stdout
