@@ -1,9 +1,9 @@
 """Mutation check: realistic kernel bugs, each of which the test suite must catch (`make mutants`).
 
-Each mutant is one small edit of the kernel's source. For each, the project is copied to a scratch
-folder, the edit applied there, and the fast suite (`pytest -m "not slow"`, as `make test` runs
-it, the kernel tests first and stopping at the first failure) run on the copy with its own numba
-cache. A mutant the suite lets pass "survives": the script then exits with status 1. An edit
+Each mutant is one small edit of the kernel's source. The project is copied to a scratch folder
+once; for each mutant the edit is applied there and the fast suite (`pytest -m "not slow"`, as
+`make test` runs it, the kernel tests first and stopping at the first failure) run on the copy,
+then the file is restored. A mutant the suite lets pass "survives": the script then exits with status 1. An edit
 whose text is no longer in the source (the code moved) is reported as such, never skipped
 silently.
 
@@ -87,36 +87,42 @@ def copy_project(dest: Path) -> None:
             shutil.copy2(src, dest / name)
 
 
-def run_mutant(name: str, python: str) -> str:
+def run_mutant(name: str, python: str, scratch: Path, cache: Path) -> str:
+    """Apply one mutant to the scratch copy, run the suite there, and restore the file."""
     path, old, new, _ = MUTANTS[name]
-    with tempfile.TemporaryDirectory(prefix=f"mutant-{name}-") as tmp:
-        scratch = Path(tmp) / "project"
-        copy_project(scratch)
-        source = (scratch / path).read_text()
-        if source.count(old) != 1:
-            return f"NOT APPLIED ({path} holds the text {source.count(old)} times: the code moved)"
-        (scratch / path).write_text(source.replace(old, new))
-        env = {**os.environ, "NUMBA_CACHE_DIR": str(Path(tmp) / "numba"), "PYTHONPATH": str(scratch)}
+    original = (ROOT / path).read_text()
+    if original.count(old) != 1:
+        return f"NOT APPLIED ({path} holds the text {original.count(old)} times: the code moved)"
+    (scratch / path).write_text(original.replace(old, new))
+    try:
+        # One numba cache for all mutants: numba recompiles what the edited file holds (its
+        # stamp changed) and reuses the policies' compiled code, which no mutant touches.
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(scratch)}
         start = time.perf_counter()
         r = subprocess.run([python, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider", *FIRST,
                             "tests"], cwd=scratch, env=env, capture_output=True, text=True)
         took = time.perf_counter() - start
-        failed = [line for line in r.stdout.splitlines() if line.startswith("FAILED")]
-        if r.returncode == 1 and failed:
-            return f"killed in {took:.0f} s by {failed[0].split()[1].split(' - ')[0]}"
-        if r.returncode == 0:
-            return f"SURVIVED ({took:.0f} s: the whole fast suite passed)"
-        return f"ERROR (pytest exit {r.returncode}): {(r.stdout + r.stderr).strip().splitlines()[-1:]}"
+    finally:
+        (scratch / path).write_text(original)
+    failed = [line for line in r.stdout.splitlines() if line.startswith("FAILED")]
+    if r.returncode == 1 and failed:
+        return f"killed in {took:.0f} s by {failed[0].split()[1]}"
+    if r.returncode == 0:
+        return f"SURVIVED ({took:.0f} s: the whole fast suite passed)"
+    return f"ERROR (pytest exit {r.returncode}): {(r.stdout + r.stderr).strip().splitlines()[-1:]}"
 
 
 def main(argv: list[str]) -> int:
     names = [n for n in MUTANTS if not argv or any(w in n for w in argv)]
     python = sys.executable
     survived = 0
-    for name in names:
-        result = run_mutant(name, python)
-        survived += not result.startswith("killed")
-        print(f"{name:<38} {result}", flush=True)
+    with tempfile.TemporaryDirectory(prefix="mutants-") as tmp:
+        scratch = Path(tmp) / "project"
+        copy_project(scratch)
+        for name in names:
+            result = run_mutant(name, python, scratch, Path(tmp) / "numba")
+            survived += not result.startswith("killed")
+            print(f"{name:<38} {result}", flush=True)
     print(f"{len(names) - survived} of {len(names)} mutants killed")
     return 1 if survived else 0
 

@@ -1,8 +1,10 @@
 """The numba kernel against the reference engine, game by game (OpenSpiel style).
 
 Kernel games are exported as records and replayed by the reference engine, which must reach the
-same outcome, cause, turns, floods and final state. Plus determinism across threads and runs,
-and common random numbers across rule settings.
+same outcome, cause, turns, floods and final state; during the replay the kernel shadows the
+engine (tests/kernel_shadow.py): the same legal actions at every decision, the same next state
+after every action and flood. Plus determinism across threads and runs, and common random
+numbers across rule settings.
 """
 
 from __future__ import annotations
