@@ -574,14 +574,14 @@ def tune_cmd(policy, trials, games, holdout, seed, holdout_seed, sampler, player
 
 @cli.command("bench")
 @click.option("--games", type=click.IntRange(min=1000), default=400_000, show_default=True,
-              help="Games per kernel measurement (the default policy plays a tenth).")
-@click.option("--engine-games", type=click.IntRange(min=10), default=300, show_default=True,
-              help="Games the reference engine replays for the ratio.")
+              help="Games per kernel measurement of random (greedy and expert play a twentieth).")
+@click.option("--engine-games", type=click.IntRange(min=10), default=100, show_default=True,
+              help="Games the reference engine plays per policy for the ratio.")
 @click.option("--quick", is_flag=True, help="Skip the memory measurement (a million games).")
 @click.option("--out", type=click.Path(dir_okay=False), default="reports/bench.json", show_default=True,
               help="Where to write the figures as JSON.")
 def bench_cmd(games, engine_games, quick, out):
-    """Benchmark the kernel against the reference engine (see experiments/bench.py)."""
+    """Benchmark the kernel, whole simulate processes, start-up and compile (experiments/bench.py)."""
     from pathlib import Path
 
     from experiments.bench import format_table, run_bench

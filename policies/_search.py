@@ -31,8 +31,13 @@ from sim.layout import (
     DOWN,
     DRY,
     FLOODED,
+    FULL,
     GAUGE_TOP,
     HAND,
+    NEIGHBOUR,
+    NEIGHBOUR2,
+    NOT_FIRST_COL,
+    NOT_LAST_COL,
     P_ACTIONS,
     P_CPT,
     P_GLEN,
@@ -111,6 +116,17 @@ def tile_degree(tiles, place):
     return n
 
 
+# lowest_bit's table: de Bruijn sequence 0x077CB531 (bit scan without a loop).
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+@njit(cache=True, forceinline=True)
+def lowest_bit(m):
+    """The index of the lowest set bit of a non-zero mask below 2**32."""
+    return _DEBRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+
+
 @njit(cache=True)
 def distances(p, tiles, init, dist):
     """Multi-source Dijkstra over the tiles of `tiles` (R7 moves cost 1, R8 swims P_SWIM).
@@ -119,39 +135,114 @@ def distances(p, tiles, init, dist):
     min over sources of init + path cost. Moves and swims are symmetric, so this is also the
     cost to *reach* the cheapest source.
     """
+    distances_until(p, tiles, init, dist, FULL)
+
+
+@njit(cache=True)
+def distances_until(p, tiles, init, dist, wanted):
+    """`distances`, stopping once every place of the mask `wanted` is settled: their `dist` is
+    then final (the others may be too high). The open places are kept as a bit mask, so a step
+    scans only them; the least is taken, the lowest place on ties, and costs add up move by
+    move, as a plain O(25^2) Dijkstra does - the same numbers to the last bit.
+    """
     swim = p[P_SWIM]
     can_swim = swim <= p[P_ACTIONS]
-    done = 0  # place mask of settled places
+    todo = wanted & tiles
+    open_ = 0
     for i in range(25):
-        dist[i] = init[i] if (tiles >> i) & 1 else INF
-    for _ in range(25):
-        u = -1
-        best = INF
-        for i in range(25):
-            if not (done >> i) & 1 and dist[i] < best:
+        if (tiles >> i) & 1:
+            dist[i] = init[i]
+            if init[i] < INF:
+                open_ |= 1 << i
+        else:
+            dist[i] = INF
+    while open_ and todo:
+        m = open_
+        u = lowest_bit(m)
+        best = dist[u]
+        m &= m - 1
+        while m:
+            i = lowest_bit(m)
+            m &= m - 1
+            if dist[i] < best:
                 best = dist[i]
                 u = i
-        if u < 0:
-            break
-        done |= 1 << u
+        open_ &= ~(1 << u)
+        todo &= ~(1 << u)
         for d in range(4):
-            v = step(u, d, 1)
+            v = NEIGHBOUR[u, d]
             if v < 0:
                 continue
             if (tiles >> v) & 1:
                 if best + 1.0 < dist[v]:
                     dist[v] = best + 1.0
+                    open_ |= 1 << v
             elif can_swim:
-                w = step(u, d, 2)
+                w = NEIGHBOUR2[u, d]
                 if w >= 0 and (tiles >> w) & 1 and best + swim < dist[w]:
                     dist[w] = best + swim
+                    open_ |= 1 << w
+
+
+@njit(cache=True, forceinline=True)
+def move_neighbours(m, tiles):
+    """The tiles one move (R7) from a place of the mask `m`."""
+    return (((m & NOT_LAST_COL) << 1) | ((m & NOT_FIRST_COL) >> 1) | (m << 5) | (m >> 5)) & tiles
+
+
+@njit(cache=True, forceinline=True)
+def swim_neighbours(m, tiles):
+    """The tiles one swim (R8: across exactly one sea place) from a place of the mask `m`."""
+    sea = FULL & ~tiles
+    out = (((m & NOT_LAST_COL) << 1) & sea & NOT_LAST_COL) << 1
+    out |= (((m & NOT_FIRST_COL) >> 1) & sea & NOT_FIRST_COL) >> 1
+    out |= ((m << 5) & sea) << 5
+    out |= ((m >> 5) & sea) >> 5
+    return out & tiles
+
+
+@njit(cache=True)
+def path_costs(p, tiles, sources, dist):
+    """`dist`: path cost (R7 moves 1, R8 swims P_SWIM) from the nearest place of the mask
+    `sources`, INF where no path leads. The same numbers as `distances` from sources of cost 0,
+    found level by level on bit masks (Dial's buckets: the places first reached at cost d, from
+    those at d - 1 by a move and d - P_SWIM by a swim), without scanning for a minimum.
+    """
+    swim = p[P_SWIM]
+    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+    for i in range(25):
+        dist[i] = INF
+    ring = stack_empty(16, np.int64)  # ring[d % 16]: places first reached at cost d
+    for k in range(16):
+        ring[k] = 0
+    ring[0] = sources & tiles
+    settled = 0
+    last = 0
+    d = 0
+    while d <= last:
+        cur = ring[d & 15] & ~settled
+        ring[d & 15] = 0
+        if cur:
+            settled |= cur
+            m = cur
+            while m:
+                dist[lowest_bit(m)] = d
+                m &= m - 1
+            nxt = move_neighbours(cur, tiles) & ~settled
+            if nxt:
+                ring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swim_neighbours(cur, tiles) & ~settled
+                if nxt:
+                    ring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
+        d += 1
 
 
 @njit(cache=True)
 def dist_from(p, tiles, src, dist):
-    init = fill(stack_empty(25, np.float64), INF)
-    init[src] = 0.0
-    distances(p, tiles, init, dist)
+    path_costs(p, tiles, np.int64(1) << src, dist)
 
 
 @njit(cache=True)
@@ -305,11 +396,11 @@ def suit_of(card):
 @njit(cache=True, forceinline=True)
 def dist_from_others(s, p, me, tiles, dist):
     """`dist`: path cost from the nearest pawn other than `me` (INF with no other pawn)."""
-    init = fill(stack_empty(25, np.float64), INF)
+    others = 0
     for i in range(p[P_PAWNS]):
         if i != me:
-            init[s[PAWN + i]] = 0.0
-    distances(p, tiles, init, dist)
+            others |= np.int64(1) << s[PAWN + i]
+    path_costs(p, tiles, others, dist)
 
 
 @njit(cache=True, forceinline=True)
@@ -368,22 +459,65 @@ def salvage_keeps_targets(s, p, tiles, kpos, t):
     return reach_mask(p, after, pawn_mask(s, p), p[P_SWIM] <= p[P_ACTIONS]) & need == need
 
 
+# The board facts that `salvage_ok_in` and `is_bridge_in` test each candidate place against,
+# found once per decision (slots of a 5-entry int64 array, `board_context`).
+CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK = 0, 1, 2, 3, 4
+N_CONTEXT = 5
+
+
+@njit(cache=True, forceinline=True)
+def board_context(s, p, tiles, kpos, ctx):
+    """ctx: the targets (R16, `targets_mask`), the pawns, what the pawns reach by moves and swims,
+    what the helicopter reaches by moves and swims, and by moves alone."""
+    swims = p[P_SWIM] <= p[P_ACTIONS]
+    pawns = pawn_mask(s, p)
+    ctx[CX_TARGETS] = targets_mask(s, kpos, tiles)
+    ctx[CX_PAWNS] = pawns
+    ctx[CX_REACH] = reach_mask(p, tiles, pawns, swims)
+    ctx[CX_HOME] = reach_mask(p, tiles, 1 << CENTRE, swims)
+    ctx[CX_WALK] = reach_mask(p, tiles, 1 << CENTRE, False)
+
+
+@njit(cache=True, forceinline=True)
+def reach_without(p, tiles, t, start, reach_before, swims):
+    """What `start` reaches once the tile `t` is gone, knowing what it reached before: unchanged
+    if `t` was not reached (then no reached place is next to it, so no new swim across it opens
+    either), else a new fill."""
+    if not (reach_before >> t) & 1:
+        return reach_before
+    return reach_mask(p, tiles & ~(1 << t), start, swims)
+
+
+@njit(cache=True, forceinline=True)
+def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
+    """`salvage_ok` against the `board_context` of this decision."""
+    swims = p[P_SWIM] <= p[P_ACTIONS]
+    need = ctx[CX_TARGETS] & ~(1 << t)
+    if reach_without(p, tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], swims) & need != need:
+        return 0
+    if home_reaches_all and reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_HOME], swims) & need != need:
+        return 0
+    walk_before = ctx[CX_WALK] & need
+    walk_after = reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_WALK], False) & need
+    if walk_after != walk_before:
+        return 1
+    return 2
+
+
 @njit(cache=True, forceinline=True)
 def salvage_ok(s, p, tiles, kpos, t, home_reaches_all):
     """0: salvaging `t` cuts a target off (R16) or, with `home_reaches_all`, strands a target
     away from the helicopter; 1: allowed but a walking path from the helicopter breaks; 2: fine."""
-    swims = p[P_SWIM] <= p[P_ACTIONS]
-    after = tiles & ~(1 << t)
-    need = targets_mask(s, kpos, after)
-    if reach_mask(p, after, pawn_mask(s, p), swims) & need != need:
-        return 0
-    if home_reaches_all and reach_mask(p, after, 1 << CENTRE, swims) & need != need:
-        return 0
-    walk_before = reach_mask(p, tiles, 1 << CENTRE, False) & need
-    walk_after = reach_mask(p, after, 1 << CENTRE, False) & need
-    if walk_after != walk_before:
-        return 1
-    return 2
+    ctx = stack_empty(N_CONTEXT, np.int64)
+    board_context(s, p, tiles, kpos, ctx)
+    return salvage_ok_in(p, tiles, t, home_reaches_all, ctx)
+
+
+@njit(cache=True, forceinline=True)
+def is_bridge_in(p, tiles, t, ctx):
+    """`is_bridge` against the `board_context` of this decision."""
+    need = ctx[CX_TARGETS] & ~(1 << t)
+    return (reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_WALK], False) & need) != ctx[CX_WALK] & need
 
 
 @njit(cache=True)
@@ -396,10 +530,11 @@ def is_bridge(s, p, tiles, kpos, t):
 
 
 @njit(cache=True, forceinline=True)
-def spare_shore(s, p, legal, tiles, kpos, need, extra):
+def spare_shore(s, p, legal, tiles, ctx, need, extra):
     """A shore-up for actions that would otherwise be lost, -1 if none is legal. Worth 4 for a
-    bridge, 3 for a land tile of a `need` suit, else 1, plus `extra[place]`; ties: the first of
-    up, down, left, right, here."""
+    bridge (`is_bridge_in`, against the `board_context` ctx), 3 for a land tile of a `need`
+    suit, else 1, plus `extra[place]` (read only at the places a legal shore-up reaches); ties:
+    the first of up, down, left, right, here."""
     best = -1
     best_score = 0.0
     here = s[PAWN + s[CUR]]
@@ -412,7 +547,7 @@ def spare_shore(s, p, legal, tiles, kpos, need, extra):
         card = s[CARD + t]
         if 4 <= card < 24 and need[suit_of(card)]:
             score = 3.0
-        if is_bridge(s, p, tiles, kpos, t):
+        if is_bridge_in(p, tiles, t, ctx):
             score = 4.0
         score += extra[t]
         if score > best_score:
@@ -467,8 +602,15 @@ def walk_home(s, p, legal, here, tiles):
 @njit(cache=True, forceinline=True)
 def step_to_goal(s, p, legal, here, tiles, init, dist):
     """A step towards the cheapest goal of `init` (path cost plus `init`, bonuses negative);
-    A_END when standing here is already the cheapest."""
-    distances(p, tiles, init, dist)
+    A_END when standing here is already the cheapest. Only the costs of here and of the places
+    a legal move or swim reaches are read, so the search stops once those are settled."""
+    wanted = np.int64(1) << here
+    for d in range(4):
+        if (legal >> (A_MOVE + d)) & 1:
+            wanted |= np.int64(1) << NEIGHBOUR[here, d]
+        if (legal >> (A_SWIM + d)) & 1:
+            wanted |= np.int64(1) << NEIGHBOUR2[here, d]
+    distances_until(p, tiles, init, dist, wanted)
     if init[here] > dist[here] + 1e-9:
         return step_toward(s, p, legal, here, dist)
     return A_END
@@ -500,10 +642,11 @@ def give_here(s, p, legal, me, mine, complete_sets):
 
 
 @njit(cache=True, forceinline=True)
-def salvage_next_door(s, p, legal, tiles, kpos, collect, any_need, cut, home_reaches_all):
+def salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, cut, home_reaches_all):
     """R10: the best legal salvage of a next-door land tile of a suit I collect (`collect[suit]`)
     or, while short suits want any card (`any_need`), of any suit: never one that cuts a target
-    off (`salvage_ok`), edge tiles first, `cut` off for breaking a walking path home. -1 if none."""
+    off (`salvage_ok_in`, against the `board_context` ctx), edge tiles first, `cut` off for
+    breaking a walking path home. -1 if none."""
     here = s[PAWN + s[CUR]]
     best = -1
     best_score = -1e9
@@ -514,7 +657,7 @@ def salvage_next_door(s, p, legal, tiles, kpos, collect, any_need, cut, home_rea
         suit = suit_of(s[CARD + t])  # face up: salvage is legal only of face-up tiles
         if not (collect[suit] or any_need > 0):
             continue
-        ok = salvage_ok(s, p, tiles, kpos, t, home_reaches_all)
+        ok = salvage_ok_in(p, tiles, t, home_reaches_all, ctx)
         if ok == 0:
             continue
         score = -tile_degree(tiles, t) - (cut if ok == 1 else 0.0)

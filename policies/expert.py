@@ -29,32 +29,37 @@ import numpy as np
 from numba import njit
 
 from policies._search import (
+    CX_PAWNS,
+    CX_REACH,
+    CX_TARGETS,
     INF,
+    N_CONTEXT,
+    board_context,
     critical_places,
     dist_from,
     dist_from_others,
     explore_goals,
     face_down_places,
     face_up_kings,
+    fill,
     give_here,
     hit_chance,
     home_goal,
     may_hide_face_down,
     my_actions_left,
-    pawn_mask,
     raise_goals,
     raise_is_safe,
-    reach_mask,
+    reach_without,
     salvage_next_door,
-    salvage_ok,
+    salvage_ok_in,
     save_goal,
     shore_critical,
     spare_shore,
+    stack_empty,
     step,
     step_to_goal,
     suit_needs,
     suit_of,
-    targets_mask,
     team_counts,
     tile_degree,
     walk_home,
@@ -62,6 +67,8 @@ from policies._search import (
 from sim.layout import (
     A_END,
     A_RAISE,
+    A_SHORE,
+    A_SHORE_HERE,
     A_TAKEOFF,
     ACTS,
     CARD,
@@ -159,30 +166,33 @@ def king_places(s, kpos, cheat):
 
 
 @njit(cache=True)
-def _critical(s, p, kpos, tiles, bridges):
+def _critical(s, p, kpos, tiles, bridges, ctx):
     """Places whose sinking loses the game: the helicopter, known unraised Kings and (with
-    `bridges`) flooded tiles whose loss would cut a target off (R16)."""
+    `bridges`) flooded tiles whose loss would cut a target off (R16; ctx: `board_context`)."""
     m = critical_places(s, kpos)
     if bridges:
         swims = p[P_SWIM] <= p[P_ACTIONS]
-        pawns = pawn_mask(s, p)
+        pawns = ctx[CX_PAWNS]
         for t in range(25):
             if s[TSTATE + t] == FLOODED and not (m >> t) & 1 and not (pawns >> t) & 1:
-                after = tiles & ~(1 << t)
-                need = targets_mask(s, kpos, after)
-                if reach_mask(p, after, pawns, swims) & need != need:
+                need = ctx[CX_TARGETS] & ~(1 << t)
+                if reach_without(p, tiles, t, pawns, ctx[CX_REACH], swims) & need != need:
                     m |= 1 << t
     return m
 
 
 @njit(cache=True)
-def _spare_shore(s, p, legal, tiles, kpos, need, level, cheat):
+def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
     """A shore-up for actions that would otherwise be lost: tiles that can still be hit soon
-    first, bridges and needed tiles before the rest."""
-    soon = np.empty(25)
-    for place in range(25):
-        soon[place] = 4.0 * hit_risk(s, place, level * p[P_PAWNS], cheat)
-    return spare_shore(s, p, legal, tiles, kpos, need, soon)
+    first, bridges and needed tiles before the rest. The chances are worked out only where a
+    legal shore-up reaches (`spare_shore` reads no other place)."""
+    soon = stack_empty(25, np.float64)
+    here = s[PAWN + s[CUR]]
+    for d in range(5):
+        if (legal >> (A_SHORE_HERE if d == 4 else A_SHORE + d)) & 1:
+            place = here if d == 4 else step(here, d, 1)
+            soon[place] = 4.0 * hit_risk(s, place, level * p[P_PAWNS], cheat)
+    return spare_shore(s, p, legal, tiles, ctx, need, soon)
 
 
 @njit(cache=True)
@@ -196,13 +206,15 @@ def decide(s, p, pp, legal, cheat):
     tiles = np.int64(s[TILES])
     raised = s[RAISED]
     level = p[P_GRANK + s[GAUGE_TOP]]
-    kpos = np.empty(4, dtype=np.int64)
+    kpos = stack_empty(4, np.int64)
     king_places(s, kpos, cheat)
 
     if (legal >> A_RAISE) & 1 and raise_is_safe(s, p, me, s[CARD + here]):  # R12
         return A_RAISE
 
-    crit = _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0)
+    ctx = stack_empty(N_CONTEXT, np.int64)  # what the salvage and bridge checks test against
+    board_context(s, p, tiles, kpos, ctx)
+    crit = _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0, ctx)
     a = shore_critical(legal, here, crit)
     if a >= 0:
         return a
@@ -210,11 +222,11 @@ def decide(s, p, pp, legal, cheat):
     if raised == 15:
         return walk_home(s, p, legal, here, tiles)
 
-    team = np.zeros(4, dtype=np.int64)
-    mine = np.zeros(4, dtype=np.int64)
-    other = np.zeros(4, dtype=np.int64)
+    team = stack_empty(4, np.int64)
+    mine = stack_empty(4, np.int64)
+    other = stack_empty(4, np.int64)
     team_counts(s, p, me, team, mine, other)
-    need = np.zeros(4, dtype=np.int64)
+    need = stack_empty(4, np.int64)
     any_need = suit_needs(s, p, team, need)
 
     # gives: to a pawn here that holds more of the suit (ties: the lower index), or that
@@ -226,21 +238,21 @@ def decide(s, p, pp, legal, cheat):
     # salvage a needed next-door land tile, from the edge: the suit's collector, or anyone when
     # a treasure needs at least W_ANY cards
     any_collects = cpt >= _w(pp, W_ANY)
-    salvage = np.zeros(4, dtype=np.int64)
+    salvage = fill(stack_empty(4, np.int64), 0)
     for suit in range(4):
         if need[suit] and (mine[suit] >= other[suit] or any_collects):
             salvage[suit] = 1
-    a = salvage_next_door(s, p, legal, tiles, kpos, salvage, any_need, _w(pp, W_CUT), True)
+    a = salvage_next_door(s, p, legal, tiles, ctx, salvage, any_need, _w(pp, W_CUT), True)
     if a >= 0:
         return a
 
     left = s[ACTS]
-    init = np.full(25, INF)
+    init = fill(stack_empty(25, np.float64), INF)
     raise_goals(s, p, me, kpos, init, _w(pp, W_RAISE))
 
-    dme = np.empty(25)
+    dme = stack_empty(25, np.float64)
     dist_from(p, tiles, here, dme)
-    dother = np.empty(25)
+    dother = stack_empty(25, np.float64)
     dist_from_others(s, p, me, tiles, dother)
 
     # flooded Kings and helicopter: now if I can, else by the chance they sink before my turn
@@ -271,7 +283,7 @@ def decide(s, p, pp, legal, cheat):
         suit = suit_of(card)
         if not ((need[suit] and mine[suit] >= other[suit]) or any_need > 0):
             continue
-        ok = salvage_ok(s, p, tiles, kpos, place, True)
+        ok = salvage_ok_in(p, tiles, place, True, ctx)
         if ok == 0:
             continue
         bonus = _w(pp, W_COLLECT) - (_w(pp, W_CUT) if ok == 1 else 0.0) - _w(pp, W_EDGE) * tile_degree(
@@ -304,10 +316,10 @@ def decide(s, p, pp, legal, cheat):
 
     home_goal(init, my_actions_left(s, p), dme, _w(pp, W_HOME), _w(pp, W_COLLECT), _w(pp, W_EXPLORE))
 
-    a = step_to_goal(s, p, legal, here, tiles, init, np.empty(25))
+    a = step_to_goal(s, p, legal, here, tiles, init, stack_empty(25, np.float64))
     if a != A_END:
         return a
-    a = _spare_shore(s, p, legal, tiles, kpos, need, level, cheat)
+    a = _spare_shore(s, p, legal, tiles, ctx, need, level, cheat)
     if a >= 0:
         return a
     return A_END
@@ -317,7 +329,7 @@ def decide(s, p, pp, legal, cheat):
 def pick_escape(s, p, pp, pawn, opts, n, cheat):
     """R15: a tile with a path home, dry, not hit again soon, most tile neighbours, nearest home."""
     tiles = np.int64(s[TILES])
-    dist = np.empty(25)
+    dist = stack_empty(25, np.float64)
     dist_from(p, tiles, CENTRE, dist)
     level = p[P_GRANK + s[GAUGE_TOP]]
     best = 0

@@ -35,6 +35,8 @@ from numba import njit
 
 from policies._search import (
     INF,
+    N_CONTEXT,
+    board_context,
     critical_places,
     dist_from,
     dist_from_others,
@@ -50,7 +52,7 @@ from policies._search import (
     raise_goals,
     raise_is_safe,
     salvage_next_door,
-    salvage_ok,
+    salvage_ok_in,
     save_goal,
     shore_critical,
     spare_shore,
@@ -149,7 +151,9 @@ def choose(s, p, pp, legal, rng):
     for suit in range(4):
         if mine[suit] < other[suit]:
             collect[suit] = 0
-    a = salvage_next_door(s, p, legal, tiles, kpos, collect, any_need, w[W_CUT], False)
+    ctx = stack_empty(N_CONTEXT, np.int64)  # what the salvage and bridge checks test against
+    board_context(s, p, tiles, kpos, ctx)
+    a = salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, w[W_CUT], False)
     if a >= 0:
         return a
 
@@ -177,7 +181,7 @@ def choose(s, p, pp, legal, rng):
         suit = suit_of(card)
         if not (collect[suit] or any_need > 0):
             continue
-        ok = salvage_ok(s, p, tiles, kpos, place, False)
+        ok = salvage_ok_in(p, tiles, place, False, ctx)
         if ok == 0:
             continue
         bonus = w[W_COLLECT] - (w[W_CUT] if ok == 1 else 0.0) - 0.25 * tile_degree(tiles, place)
@@ -199,7 +203,7 @@ def choose(s, p, pp, legal, rng):
     if a != A_END:
         return a
     # (8) at the goal: spare actions shore up next-door floods, bridges and needed tiles first
-    a = spare_shore(s, p, legal, tiles, kpos, collect, fill(stack_empty(25, np.float64), 0.0))
+    a = spare_shore(s, p, legal, tiles, ctx, collect, fill(stack_empty(25, np.float64), 0.0))
     if a >= 0:
         return a
     return A_END

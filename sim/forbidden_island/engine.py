@@ -90,6 +90,14 @@ class Action:
     pawns: tuple[int, ...] = ()  # Helicopter Lift passengers, ascending
     card: str | None = None
 
+    def __post_init__(self) -> None:
+        """One spelling per action: an Engineer's two tiles in island order, passengers ascending."""
+        a, b = self.place, self.place2
+        if a in PLACE_SET and b in PLACE_SET and PLACES.index(b) < PLACES.index(a):
+            object.__setattr__(self, "place", b)
+            object.__setattr__(self, "place2", a)
+        object.__setattr__(self, "pawns", tuple(sorted(self.pawns)))
+
     def __str__(self) -> str:
         k = self.kind
         if k in ("move", "fly"):
@@ -289,7 +297,7 @@ class Game:
             tile = self.flood_pile.pop(0)
             self.state[tile] = FLOODED
             self.flood_discard.append(tile)
-            self._event("flood", tile=tile)
+            self._event("flood", tile=tile, place=self.place_of[tile])
         self.flood_layers = [len(self.flood_pile)]
         set_aside = []
         for _ in range(self.rules.setup_cards):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from sim.forbidden_island.engine import FLOODED, SUNK, IllegalAction
+from sim.forbidden_island.engine import FLOODED, SUNK, Action, IllegalAction
 from sim.forbidden_island.rules import PLACES, TREASURES
 
 from .support import act, arranged, flood_top, hand, kinds, picture, place, places_in, set_state, to_flood_phase
@@ -64,7 +64,9 @@ def test_f10_engineer_shores_up_two_tiles_for_one_action():
     set_state(game, [(3, 4), (3, 3), (2, 4), (5, 4)], FLOODED)
     pairs = {(a.place, a.place2) for a in game.legal_actions() if a.kind == "shore" and a.place2}
     assert pairs == {((3, 3), (2, 4)), ((3, 3), (3, 4)), ((2, 4), (3, 4))}
-    act(game, "shore 3,3 2,4")
+    act(game, "shore 2,4 3,3")  # either order, one action
+    assert game.history[-1][1] == Action("shore", place=(3, 3), place2=(2, 4))
+    assert str(game.history[-1][1]) == "shore 3,3 2,4"
     assert game.state_at((3, 3)) == game.state_at((2, 4)) == "dry"
     assert game.actions_left == 2
     with pytest.raises(IllegalAction):

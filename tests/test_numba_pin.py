@@ -1,0 +1,38 @@
+"""numba and llvmlite are the versions pyproject.toml pins (the ones the tests have passed on).
+
+The kernel relies on parts of numba that are not public API (the `_nrt` compile flag, array
+views built in intrinsics); a different numba may compile them differently without an error.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+
+PYPROJECT = Path(__file__).resolve().parent.parent / "pyproject.toml"
+
+
+def pinned() -> dict[str, Requirement]:
+    deps = tomllib.loads(PYPROJECT.read_text())["project"]["dependencies"]
+    return {r.name: r for r in map(Requirement, deps) if r.name in ("numba", "llvmlite")}
+
+
+def test_numba_and_llvmlite_are_pinned_to_a_range_with_an_upper_bound():
+    pins = pinned()
+    assert set(pins) == {"numba", "llvmlite"}
+    for name, req in pins.items():
+        assert any(spec.operator == "<" for spec in req.specifier), f"{name} needs an upper bound: {req}"
+
+
+@pytest.mark.parametrize("name", ["numba", "llvmlite"])
+def test_installed_version_is_the_tested_one(name):
+    req = pinned()[name]
+    installed = version(name)
+    assert req.specifier.contains(installed), (
+        f"{name} {installed} is installed, but the kernel is tested on {name}{req.specifier} "
+        f"(pyproject.toml): reinstall with `pip install -e .` or, to move to {installed}, run "
+        "`make test` on it and widen the pin")
