@@ -465,7 +465,7 @@ CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK = 0, 1, 2, 3, 4
 N_CONTEXT = 5
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def board_context(s, p, tiles, kpos, ctx):
     """ctx: the targets (R16, `targets_mask`), the pawns, what the pawns reach by moves and swims,
     what the helicopter reaches by moves and swims, and by moves alone."""
@@ -478,7 +478,7 @@ def board_context(s, p, tiles, kpos, ctx):
     ctx[CX_WALK] = reach_mask(p, tiles, 1 << CENTRE, False)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def reach_without(p, tiles, t, start, reach_before, swims):
     """What `start` reaches once the tile `t` is gone, knowing what it reached before: unchanged
     if `t` was not reached (then no reached place is next to it, so no new swim across it opens
@@ -488,7 +488,7 @@ def reach_without(p, tiles, t, start, reach_before, swims):
     return reach_mask(p, tiles & ~(1 << t), start, swims)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     """`salvage_ok` against the `board_context` of this decision."""
     swims = p[P_SWIM] <= p[P_ACTIONS]
@@ -513,7 +513,7 @@ def salvage_ok(s, p, tiles, kpos, t, home_reaches_all):
     return salvage_ok_in(p, tiles, t, home_reaches_all, ctx)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True)
 def is_bridge_in(p, tiles, t, ctx):
     """`is_bridge` against the `board_context` of this decision."""
     need = ctx[CX_TARGETS] & ~(1 << t)

@@ -297,7 +297,7 @@ class Game:
             tile = self.flood_pile.pop(0)
             self.state[tile] = FLOODED
             self.flood_discard.append(tile)
-            self._event("flood", tile=tile)
+            self._event("flood", tile=tile, place=self.place_of[tile])
         self.flood_layers = [len(self.flood_pile)]
         set_aside = []
         for _ in range(self.rules.setup_cards):

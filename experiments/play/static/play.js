@@ -54,6 +54,12 @@ async function startPage() {
   }
   levelChoices();
   $("players").addEventListener("change", levelChoices);
+  // choosing a level or editing a rule picks that way of setting the rules
+  const mode = (m) => { form.querySelector(`input[name=mode][value=${m}]`).checked = true; };
+  $("level-choice").addEventListener("change", () => mode("level"));
+  for (const name of ["cards_per_treasure", "swim_cost", "actions_per_turn", "gauge"]) {
+    form[name].addEventListener("input", () => mode("rules"));
+  }
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const body = {players: Number(form.players.value)};
@@ -100,7 +106,7 @@ function showStatus() {
   if (game.phase === "actions") line = `${chip}Pawn ${game.pawn} to play - <b>${game.actions_left}</b> action(s) left`;
   else if (game.phase === "flood") line = `The flood phase: <b>${game.floods_left}</b> flood(s) to draw`;
   else if (game.phase === "escape") line = `The flood hits ${game.escape.card_label} a second time: it sinks with pawn ${game.escape.pawn} on it`;
-  else line = game.end.text;
+  else line = `Game over after ${game.floods} floods.`;
   s.innerHTML = `<h2>Turn ${game.turn}</h2><div>${line}</div>` +
     `<div class="phase">${game.level ? game.level + " - " : ""}${describeRules(game.rules)}; seed ${game.seed}</div>`;
 }
@@ -165,6 +171,8 @@ function showEnd() {
     html += `<tr data-bot="${name}"><td>${name}</td><td>${r.cause}</td><td>${r.turns}</td><td>${r.treasures_raised}</td></tr>`;
   }
   html += "</table>";
+  html += `<p class="phase">The bots play kernel game 0 of seed ${game.seed}: ` +
+          `<code>island-escape simulate --seed ${game.seed} --games 1 --policy NAME</code></p>`;
   box.innerHTML = html;
   box.querySelector("#record-path").textContent = game.end.record;
   if (pending) setTimeout(async () => show(await api("GET", `/api/games/${game.id}`)), 1500);
