@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test test-slow lint bench sweep calibrate report notebook play browser clean
+.PHONY: run test test-slow lint bench sweep calibrate report notebook play browser clean mutants
 CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
@@ -52,6 +52,10 @@ bench: $(STAMP)
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
+
+# Realistic kernel bugs, each of which `make test` must catch (tests/mutants.py; ~2 min a mutant).
+mutants: $(STAMP)
+	$(BIN)/python tests/mutants.py
 
 notebook: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[test,notebook]'

@@ -25,9 +25,6 @@ POLICIES = {
     "clairvoyant": (7, clairvoyant),
     "skilled": (8, skilled),
 }
-DEFAULT_POLICY = "greedy"
-
-
 # Policies that search (seconds per game): experiments give them a smaller share of games.
 SLOW = {"lookahead", "clairvoyant"}
 # Search policies and the policy they roll out with: a search is never worse than its rollout
@@ -42,6 +39,11 @@ JUDGES = ("expert", "greedy")
 
 def default_judge() -> str:
     return next(name for name in JUDGES if name in POLICIES)
+
+
+# One default player everywhere: the policy the difficulty report judges with, so `simulate`,
+# `sweep` and `compare` without --policy give the numbers the report gives.
+DEFAULT_POLICY = default_judge()
 
 
 class UnknownPolicy(ValueError):

@@ -1,8 +1,10 @@
 """The numba kernel against the reference engine, game by game (OpenSpiel style).
 
 Kernel games are exported as records and replayed by the reference engine, which must reach the
-same outcome, cause, turns, floods and final state. Plus determinism across threads and runs,
-and common random numbers across rule settings.
+same outcome, cause, turns, floods and final state; during the replay the kernel shadows the
+engine (tests/kernel_shadow.py): the same legal actions at every decision, the same next state
+after every action and flood. Plus determinism across threads and runs, and common random
+numbers across rule settings.
 """
 
 from __future__ import annotations
@@ -13,8 +15,11 @@ import pytest
 
 from experiments.runner import export_games, run_games, simulate
 from sim import layout as L
+from sim.engine import Game
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules, gauge_of_length
+
+from .kernel_shadow import shadow
 
 # Every player count and variant, several cards-per-treasure, gauge, action and swim settings.
 SETTINGS = [
@@ -36,16 +41,20 @@ def _ids(rules: Rules) -> str:
 def _check_games(rules: Rules, policy: str, seed: int, games: range) -> int:
     checked = 0
     for record, final in export_games(rules, policy, seed, games):
-        game = replay(parse_record(record.to_json()))  # through JSON, as another engine would
-        res = result_json(game)
-        got = {k: res[k] for k in ("outcome", "cause", "turns", "floods")}
-        assert got == record.result, f"game differs: engine {got}, kernel {record.result}"
-        engine_final = res["final"]
-        engine_final["salvage"] = [sorted(h, key=_card_order) for h in engine_final["salvage"]]
-        final["salvage"] = [sorted(h, key=_card_order) for h in final["salvage"]]
-        assert engine_final == final
+        _check_game(record, final)
         checked += 1
     return checked
+
+
+def _check_game(record, final: dict) -> None:
+    game = replay(parse_record(record.to_json()))  # through JSON, as another engine would
+    res = result_json(game)
+    got = {k: res[k] for k in ("outcome", "cause", "turns", "floods")}
+    assert got == record.result, f"game differs: engine {got}, kernel {record.result}"
+    engine_final = res["final"]
+    engine_final["salvage"] = [sorted(h, key=_card_order) for h in engine_final["salvage"]]
+    final["salvage"] = [sorted(h, key=_card_order) for h in final["salvage"]]
+    assert engine_final == final
 
 
 def _card_order(code: str) -> tuple[str, int]:
@@ -54,10 +63,55 @@ def _card_order(code: str) -> tuple[str, int]:
 
 @pytest.mark.parametrize("rules", SETTINGS, ids=_ids)
 def test_kernel_games_replay_identically_in_the_engine(rules):
-    # 15 settings x (140 random + 10 idle) = 2,250 games.
-    n = _check_games(rules, "random", seed=11, games=range(140))
-    n += _check_games(rules, "idle", seed=12, games=range(10))
+    # 15 settings x (140 random + 10 idle) = 2,250 games. Replayed under the kernel's shadow: at
+    # every decision the kernel's legal-action mask must equal the engine's legal actions, and
+    # every action and flood the kernel's primitives play on the engine's state must land where
+    # the engine does (tests/kernel_shadow.py).
+    with shadow() as seen:
+        n = _check_games(rules, "random", seed=11, games=range(140))
+        n += _check_games(rules, "idle", seed=12, games=range(10))
     assert n == 150
+    assert seen.masks > 1000 and seen.actions > 1000 and seen.floods > 1000
+
+
+# Settings where the rare endings and steps are common under goal-directed play: many cards a
+# treasure with many pawns (short raises, cards losses), cheap swims (cut-offs), short turns.
+RARE = [Rules(players=3, cards_per_treasure=4, swim_cost=1), Rules(players=4, cards_per_treasure=4),
+        Rules(players=4, cards_per_treasure=3, actions_per_turn=2, swim_cost=3)]
+
+
+def test_rare_events_replay_identically_in_the_engine():
+    """A fast differential run rich in what random play seldom reaches: short-of-a-suit raises
+    (R12), drownings and emergency escapes (R15), cut-offs (R16) and water losses on the last
+    gauge card (R14, R18) - each dozens of times, each game replayed under the kernel's shadow."""
+    counts = dict.fromkeys(("short raise", "escape", "drowned", "cut_off", "water", "cards"), 0)
+    short_legal = 0
+    real_legal = Game.legal_actions
+
+    def counting(game):
+        nonlocal short_legal
+        legal = real_legal(game)
+        need = game.rules.cards_per_treasure
+        short_legal += any(a.kind == "raise" and len(a.cards) == need + 1 for a in legal)
+        return legal
+
+    with shadow() as seen:
+        Game.legal_actions = counting
+        try:
+            for k, rules in enumerate(RARE):
+                for record, final in export_games(rules, "greedy", 40 + k, range(600)):
+                    _check_game(record, final)
+                    cause = record.result["cause"]
+                    counts[cause] = counts.get(cause, 0) + 1
+                    entries = [e for turn in record.turns for e in turn]
+                    counts["escape"] += sum(e.startswith("escape") for e in entries)
+                    need = rules.cards_per_treasure
+                    counts["short raise"] += sum(e.startswith("raise") and len(e.split()) == need + 2 for e in entries)
+        finally:
+            Game.legal_actions = real_legal
+    for event in ("short raise", "escape", "drowned", "cut_off", "water", "cards"):
+        assert counts[event] >= 24, counts
+    assert short_legal >= 24 and seen.masks > 20_000
 
 
 @pytest.mark.slow

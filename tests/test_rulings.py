@@ -33,7 +33,21 @@ from sim.rules import (
     is_card_code,
 )
 
+from .kernel_shadow import shadow
 from .support import act, check, everything_but, grid, kinds, make_game, play, record, set_state, sink
+
+
+@pytest.fixture(autouse=True)
+def through_the_kernel():
+    """Every scenario below also runs through the kernel: each action, `check` and flood the
+    engine plays is played by the kernel's rule primitives on the same state and compared
+    (tests/kernel_shadow.py), so each ruling is pinned in the kernel as well."""
+    with shadow() as seen:
+        yield seen
+    KERNEL_STEPS.append(seen)
+
+
+KERNEL_STEPS = []  # what each scenario compared, for the coverage check at the end of this file
 
 # A fully named layout (rows top first); the Kings sit at 3,1 (S), 1,3 (H), 5,3 (D), 3,5 (C).
 BASE_ROWS = [
@@ -1008,3 +1022,12 @@ def test_r19_drawn_columns_and_rows_of_the_current_pass_are_public():
     assert game.public_view().columns_drawn == () and game.public_view().rows_drawn == ()
     game.flood()
     assert game.public_view().columns_drawn == (2,) and game.public_view().rows_drawn == (1,)
+
+
+def test_the_rulings_ran_through_the_kernel():
+    """The scenarios above really reached the kernel (when the whole file runs)."""
+    if len(KERNEL_STEPS) < 80:
+        pytest.skip("only part of the file ran")
+    total = {k: sum(getattr(s, k) for s in KERNEL_STEPS) for k in ("masks", "actions", "floods", "checks")}
+    print(total, {k: sum(s.skipped.get(k, 0) for s in KERNEL_STEPS) for s0 in KERNEL_STEPS for k in s0.skipped})
+    assert all(v > 40 for v in total.values()), total

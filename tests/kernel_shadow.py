@@ -1,0 +1,354 @@
+"""The kernel as a shadow of the reference engine (a test helper, not a test module).
+
+`shadow()` patches `Game.apply` and `Game.flood` so that every action and every flood the engine
+plays - in a ruling scenario, a replayed record or a property test - is also played by the
+kernel's rule primitives on the same state, and the two must agree:
+
+- before each action and at the end of each action phase: the kernel's legal-action mask equals
+  the engine's legal actions mapped to kernel ids (`engine_mask`);
+- after each action and each flood: the engine's new state, written in the kernel's layout
+  (`to_kernel`), equals the state the kernel reached.
+
+The kernel is entered only through `kernel_legal`, `kernel_apply` and `kernel_flood` below, so a
+change of the kernel's signatures is adapted here once. Steps the kernel cannot take the same way
+are counted in `Shadow.skipped` rather than compared: a give of part of a suit or a raise with
+other cards than the kernel's canonical ones (the kernel's action space has one give per suit and
+one raise), an escape (R15) to another place than the first in the default order (the kernel's
+escape is a policy's choice; `idle`'s picks the first), and an action on a state built by hand
+that was cut off or short of cards already (the kernel checks R16/R17 only after the steps that
+can change them, which in real play is the same).
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from experiments.runner import rules_to_params
+from policies.entries import FLOOD
+from policies.registry import policy_id
+from sim import layout as L
+from sim.engine import Action, Game, IllegalAction
+from sim.kernel import apply_action, legal_actions
+from sim.rules import DIRECTIONS, ISLAND_CARDS, SUITS, is_king, rank_of, step, suit_of
+
+DIRS = list(DIRECTIONS)  # up, down, left, right: the kernel's direction order too
+STATES = {"down": L.DOWN, "dry": L.DRY, "flooded": L.FLOODED, "sea": L.SEA}
+ESCAPE_FIRST = policy_id("idle")  # a policy whose escape takes the first option (R15 default order)
+
+# The state fields both sides define the same way. Not compared: COLP/ROWP after a reshuffle
+# (each side shuffles with its own randomness), the unused-action count (the engine does not
+# keep it) and RAISE_TURN (the engine keeps it in its events only, and scanning them at every
+# step would make a game's shadow quadratic).
+COMPARED = {
+    "CARD": (L.CARD, 25), "TSTATE": (L.TSTATE, 25), "PAWN": (L.PAWN, 4), "HAND": (L.HAND, 4),
+    "RAISED": (L.RAISED, 1), "RAISE_SEQ": (L.RAISE_SEQ, 1), "GAUGE_TOP": (L.GAUGE_TOP, 1),
+    "PILE_POS": (L.PILE_POS, 1), "TURN": (L.TURN, 1), "ACTS": (L.ACTS, 1), "FLOODS": (L.FLOODS, 1),
+    "OUTCOME": (L.OUTCOME, 1), "ISLAND_LAND": (L.ISLAND_LAND, 1), "TILES": (L.TILES, 1),
+    "KINGPOS": (L.KINGPOS, 4), "COUNT": (L.COUNT, 7), "SUNK": (L.SUNK, 1), "PASSES": (L.PASSES, 1),
+}
+
+COMPARED_AT = np.array([at + k for at, n in COMPARED.values() for k in range(n)])
+
+
+def index(place: tuple[int, int]) -> int:
+    return (place[1] - 1) * 5 + place[0] - 1
+
+
+def _card_id(card: str) -> int:
+    if card == "JK":
+        return L.JOKER_ID
+    if is_king(card):
+        return SUITS.index(card[1])
+    return 4 + 5 * SUITS.index(suit_of(card)) + rank_of(card) - 6
+
+
+CARD_IDS = {card: _card_id(card) for card in (*ISLAND_CARDS, "JK")}
+CARD_IDS[None] = -1
+PLACES = {(c, r): (r - 1) * 5 + c - 1 for r in range(1, 6) for c in range(1, 6)}
+
+
+def card_id(card: str | None) -> int:
+    return CARD_IDS[card]
+
+
+def to_kernel(game: Game) -> np.ndarray:
+    """The engine's state in the kernel's layout (sim/layout.py)."""
+    s = np.zeros(L.NSTATE, dtype=np.int32)
+    land = tiles = 0
+    for k in range(4):
+        s[L.KINGPOS + k] = -1
+        s[L.PAWN + k] = -1
+        s[L.RAISE_TURN + k] = -1
+    for place, tile in game.board.items():
+        i = PLACES[place]
+        cid = CARD_IDS[tile.card]
+        s[L.CARD + i] = cid
+        s[L.TSTATE + i] = STATES[tile.state]
+        if tile.state != "sea":
+            tiles |= 1 << i
+            if 0 <= cid < 4:
+                s[L.KINGPOS + cid] = i
+            elif 4 <= cid < 24:
+                land |= 1 << (cid - 4)
+    s[L.ISLAND_LAND] = land
+    s[L.TILES] = tiles
+    for k, place in enumerate(game.pawns):
+        s[L.PAWN + k] = PLACES[place]
+        s[L.HAND + k] = sum(1 << (CARD_IDS[c] - 4) for c in game.salvage[k])
+    seq = 0
+    for suit in game.raised:
+        s[L.RAISED] |= 1 << SUITS.index(suit)
+        seq = seq * 5 + SUITS.index(suit) + 1
+    s[L.RAISE_SEQ] = seq
+    s[L.GAUGE_TOP] = len(game.rules.gauge) - len(game.gauge)
+    drawn = len(game.col_drawn)
+    s[L.PILE_POS] = drawn
+    s[L.COLP:L.COLP + 5] = list(game.col_drawn) + list(game.col_pile)
+    s[L.ROWP:L.ROWP + 5] = list(game.row_drawn) + list(game.row_pile)
+    s[L.TURN] = game.turn
+    s[L.CUR] = game.current_pawn
+    s[L.ACTS] = game.actions_left
+    s[L.FLOODS] = game.floods
+    s[L.OUTCOME] = -1 if game.outcome is None else L.CAUSES.index(game.outcome)
+    for k, kind in enumerate(("move", "swim", "shore", "salvage", "give", "raise", "takeoff")):
+        s[L.COUNT + k] = game.actions_used[kind]
+    # tiles sunk by floods (R15): land tiles and lost Kings go to the box, raised Kings are set
+    # aside, the helicopter ends the game where it was
+    s[L.SUNK] = len(game.box) + len(game.set_aside) + (game.outcome == "helicopter")
+    s[L.PASSES] = game.passes
+    s[L.LOSS_PLACE] = -1
+    if game.outcome in ("treasure", "helicopter", "drowned"):
+        s[L.LOSS_PLACE] = index(next(e.at for e in reversed(game.events) if e.kind == "sink"))
+    return s
+
+
+def kernel_id(game: Game, action: Action) -> int | None:
+    """The kernel's id for an engine action of the current pawn, None if the kernel has no
+    action that does exactly this (part of a suit given, other cards raised)."""
+    me = game.current_pawn
+    here = game.pawns[me]
+    if action.kind in ("move", "swim"):
+        return (L.A_MOVE if action.kind == "move" else L.A_SWIM) + DIRS.index(action.direction)
+    if action.kind in ("shore", "salvage"):
+        if action.kind == "shore" and action.place == here:
+            return L.A_SHORE_HERE
+        for d, name in enumerate(DIRS):
+            if step(here, DIRECTIONS[name]) == action.place:
+                return (L.A_SHORE if action.kind == "shore" else L.A_SALVAGE) + d
+        return None
+    if action.kind == "give":
+        suits = {suit_of(c) for c in action.cards}
+        if len(suits) != 1 or not 0 <= action.to < 4:
+            return None
+        suit = suits.pop()
+        if sorted(action.cards) != sorted(c for c in game.salvage[me] if suit_of(c) == suit):
+            return None
+        return L.A_GIVE + 4 * action.to + SUITS.index(suit)
+    if action.kind == "raise":
+        return L.A_RAISE
+    if action.kind == "takeoff":
+        return L.A_TAKEOFF
+    return None
+
+
+def engine_mask(game: Game) -> int:
+    """The engine's legal actions of the current pawn as a kernel mask (A_END always set)."""
+    mask = 1 << L.A_END
+    for action in game.legal_actions():
+        mask |= 1 << kernel_id(game, action)
+    return mask
+
+
+def names(mask: int) -> list[str]:
+    labels = ([f"move {d}" for d in DIRS] + [f"swim {d}" for d in DIRS] + ["shore here"]
+              + [f"shore {d}" for d in DIRS] + [f"salvage {d}" for d in DIRS]
+              + [f"give {k // 4} {SUITS[k % 4]}" for k in range(16)] + ["raise", "takeoff", "end"])
+    return [labels[a] for a in range(L.N_ACTIONS) if (mask >> a) & 1]
+
+
+# --- the kernel's rule primitives (a flood through the play loop, with idle's escape) -----------
+
+
+def kernel_legal(s: np.ndarray, p: np.ndarray) -> int:
+    return int(legal_actions(s, p))
+
+
+def kernel_apply(s: np.ndarray, p: np.ndarray, a: int) -> None:
+    apply_action(s, p, a, np.zeros((1, 4), dtype=np.int32), -1)
+
+
+def kernel_flood(s: np.ndarray, p: np.ndarray) -> None:
+    """One flood (R14, R15); a pawn whose place sinks escapes to its first option."""
+    rng = np.zeros(3, dtype=np.uint64)  # used only if the piles are reshuffled
+    FLOOD[ESCAPE_FIRST](s, p, np.zeros(32), rng, np.zeros(8, dtype=np.int64), np.zeros((1, 4), dtype=np.int32), -1)
+
+
+# --- the shadow -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Shadow:
+    masks: int = 0  # legal-action masks compared
+    actions: int = 0  # actions played by both and compared
+    floods: int = 0  # floods played by both and compared
+    refused: int = 0  # illegal actions the kernel's mask also refuses
+    checks: int = 0  # `Game.check` answers compared with the kernel's mask
+    skipped: dict[str, int] = field(default_factory=dict)
+    seen: set[int] = field(default_factory=set)  # kernel action ids found legal
+
+    def skip(self, why: str) -> None:
+        self.skipped[why] = self.skipped.get(why, 0) + 1
+
+
+def assert_same_state(before: Game | None, engine: np.ndarray, kernel: np.ndarray, what: str,
+                      reshuffled: bool = False) -> None:
+    if np.array_equal(engine[COMPARED_AT], kernel[COMPARED_AT]) and (
+            reshuffled or np.array_equal(engine[L.COLP:L.ROWP + 5], kernel[L.COLP:L.ROWP + 5])) and (
+            engine[L.LOSS_PLACE] == kernel[L.LOSS_PLACE] or engine[L.OUTCOME] < 0):
+        return
+    diffs = []
+    for name, (at, n) in COMPARED.items():
+        if not np.array_equal(engine[at:at + n], kernel[at:at + n]):
+            diffs.append(f"{name}: engine {engine[at:at + n].tolist()} kernel {kernel[at:at + n].tolist()}")
+    if not reshuffled:
+        for name, at in (("COLP", L.COLP), ("ROWP", L.ROWP)):
+            if not np.array_equal(engine[at:at + 5], kernel[at:at + 5]):
+                diffs.append(f"{name}: engine {engine[at:at + 5].tolist()} kernel {kernel[at:at + 5].tolist()}")
+    if engine[L.OUTCOME] in (L.CAUSE_TREASURE, L.CAUSE_HELICOPTER, L.CAUSE_DROWNED) \
+            and engine[L.LOSS_PLACE] != kernel[L.LOSS_PLACE]:
+        diffs.append(f"LOSS_PLACE: engine {engine[L.LOSS_PLACE]} kernel {kernel[L.LOSS_PLACE]}")
+    assert not diffs, f"kernel and engine differ after {what}: " + "; ".join(diffs)
+
+
+def compare_masks(game: Game, p: np.ndarray, record: Shadow) -> np.ndarray:
+    """Compare the legal actions; returns the state in the kernel's layout."""
+    s = to_kernel(game)
+    want, got = engine_mask(game), kernel_legal(s, p)
+    assert got == want, (f"turn {game.turn}, pawn {game.current_pawn}: kernel offers {names(got)}, "
+                         f"the engine {names(want)}")
+    record.masks += 1
+    record.seen |= {a for a in range(L.N_ACTIONS) if (got >> a) & 1}
+    return s
+
+
+@contextmanager
+def shadow():
+    """Within the block every engine action and flood is also played by the kernel and compared."""
+    record = Shadow()
+    real_apply, real_flood, real_phase, real_check = Game.apply, Game.flood, Game.start_flood_phase, Game.check
+    params: dict[str, np.ndarray] = {}
+
+    def p_of(game: Game) -> np.ndarray:
+        key = repr(game.rules)  # by value: the id of a freed Rules object is reused
+        if key not in params:
+            params[key] = rules_to_params(game.rules)
+        return params[key]
+
+    def apply(game: Game, action: Action) -> None:
+        busy.append(1)
+        try:
+            return shadow_apply(game, action)
+        finally:
+            busy.pop()
+
+    def shadow_apply(game: Game, action: Action) -> None:
+        in_phase = not game.over and game.turn > 0 and not game.floods_left
+        if not in_phase:
+            return real_apply(game, action)
+        p = p_of(game)
+        s = compare_masks(game, p, record)
+        a = kernel_id(game, action)
+        if game.check(action) is not None:
+            if a is not None and action.kind not in ("give", "raise"):
+                assert not (kernel_legal(s, p) >> a) & 1, f"the kernel allows {action}"
+                record.refused += 1
+            return real_apply(game, action)
+        real_apply(game, action)
+        if a is None:
+            return record.skip("a give of part of a suit")
+        if action.kind == "raise" and not _canonical_raise(s, p, game, action):
+            return record.skip("a raise with other cards than the kernel's")
+        kernel_apply(s, p, a)
+        after = to_kernel(game)
+        if (action.kind in ("move", "swim", "shore", "give") and after[L.OUTCOME] in (L.CAUSE_CUT_OFF, L.CAUSE_CARDS)
+                and s[L.OUTCOME] < 0):
+            # These actions cannot change R16 or R17, so the state was lost before the action:
+            # a state built by hand (in play the loss came first and ended the game, R18). The
+            # kernel checks R16/R17 only after the steps that can change them.
+            after[L.OUTCOME] = -1
+            record.skip("a hand-built state lost before the action")
+        assert_same_state(game, after, s, f"turn {game.turn}: {action}")
+        record.actions += 1
+
+    busy = []  # the engine's own calls of `check` (from legal_actions, apply) are not shadowed
+
+    def check(game: Game, action: Action) -> str | None:
+        if busy:
+            return real_check(game, action)
+        busy.append(1)
+        try:
+            reason = real_check(game, action)
+            in_phase = not game.over and game.turn > 0 and not game.floods_left
+            a = kernel_id(game, action) if in_phase else None
+            if a is not None:
+                offered = (kernel_legal(to_kernel(game), p_of(game)) >> a) & 1
+                if reason is None:
+                    assert offered, f"the kernel refuses {action}, which the engine allows"
+                elif action.kind not in ("give", "raise"):  # the kernel's give and raise take other cards
+                    assert not offered, f"the kernel allows {action}: {reason}"
+                record.checks += 1
+            return reason
+        finally:
+            busy.pop()
+
+    def start_flood_phase(game: Game) -> None:
+        if not game.over and game.turn > 0 and not game.floods_left and game.actions_left > 0:
+            busy.append(1)
+            try:
+                compare_masks(game, p_of(game), record)  # the decision to end the turn
+            finally:
+                busy.pop()
+        real_phase(game)
+
+    def flood_(game: Game, choose_escape=None) -> None:
+        if game.over or not game.floods_left:
+            return real_flood(game, *(() if choose_escape is None else (choose_escape,)))
+        p = p_of(game)
+        s = to_kernel(game)
+        passes = game.passes
+        chose_other = []
+
+        def watching(g, pawn, options):
+            target = (choose_escape or (lambda g, pawn, options: options[0]))(g, pawn, options)
+            if target != options[0]:
+                chose_other.append(target)
+            return target
+
+        real_flood(game, watching)
+        if chose_other:
+            return record.skip("an escape to another place than the first option")
+        kernel_flood(s, p)
+        assert_same_state(game, to_kernel(game), s, f"flood {game.floods}", reshuffled=game.passes != passes)
+        record.floods += 1
+
+    Game.apply, Game.flood, Game.start_flood_phase, Game.check = apply, flood_, start_flood_phase, check
+    try:
+        yield record
+    finally:
+        Game.apply, Game.flood, Game.start_flood_phase, Game.check = real_apply, real_flood, real_phase, real_check
+
+
+def _canonical_raise(s: np.ndarray, p: np.ndarray, game: Game, action: Action) -> bool:
+    """The raise discards the cards the kernel would (its `raise_cards` choice)."""
+    from sim.kernel import raise_cards
+
+    me = int(s[L.CUR])
+    suit = int(s[L.CARD + s[L.PAWN + me]])
+    mask = int(raise_cards(s, p, me, suit))
+    return mask == sum(1 << (card_id(c) - 4) for c in action.cards)
+
+
+__all__ = ["IllegalAction", "Shadow", "engine_mask", "kernel_id", "shadow", "to_kernel"]

@@ -1,0 +1,136 @@
+"""Mutation check: realistic kernel bugs, each of which the test suite must catch (`make mutants`).
+
+Each mutant is one small edit of the kernel's source. The project is copied to a scratch folder
+once; for each mutant the edit is applied there and the fast suite (`pytest -m "not slow"`, as
+`make test` runs it, the kernel tests first and stopping at the first failure) run on the copy,
+then the file is restored. A mutant the suite lets pass "survives": the script then exits with status 1. An edit
+whose text is no longer in the source (the code moved) is reported as such, never skipped
+silently.
+
+    python tests/mutants.py            # every mutant
+    python tests/mutants.py swims r18  # the mutants whose names contain these words
+
+Not part of `make test` (each mutant recompiles the kernel: about two minutes each on 2 cores).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+KERNEL = "sim/kernel.py"
+FIRST = ["tests/test_rulings.py", "tests/test_kernel.py", "tests/test_properties.py"]
+
+# name: (file, text to replace, replacement, what the bug is)
+MUTANTS: dict[str, tuple[str, str, str, str]] = {
+    "r18-cut-off-before-water": (
+        KERNEL,
+        "        if s[GAUGE_TOP] == p[P_GLEN] - 1:\n            s[OUTCOME] = CAUSE_WATER",
+        "        if s[GAUGE_TOP] == p[P_GLEN] - 1:\n            if sank >= 0 and cut_off(s, p):\n"
+        "                s[OUTCOME] = CAUSE_CUT_OFF\n                return\n            s[OUTCOME] = CAUSE_WATER",
+        "R18: on the last gauge card, cut_off is checked before the water"),
+    "r12-no-short-raise": (
+        KERNEL,
+        "    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])",
+        "    if popcount(np.int64(s[HAND + me]) & SUIT_MASK[suit]) < p[P_CPT]:\n        return 0\n"
+        "    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])",
+        "R12: legal_actions never offers the short-of-a-suit raise"),
+    "r8-no-swims": (
+        KERNEL, "                legal |= 1 << (A_SWIM + d)  # R8", "                pass  # R8",
+        "R8: swims are never offered"),
+    "r9-no-shore-here": (
+        KERNEL, "        legal |= 1 << A_SHORE_HERE", "        pass",
+        "R9: a pawn cannot shore up its own place"),
+    "r10-salvage-under-a-pawn": (
+        KERNEL, "if st != DOWN and 4 <= card < 24 and not (occupied >> t) & 1:", "if st != DOWN and 4 <= card < 24:",
+        "R10: a place where a pawn stands can be salvaged"),
+    "r8-swim-costs-one": (
+        KERNEL, "        s[ACTS] -= p[P_SWIM]", "        s[ACTS] -= 1",
+        "R8: a swim costs one action whatever the swim cost"),
+    "r15-no-diagonal-escape": (
+        KERNEL, "    for k in range(8):\n        t = ESCAPE_TO[place, k]",
+        "    for k in range(0, 8, 2):\n        t = ESCAPE_TO[place, k]",
+        "R15: emergency escapes only orthogonal"),
+    "r15-raised-king-sinks-the-treasure": (
+        KERNEL, "        if not (s[RAISED] >> card) & 1:\n            s[OUTCOME] = CAUSE_TREASURE",
+        "        if True:\n            s[OUTCOME] = CAUSE_TREASURE",
+        "R15: the sinking of a raised King's place loses the game"),
+    "r17-not-checked-after-a-raise": (
+        KERNEL, "        check_state_losses(s, p)  # R17", "        pass  # R17",
+        "R17/R18: no cards check after a (short) raise"),
+    "r13-takeoff-with-a-pawn-away": (
+        KERNEL, "if s[RAISED] == 15 and occupied == 1 << CENTRE:", "if s[RAISED] == 15 and (occupied >> CENTRE) & 1:",
+        "R13: take-off while a pawn is elsewhere"),
+    "r11-give-across-the-island": (
+        KERNEL, "if other != me and s[PAWN + other] == here:", "if other != me and s[PAWN + other] >= 0:",
+        "R11: gives to a pawn on another place"),
+    "r14-face-down-tile-not-flooded": (
+        KERNEL, "    if st == DOWN or st == DRY:\n        s[TSTATE + place] = FLOODED",
+        "    if st == DRY:\n        s[TSTATE + place] = FLOODED",
+        "R14: a flood on a face-down tile does nothing"),
+}
+
+
+def copy_project(dest: Path) -> None:
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    for name in files:
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+
+
+def run_mutant(name: str, python: str, scratch: Path, cache: Path) -> str:
+    """Apply one mutant to the scratch copy, run the suite there, and restore the file."""
+    path, old, new, _ = MUTANTS[name]
+    original = (ROOT / path).read_text()
+    if original.count(old) != 1:
+        return f"NOT APPLIED ({path} holds the text {original.count(old)} times: the code moved)"
+    (scratch / path).write_text(original.replace(old, new))
+    try:
+        # One numba cache for all mutants: numba recompiles what the edited file holds (its
+        # stamp changed) and reuses the policies' compiled code, which no mutant touches.
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(scratch)}
+        start = time.perf_counter()
+        for tests in (FIRST, ["tests"]):  # the kernel's own tests first: most mutants die there
+            r = subprocess.run([python, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider",
+                                *tests], cwd=scratch, env=env, capture_output=True, text=True)
+            if r.returncode != 0:
+                break
+        took = time.perf_counter() - start
+    finally:
+        (scratch / path).write_text(original)
+    failed = [line for line in r.stdout.splitlines() if line.startswith("FAILED")]
+    if r.returncode == 1 and failed:
+        return f"killed in {took:.0f} s by {failed[0].split()[1]}"
+    if r.returncode == 0:
+        return f"SURVIVED ({took:.0f} s: the whole fast suite passed)"
+    return f"ERROR (pytest exit {r.returncode}): {(r.stdout + r.stderr).strip().splitlines()[-1:]}"
+
+
+def main(argv: list[str]) -> int:
+    names = [n for n in MUTANTS if not argv or any(w in n for w in argv)]
+    python = sys.executable
+    survived = 0
+    # A fixed scratch folder, so that numba's cache of the unchanged files survives from run to run.
+    work = Path(tempfile.gettempdir()) / "island-escape-mutants"
+    scratch = work / "project"
+    shutil.rmtree(scratch, ignore_errors=True)
+    copy_project(scratch)
+    for name in names:
+        result = run_mutant(name, python, scratch, work / "numba")
+        survived += not result.startswith("killed")
+        print(f"{name:<38} {result}", flush=True)
+    print(f"{len(names) - survived} of {len(names)} mutants killed")
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
