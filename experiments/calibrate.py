@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from experiments.runner import run_games, wilson_interval
-from policies.registry import POLICIES, SLOW, UNFAIR
+from policies.registry import POLICIES, SLOW, UNFAIR, takes_skill
 from sim.rules import FULL_GAUGE, Rules, pretty
 
 ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
@@ -311,7 +311,10 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
             near[(sim, level)] = sorted(pool, key=lambda n: (n.distance, n.setting.changes,
                                                             -n.result.games))[:3]
 
-    fair = [p for p in (others if others is not None else POLICIES) if p not in UNFAIR and p != "idle"]
+    # every fair policy but the skill axis (at its default it is the expert; the report plays it
+    # at every skill in its own section)
+    fair = [p for p in (others if others is not None else POLICIES)
+            if p not in UNFAIR and p != "idle" and not takes_skill(p)]
     recs, missing = [], []
     for p in players:
         sim = groups[p]

@@ -59,22 +59,24 @@ def skill_in_band(curve: pd.DataFrame, band: tuple[float, float]) -> tuple[float
 
 
 def band_sentence(level: str, label: str, curve: pd.DataFrame, band: tuple[float, float]) -> str:
+    """From which skill on the setting plays at its level: the win rate rises with skill, so the
+    band is entered at one skill and left (or not) at a higher one."""
     lo, hi = band
     c = curve.dropna(subset=["skill"]).sort_values("skill")
     span = skill_in_band(curve, band)
     name = level.capitalize()
+    head = f"{name} ({label}, band {lo:.0%}-{hi:.0%})"
     if span is None:
         if c["win_rate"].max() < lo:
-            return (f"{name} ({label}) stays below its band ({lo:.0%}-{hi:.0%}) at every skill: even the "
-                    f"expert wins {c['win_rate'].max():.0%}.")
+            return f"{head} is harder than its band at every skill: even the expert wins {c['win_rate'].max():.0%}."
         if c["win_rate"].min() > hi:
-            return (f"{name} ({label}) stays above its band ({lo:.0%}-{hi:.0%}) at every skill: even a "
-                    f"careless table wins {c['win_rate'].min():.0%}.")
-        return f"{name} ({label}) jumps across its band ({lo:.0%}-{hi:.0%}) between two grid skills."
+            return (f"{head} is easier than its band at every skill: even a careless table wins "
+                    f"{c['win_rate'].min():.0%}.")
+        return f"{head} jumps across its band between two grid skills."
     a, b = span
-    above = "" if b >= 1.0 else f"; stronger tables find it easier than {name}"
-    return (f"{name} ({label}) is in its band ({lo:.0%}-{hi:.0%}) for tables of skill {a:.2f}"
-            + (f" to {b:.2f}" if b < 1.0 else " and up") + above + ".")
+    text = f"{head} plays at its level from skill {a:.2f}"
+    text += " up to the expert" if b >= 1.0 else f" to {b:.2f}; stronger tables find it easier"
+    return text + f"; below skill {a:.2f} it is harder than {name}."
 
 
 def plot_skill(df: pd.DataFrame, bands: dict[str, tuple[float, float]], path: Path) -> Path:
@@ -124,7 +126,7 @@ def report_settings(recs: list[dict]) -> list[tuple[str, str, Rules]]:
     """The rulebook's rules for 2-4 players and every recommendation; a solo game is the
     two-player game (R5), so 1-player rows are folded into the 2-player ones."""
     out: list[tuple[str, str, Rules]] = [("rulebook", f"rulebook {n}p", Rules(players=n)) for n in (2, 3, 4)]
-    seen = {repr(r.as_record()) for _, _, r in out}
+    seen: set[str] = set()  # a level whose rules are the rulebook's still gets its own row
     for rec in recs:
         rules = Rules(**{**rec["rules"], "players": max(2, rec["rules"]["players"])})
         if repr(rules.as_record()) in seen:
@@ -146,7 +148,9 @@ def skill_section(recs: list[dict], bands: dict[str, tuple[float, float]], games
              "flooded Kings overlooked, steps taken at random); at skill 1 it is the expert, game for game. "
              f"Every curve plays the same {games:,} games per skill (seed {seed}); ▲ is `lookahead`, the "
              f"strongest fair search, and ★ `clairvoyant`, a cheat that knows every card and flood "
-             f"({search_games:,} games each): what it still loses is bad luck no skill can beat.", "",
+             f"({search_games:,} games each): what it still loses is bad luck no skill can beat. The verdicts "
+             "stay the expert's: `lookahead` plays a few games a second, where the study needs millions "
+             "of games in a few minutes, so it is shown here and beside each level, not used to judge.", "",
              f"![win rate by skill]({path.relative_to(report_dir)})", "",
              "| setting | " + " | ".join(f"skill {s:g}" for s in shown) + " | lookahead | clairvoyant |",
              "| --- |" + " ---: |" * (len(shown) + 2)]
