@@ -16,6 +16,7 @@ plays the same games of one seed, so settings are compared on the same islands.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,6 +28,38 @@ ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
 DEFAULT_BANDS = {"easy": (0.70, 0.80), "normal": (0.45, 0.55), "hard": (0.20, 0.30)}
 LEVELS = ("easy", "normal", "hard")
 SLOW_SHARE = 20  # a slow (searching) policy plays 1/20 of the games of the others, at least 100
+KNOBS = ("gauge", "cards", "divers")  # what a setting may change: the gauge, cards a treasure, Divers
+
+
+def divers_allowed(band: tuple[float, float]) -> bool:
+    """The rulebook labels Divers the *easier* variant: it may serve only a level easier than
+    Normal (a band above Normal's), never be used against its label to reach Normal or Hard."""
+    return band[0] >= DEFAULT_BANDS["normal"][1]
+
+
+def parse_knobs(text: str | None) -> tuple[str, ...]:
+    """'gauge,cards' -> ('gauge', 'cards'); ValueError naming an unknown knob."""
+    if not text:
+        return KNOBS
+    knobs = tuple(k.strip().lower() for k in text.split(",") if k.strip())
+    for k in knobs:
+        if k not in KNOBS:
+            raise ValueError(f"{k!r} is not a knob (choose from {', '.join(KNOBS)})")
+    if not knobs:
+        raise ValueError("name at least one knob")
+    return knobs
+
+
+def gauge_name(gauge: tuple[str, ...] | list[str]) -> str:
+    """A gauge named by its cards, the same way in every table and figure: a run of the rank
+    order A♣ A♦ 2♣ … 5♣ 5♦ as its first and last card ("A♦-5♣, 8 cards"), any other gauge
+    card by card."""
+    gauge = tuple(gauge)
+    if gauge and all(c in ALL_GAUGE_CARDS for c in gauge):
+        first = ALL_GAUGE_CARDS.index(gauge[0])
+        if gauge == ALL_GAUGE_CARDS[first:first + len(gauge)] and len(gauge) > 2:
+            return f"{pretty(gauge[0])}-{pretty(gauge[-1])}, {len(gauge)} cards"
+    return " ".join(pretty(c) for c in gauge)
 
 
 @dataclass(frozen=True)
@@ -40,6 +73,12 @@ class Setting:
                      swim_cost=1 if self.divers else 2)
 
     @property
+    def knobs(self) -> set[str]:
+        """The knobs this setting turns away from the rulebook."""
+        return ({"gauge"} if self.gauge != FULL_GAUGE else set()) | (
+            {"cards"} if self.cards_per_treasure != 2 else set()) | ({"divers"} if self.divers else set())
+
+    @property
     def changes(self) -> int:
         gauge_changes = len(set(self.gauge) ^ set(FULL_GAUGE))
         return gauge_changes + abs(self.cards_per_treasure - 2) + int(self.divers)
@@ -50,7 +89,7 @@ class Setting:
         if self.cards_per_treasure != 2:
             n = self.cards_per_treasure
             parts.append(f"a treasure takes {n} card{'s' if n != 1 else ''} of its suit "
-                         f"({n + 1} of any suits when short)")
+                         f"({n + 1} of any suits when short of the suit)")
         removed = [c for c in FULL_GAUGE if c not in self.gauge]
         added = [c for c in self.gauge if c not in FULL_GAUGE]
         if removed:
@@ -62,15 +101,18 @@ class Setting:
         return "; ".join(parts) if parts else "the rulebook's rules"
 
 
-def candidate_settings(changes: int) -> list[Setting]:
-    """Every setting with exactly `changes` changes from the rulebook."""
+def candidate_settings(changes: int, knobs: tuple[str, ...] = KNOBS) -> list[Setting]:
+    """Every setting with exactly `changes` changes from the rulebook, turning only `knobs`."""
     out = []
-    for cpt, divers in itertools.product((1, 2, 3), (False, True)):
+    cpts = (1, 2, 3) if "cards" in knobs else (2,)
+    for cpt, divers in itertools.product(cpts, (False, True) if "divers" in knobs else (False,)):
         rest = changes - abs(cpt - 2) - int(divers)
         if rest < 0:
             continue
-        for add_5d in (False, True):
+        for add_5d in (False, True) if "gauge" in knobs else (False,):
             k = rest - int(add_5d)
+            if k and "gauge" not in knobs:
+                continue
             if k < 0 or k > len(FULL_GAUGE) - (0 if add_5d else 1):
                 continue
             for removed in itertools.combinations(FULL_GAUGE, k):
@@ -100,9 +142,26 @@ class Measured:
         return wilson_interval(self.wins, self.games)
 
 
+    def games_to_fit(self, band: tuple[float, float]) -> int | None:
+        """About how many games would make the 95% interval fit inside `band`, if the rate stays
+        where it is; None when the rate itself lies outside the band (more games cannot help)."""
+        lo, hi = band
+        p = self.rate
+        room = min(p - lo, hi - p)
+        if room <= 0:
+            return None
+        return max(self.games, math.ceil(1.96 ** 2 * p * (1 - p) / room ** 2))
+
+
+_measured: dict[tuple, Measured] = {}  # (rules, policy, games, seed) -> result: a game is fixed by those
+
+
 def measure(rules: Rules, policy: str, games: int, seed: int, threads: int | None = None) -> Measured:
-    raw = run_games(rules, policy, games, seed, threads=threads)
-    return Measured(int((raw[:, 0] == 0).sum()), games)
+    key = (rules, policy, games, seed)
+    if key not in _measured:
+        raw = run_games(rules, policy, games, seed, threads=threads)
+        _measured[key] = Measured(int((raw[:, 0] == 0).sum()), games)
+    return _measured[key]
 
 
 @dataclass
@@ -133,20 +192,54 @@ class Recommendation:
 
 
 @dataclass
+class Near:
+    """A candidate that came closest to a band no setting was confirmed in."""
+
+    setting: Setting
+    result: Measured
+    band: tuple[float, float]
+
+    @property
+    def distance(self) -> float:
+        """Points (as a fraction) between the rate and the band; 0 inside it."""
+        return max(self.band[0] - self.result.rate, self.result.rate - self.band[1], 0.0)
+
+    def verdict(self) -> str:
+        n = self.result.games_to_fit(self.band)
+        if n is None and self.distance == 0:
+            return "on the band's edge: more games cannot confirm it inside"
+        if n is None:
+            return f"{100 * self.distance:.1f} points outside the band: more games would not bring it in"
+        return (f"rate inside the band, interval not yet: about {n:,} games could confirm it "
+                "(if the rate holds)")
+
+    def to_json(self) -> dict:
+        return {"change": self.setting.describe(), "win_rate": self.result.rate, "ci95": list(self.result.ci),
+                "games": self.result.games, "games_to_confirm": self.result.games_to_fit(self.band),
+                "verdict": self.verdict()}
+
+
+@dataclass
 class Calibration:
     recommendations: list[Recommendation]
     shared: dict[str, Setting | None]  # level -> one setting that serves every player count
     missing: list[tuple[int, str]]  # (players, level) without a recommendation
     screened: int  # settings screened per player group
     policy: str
+    near: dict[tuple[int, str], list[Near]] = field(default_factory=dict)  # nearest, for the missing ones
+    knobs: tuple[str, ...] = KNOBS
 
 
 def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, float]] | None = None,
               policy: str = "expert", seed: int = 2026, screen_games: int = 1000,
               confirm_games: int = 8000, max_changes: int = 3, other_games: int = 4000,
               validate_games: int = 8000, others: list[str] | None = None, threads: int | None = None,
-              echo: Callable[[str], None] = lambda s: None) -> Calibration:
+              echo: Callable[[str], None] = lambda s: None, knobs: tuple[str, ...] = KNOBS) -> Calibration:
     bands = dict(bands or DEFAULT_BANDS)
+
+    def fits(s: Setting, band: tuple[float, float]) -> bool:  # a variant never against its label
+        return not s.divers or divers_allowed(band)
+
     groups = player_groups(list(players))
     sims = sorted(set(groups.values()))
     screen: dict[tuple[int, Setting], Measured] = {}
@@ -160,7 +253,7 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
         return confirmed[(sim, s)]
 
     for changes in range(max_changes + 1):
-        batch = candidate_settings(changes)
+        batch = candidate_settings(changes, knobs)
         screened += len(batch)
         echo(f"  {changes} change(s): screening {len(batch)} settings x {len(sims)} player group(s)")
         for sim in sims:
@@ -173,7 +266,7 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
                 centre = (lo + hi) / 2
                 pool = [(s.changes, abs(m.rate - centre), i, s)
                         for i, ((g, s), m) in enumerate(screen.items())
-                        if g == sim and m.ci[1] >= lo and m.ci[0] <= hi]
+                        if g == sim and m.ci[1] >= lo and m.ci[0] <= hi and fits(s, (lo, hi))]
                 for _, _, _, s in sorted(pool)[:6]:
                     m = confirm(sim, s)
                     lo_ci, hi_ci = m.ci
@@ -191,8 +284,8 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
         if len(sims) < 2:
             continue
         settings = {s for (_, s) in screen}
-        ok = [s for s in settings
-              if all((sim, s) in screen and screen[(sim, s)].ci[1] >= lo and screen[(sim, s)].ci[0] <= hi
+        ok = [s for s in settings if fits(s, (lo, hi))
+              and all((sim, s) in screen and screen[(sim, s)].ci[1] >= lo and screen[(sim, s)].ci[0] <= hi
                      for sim in sims)]
         centre = (lo + hi) / 2
         def spread(s: Setting, centre: float = centre) -> tuple[int, float]:
@@ -205,6 +298,18 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
         if shared[level] is not None:
             for sim in sims:
                 chosen[(sim, level)] = shared[level]
+
+    # Where nothing was confirmed: the nearest candidates, with their intervals, and whether more
+    # games could confirm them (a small budget leaves intervals wider than the band).
+    near: dict[tuple[int, str], list[Near]] = {}
+    for sim in sims:
+        for level, band in bands.items():
+            if (sim, level) in chosen:
+                continue
+            pool = [Near(s, confirmed.get((sim, s), m), band) for (g, s), m in screen.items()
+                    if g == sim and fits(s, band)]
+            near[(sim, level)] = sorted(pool, key=lambda n: (n.distance, n.setting.changes,
+                                                            -n.result.games))[:3]
 
     fair = [p for p in (others if others is not None else POLICIES) if p not in UNFAIR and p != "idle"]
     recs, missing = [], []
@@ -224,4 +329,175 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
                 rec.validation_seed = seed + 1000
                 rec.validation = measure(s.rules(sim), policy, validate_games, seed + 1000, threads)
             recs.append(rec)
-    return Calibration(recs, shared, missing, screened, policy)
+    near_by_players = {(p, level): near[(groups[p], level)] for p, level in missing}
+    return Calibration(recs, shared, missing, screened, policy, near_by_players, tuple(knobs))
+
+
+# --- the rulebook-ready ladder ---------------------------------------------------------------------
+#
+# The fewest-changes search above may pick a different kind of change for every player count. A
+# rulebook wants one rule per level, the same at every table, with the player count as a small
+# adjustment (the way Forbidden Island's levels are marks on its water meter). The ladder gives
+# each level one rule for every player count (cards a treasure, and Divers for a level easier
+# than Normal) and lets the player count adjust only the gauge, by at most LADDER_GAUGE_CHANGES
+# cards taken off or 5♦ added. (Taking only top cards off, a pure starting mark, is too coarse:
+# with 2 players and 2 cards a treasure, A♣ off moves the expert from 94% to 69% wins, A♦ too
+# to 9%.) Where no adjustment brings a player count into the band, the ladder says how far it
+# stays.
+
+LADDER_GAUGE_CHANGES = 2
+
+
+def ladder_gauges(max_changes: int = LADDER_GAUGE_CHANGES) -> list[tuple[str, ...]]:
+    """Every gauge a player count may use: the rulebook's, with up to `max_changes` cards taken
+    off or 5♦ added."""
+    out = []
+    for k in range(max_changes + 1):
+        for s in candidate_settings(k, ("gauge",)):
+            out.append(s.gauge)
+    return out
+
+
+def gauge_change_text(gauge: tuple[str, ...]) -> str:
+    text = Setting(2, gauge, False).describe()
+    return "the printed gauge" if text == "the rulebook's rules" else text
+
+
+@dataclass(frozen=True)
+class LevelRule:
+    """What a level changes for every player count (the gauge adjustment aside)."""
+
+    cards_per_treasure: int = 2
+    divers: bool = False
+
+    def setting(self, gauge: tuple[str, ...]) -> Setting:
+        return Setting(self.cards_per_treasure, tuple(gauge), self.divers)
+
+    @property
+    def changes(self) -> int:
+        return abs(self.cards_per_treasure - 2) + int(self.divers)
+
+    def describe(self) -> str:
+        text = Setting(self.cards_per_treasure, FULL_GAUGE, self.divers).describe()
+        return "no other change" if text == "the rulebook's rules" else text
+
+
+@dataclass
+class Rung:
+    """One player count on one level of the ladder: its gauge and the confirmed win rate."""
+
+    players: int
+    gauge: tuple[str, ...]
+    result: Measured
+    band: tuple[float, float]
+
+    @property
+    def inside(self) -> bool:
+        lo, hi = self.result.ci
+        return self.band[0] <= lo and hi <= self.band[1]
+
+    @property
+    def distance(self) -> float:
+        return max(self.band[0] - self.result.rate, self.result.rate - self.band[1], 0.0)
+
+    def status(self) -> str:
+        if self.inside:
+            return "in band"
+        if self.distance == 0:
+            return "rate in band, interval overlaps its edge"
+        side = "below" if self.result.rate < self.band[0] else "above"
+        return f"{100 * self.distance:.1f} points {side} the band"
+
+
+@dataclass
+class LadderLevel:
+    level: str
+    band: tuple[float, float]
+    rule: LevelRule
+    rungs: dict[int, Rung]  # players -> rung
+
+
+@dataclass
+class Ladder:
+    levels: list[LadderLevel]
+    policy: str
+    knobs: tuple[str, ...]
+
+    def to_json(self) -> list[dict]:
+        out = []
+        for lv in self.levels:
+            for p, r in lv.rungs.items():
+                s = lv.rule.setting(r.gauge)
+                out.append({"level": lv.level, "players": p, "band": list(lv.band), "policy": self.policy,
+                            "level_rule": lv.rule.describe(), "gauge_change": gauge_change_text(r.gauge),
+                            "rules": s.rules(p).as_record(), "win_rate": r.result.rate,
+                            "ci95": list(r.result.ci), "games": r.result.games, "inside_band": r.inside,
+                            "status": r.status()})
+        return out
+
+
+def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, float]] | None = None,
+           policy: str = "expert", seed: int = 2026, screen_games: int = 1000, confirm_games: int = 8000,
+           knobs: tuple[str, ...] = KNOBS, threads: int | None = None,
+           echo: Callable[[str], None] = lambda s: None) -> Ladder:
+    """One rule per level for every player count, the player count adjusting only the gauge.
+
+    For each level, every level rule the knobs allow is screened with every gauge adjustment for
+    every player group; the rule that brings the most player counts into the band (then the least
+    distance outside it, then the fewest changes) wins. Each player group's adjustment is the one
+    with the fewest gauge changes whose screen lies in the band (else the closest); it is then
+    confirmed with `confirm_games`, trying the next candidates while the interval does not fit.
+    """
+    bands = dict(bands or DEFAULT_BANDS)
+    groups = player_groups(list(players))
+    sims = sorted(set(groups.values()))
+    gauges = ladder_gauges() if "gauge" in knobs else [FULL_GAUGE]
+    levels = []
+    for level, band in bands.items():
+        lo, hi = band
+        centre = (lo + hi) / 2
+        rules = [LevelRule(c, d) for c in ((1, 2, 3) if "cards" in knobs else (2,))
+                 for d in ((False, True) if "divers" in knobs and divers_allowed(band) else (False,))]
+        echo(f"  ladder, {level}: {len(rules)} level rule(s) x {len(gauges)} gauge(s) x {len(sims)} "
+             "player group(s)")
+        best = None
+        for rule in rules:
+            ranked, out, far = {}, 0, 0.0
+            for sim in sims:
+                m = {g: measure(rule.setting(g).rules(sim), policy, screen_games, seed, threads) for g in gauges}
+
+                def key(g, m=m, lo=lo, hi=hi, centre=centre):
+                    d = max(lo - m[g].rate, m[g].rate - hi, 0.0)
+                    return (d > 0, Setting(2, g, False).changes if d == 0 else d, abs(m[g].rate - centre))
+
+                ranked[sim] = sorted(gauges, key=key)
+                top = m[ranked[sim][0]].rate
+                d = max(lo - top, top - hi, 0.0)
+                out += d > 0
+                far += d
+            score = (out, round(far, 3), rule.changes,
+                     sum(Setting(2, r[0], False).changes for r in ranked.values()))
+            if best is None or score < best[0]:
+                best = (score, rule, ranked)
+        _, rule, ranked = best
+        rungs: dict[int, Rung] = {}
+        for sim in sims:
+            top = measure(rule.setting(ranked[sim][0]).rules(sim), policy, screen_games, seed, threads)
+            if "gauge" in knobs and not lo <= top.rate <= hi:
+                # Out of reach with small adjustments: one gauge card more, for this rule only.
+                deeper = [s.gauge for s in candidate_settings(LADDER_GAUGE_CHANGES + 1, ("gauge",))]
+                m = {g: measure(rule.setting(g).rules(sim), policy, screen_games, seed, threads) for g in deeper}
+                m[ranked[sim][0]] = top
+                ranked[sim] = sorted(m, key=lambda g, m=m, c=centre: abs(m[g].rate - c))
+            tried = []
+            for g in ranked[sim][:4]:
+                r = Rung(sim, g, measure(rule.setting(g).rules(sim), policy, confirm_games, seed, threads), band)
+                tried.append(r)
+                if r.inside:
+                    break
+            pick = min(tried, key=lambda r: (not r.inside, r.distance, abs(r.result.rate - centre)))
+            for p in players:
+                if groups[p] == sim:
+                    rungs[p] = Rung(p, pick.gauge, pick.result, band)
+        levels.append(LadderLevel(level, band, rule, dict(sorted(rungs.items()))))
+    return Ladder(levels, policy, tuple(knobs))

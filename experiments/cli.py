@@ -19,7 +19,8 @@ MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit se
 
 
 def fail(message: str) -> None:
-    click.echo(f"island-escape: {message}", err=True)
+    for line in message.splitlines() or [""]:  # several errors (a sweep file's): one line each
+        click.echo(f"island-escape: {line}", err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -132,9 +133,56 @@ def _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_c
     return Rules(**{**rules.as_record(), **changes})
 
 
+def rules_line(rules) -> str:
+    """One setting in one line, as every command prints it."""
+    return (f"{rules.players} player(s), {rules.cards_per_treasure} cards a treasure, swim {rules.swim_cost}, "
+            f"{rules.actions_per_turn} actions, gauge {' '.join(rules.gauge)}")
+
+
+COMPILE_NOTICE_AFTER = 1.0  # seconds: loading a cached kernel takes less, compiling takes ~20-60 s
+
+
+def compile_notice(policy: str, warm, echo=None, after: float = COMPILE_NOTICE_AFTER) -> None:
+    """Run `warm()` (the first kernel call of this process for `policy`); if it takes longer than
+    `after` seconds, numba is compiling rather than loading its cache, so say so on the terminal
+    instead of sitting silent. Only on a terminal (or with an explicit `echo`): a script's stderr
+    stays clean."""
+    import threading
+
+    if echo is None:
+        if not sys.stderr.isatty():
+            warm()
+            return
+
+        def echo(line: str) -> None:
+            click.echo(line, err=True)
+
+    timer = threading.Timer(after, echo, [f"compiling the kernel for {policy}, once (about half a minute; "
+                                          "later runs load it from the cache)…"])
+    timer.daemon = True
+    timer.start()
+    try:
+        warm()
+    finally:
+        timer.cancel()
+
+
+def warm_up(*policies: str, play: bool = True, logged: bool = False) -> None:
+    """Compile (or load) the kernel for each policy before any work, with the compile notice:
+    the bulk entry (`play`) and the one that logs records (`logged`)."""
+    from sim.rules import Rules
+    from sim.runner import export_records, run_games
+
+    for policy in dict.fromkeys(policies):
+        if play:
+            compile_notice(policy, lambda policy=policy: run_games(Rules(), policy, 1, 0, threads=1))
+        if logged:
+            compile_notice(policy, lambda policy=policy: export_records(Rules(), policy, 0, [0]))
+
+
 def _summary_text(summary: dict, threads: int) -> str:
     lo, hi = summary["ci95"]
-    causes = "  ".join(f"{c} {v:.1f}%" for c, v in summary["causes"].items())
+    causes = "  ".join(f"{c} {100 * v:.1f}%" for c, v in summary["loss_rates"].items())
     lines = [
         f"games       {summary['games']:,}",
         f"win rate    {100 * summary['win_rate']:.2f}%  (95% Wilson interval {100 * lo:.2f}-{100 * hi:.2f}%)",
@@ -172,7 +220,8 @@ def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
 @click.option("--actions", type=int, help="Actions per turn.  [default: 4]")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]),
               help="A named variant (repeatable); explicit options override it.")
-@click.option("--policy", default=None, help="Policy name (see `island-escape policies`).")
+@click.option("--policy", default=None,
+              help="Policy name (see `island-escape policies`).  [default: the report's judge]")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
               help="Game g plays on streams keyed by (seed, g); at most 2**63 - 1.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
@@ -225,16 +274,14 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
 
     def show(summary: dict) -> None:
         if as_json:
-            click.echo(json.dumps(summary))
+            click.echo(json.dumps({"policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
             return
-        click.echo(f"rules       {rules.players} player(s), {rules.cards_per_treasure} cards a treasure, "
-                   f"swim {rules.swim_cost}, {rules.actions_per_turn} actions, "
-                   f"gauge {' '.join(rules.gauge)}; policy {policy}, seed {seed}")
+        click.echo(f"rules       {rules_line(rules)}; policy {policy}, seed {seed}")
         click.echo(_summary_text(summary, threads))
 
     start = time.perf_counter()
     try:
-        run_games(rules, policy, 1, seed)  # compile (or load the cache) before the clock starts
+        warm_up(policy, logged=bool(records_dir))  # compile (or load the cache) before the clock starts
         start = time.perf_counter()
         with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
                   disable=None, file=sys.stderr) as bar:
@@ -320,6 +367,49 @@ def _check_folder(folder: Path, option: str, cleanup: Path | None = None) -> Non
         fail(f"{option} {folder}: cannot write there ({exc.strerror or exc})")
 
 
+@cli.command("compare")
+@click.option("--a", "rules_a", required=True, help='Setting A, e.g. "players=3 cards=3" (see below).')
+@click.option("--b", "rules_b", required=True, help='Setting B, e.g. "players=3 cards=3 divers".')
+@click.option("--policy", default=None, help="Policy that plays both.  [default: the report's judge]")
+@click.option("--games", "-n", type=click.IntRange(min=2), default=20_000, show_default=True,
+              help="Games per setting (the same games for both).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
+def compare_cmd(rules_a, rules_b, policy, games, seed, threads, as_json):
+    """Compare two rule settings on the same games: both win rates, the paired difference A - B
+    with its 95% interval, and the loss causes side by side.
+
+    A setting is written as words: players=N, cards=N (a treasure), gauge=CARDS (top first, spaces
+    or commas) or gauge_length=L, swim=N, actions=N, and the variants divers and short; words not
+    given keep the rulebook's value. The --players/--gauge options of simulate work too.
+    Rates in --json are fractions of the games played.
+    """
+    from experiments.compare import compare, parse_rules_text
+    from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
+    from sim.rules import RuleError
+
+    policy = policy or DEFAULT_POLICY
+    try:
+        policy_id(policy)
+    except UnknownPolicy as exc:
+        fail(str(exc))
+    parsed = []
+    for option, text in (("--a", rules_a), ("--b", rules_b)):
+        try:
+            parsed.append(parse_rules_text(text))
+        except RuleError as exc:
+            fail(f"{option} {text!r}: {exc}")
+    warm_up(policy)
+    result = compare(parsed[0], parsed[1], policy, games, seed, threads)
+    if as_json:
+        click.echo(json.dumps(result))
+    else:
+        from experiments.compare import compare_text
+
+        click.echo(compare_text(result, rules_line))
+
+
 @cli.command("find")
 @click.argument("table", type=click.Path(exists=True))
 @click.option("--where", help="A pandas query, e.g. \"cause == 'treasure' and treasures_raised == 3\".")
@@ -345,6 +435,13 @@ def find_cmd(table, where, limit, records_dir, png_dir):
     if rows.empty:
         click.echo(f"no game in {table} matches")
         return
+    from experiments.find import planned_paths
+
+    try:
+        planned_paths(rows, records_dir)  # refuse before any work if a record would be overwritten
+    except FindError as exc:
+        fail(f"--records: {exc}")
+    warm_up(*rows["policy"].astype(str).unique(), play=False, logged=True)
     paths = export_found(rows, records_dir)
     for path in paths:
         click.echo(str(path))
@@ -409,6 +506,8 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
                 client, cluster = connect(scheduler, workers)
             except (OSError, TimeoutError) as exc:
                 fail(f"cannot reach the Dask scheduler {scheduler}: {exc}")
+        if client is None:
+            warm_up(*(c.policy for c in cfg.cells))
         result = run_sweep(cfg, out, resume=resume, plots=not no_plots, threads=threads, client=client,
                            chunk=chunk, force=force, echo=lambda line: click.echo(line, err=True))
     except SweepError as exc:
@@ -421,10 +520,13 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
     s = result.summary
     resumed = len(s) - len(result.ran)
     click.echo(f"{len(result.ran)} cell(s) played, {resumed} resumed; tables in {result.out}")
-    cols = ["players", "cards_per_treasure", "gauge_length", "variant", "policy", "games", "win_rate",
+    from experiments.calibrate import gauge_name
+
+    cols = ["players", "cards_per_treasure", "gauge", "variant", "policy", "games", "win_rate",
             "ci_low", "ci_high", "mean_turns"]
+    shown = s[cols].assign(gauge=s["gauge"].map(lambda g: gauge_name(str(g).split())))  # named by its cards
     with pd_options():
-        click.echo(s[cols].to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
 
 def pd_options():
@@ -465,16 +567,25 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 @click.option("--max-changes", type=click.IntRange(min=0, max=6), default=3, show_default=True,
               help="Search settings up to this many changes from the rulebook.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--knobs", default="gauge,cards,divers", show_default=True,
+              help="What the rules may change: any of gauge, cards (a treasure), divers.")
+@click.option("--same-rule", is_flag=True,
+              help="The rulebook-ready ladder: one rule per level for every player count, the count "
+                   "adjusting only the gauge.")
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendations as a JSON list.")
-def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, as_json):
+def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, knobs,
+                  same_rule, as_json):
     """Find rules for Easy, Normal and Hard for each player count.
 
     Searches what a table can lay out with one deck (1-3 cards per treasure, gauges of A-5 of
     clubs and diamonds in rank order, Divers on or off), preferring the fewest changes from the
-    rulebook, and confirms each recommendation with a 95% interval inside its band.
+    rulebook, and confirms each recommendation with a 95% interval inside its band. Divers, which
+    the rulebook calls the easier variant, only ever serves a level easier than Normal. Where
+    nothing is confirmed, the nearest candidates are shown with their intervals. With
+    --same-rule: one rule per level for every player count (see experiments/calibrate.py).
     """
-    from experiments.calibrate import UNFAIR, calibrate
-    from experiments.report import difficulty_table
+    from experiments.calibrate import UNFAIR, calibrate, ladder, parse_knobs
+    from experiments.report import difficulty_table, ladder_table
     from policies.registry import POLICIES, default_judge
 
     policy = policy or default_judge()
@@ -488,20 +599,41 @@ def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max
         fail(f"--players: {players!r} is not a comma-separated list of numbers")
     if not counts or not all(1 <= n <= 4 for n in counts):
         fail(f"--players: {players!r}: player counts are 1-4")
-    cal = calibrate(players=counts, bands=_parse_bands(bands), policy=policy, seed=seed,
+    try:
+        knob_list = parse_knobs(knobs)
+    except ValueError as exc:
+        fail(f"--knobs: {exc}")
+    band_dict = _parse_bands(bands)
+    warm_up(policy)
+    if same_rule:
+        lad = ladder(players=counts, bands=band_dict, policy=policy, seed=seed, screen_games=screen_games,
+                     confirm_games=confirm_games, knobs=knob_list, threads=threads,
+                     echo=lambda line: click.echo(line, err=True))
+        if as_json:
+            click.echo(json.dumps(lad.to_json(), ensure_ascii=False))
+        else:
+            click.echo(f"judged by {policy}; one rule per level, the player count adjusts the gauge")
+            click.echo(ladder_table(lad))
+        return
+    cal = calibrate(players=counts, bands=band_dict, policy=policy, seed=seed,
                     screen_games=screen_games, confirm_games=confirm_games, max_changes=max_changes,
                     other_games=max(confirm_games // 2, 100), validate_games=confirm_games, threads=threads,
-                    echo=lambda line: click.echo(line, err=True))
+                    echo=lambda line: click.echo(line, err=True), knobs=knob_list)
     recs = [r.to_json() for r in cal.recommendations]
     if as_json:
         click.echo(json.dumps(recs, ensure_ascii=False))
         return
+    click.echo(f"judged by {policy}")
     click.echo(difficulty_table(recs))
     for level, setting in cal.shared.items():
         if setting is not None:
             click.echo(f"{level}: one setting serves every player count: {setting.describe()}")
     for p, level in cal.missing:
-        click.echo(f"{level} for {p} player(s): nothing within {max_changes} changes lands in the band")
+        click.echo(f"{level} for {p} player(s): nothing confirmed within {max_changes} changes; nearest:")
+        for n in cal.near.get((p, level), []):
+            lo, hi = n.result.ci
+            click.echo(f"  {n.setting.describe()}: {100 * n.result.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, "
+                       f"{n.result.games:,} games) - {n.verdict()}")
 
 
 @cli.command("report")

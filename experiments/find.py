@@ -49,12 +49,35 @@ def records_for(rows: pd.DataFrame) -> list[tuple[pd.Series, Record]]:
     return [(rows.loc[i], out[i]) for i in rows.index]
 
 
-def export_found(rows: pd.DataFrame, folder: str | Path) -> list[Path]:
+def record_name(row: pd.Series) -> str:
+    """A file name that says which game it is: the policy, every rule and the seed and game index,
+    so games of different cells (which play the same game numbers) never share a name."""
+    gauge = "".join(str(row["gauge"]).split())  # card codes are two characters each
+    return (f"{row['policy']}-p{row['players']}-c{row['cards_per_treasure']}-s{row['swim_cost']}"
+            f"-a{row['actions_per_turn']}-g{gauge}-seed{row['seed']}-game{int(row['game']):07d}.json")
+
+
+def planned_paths(rows: pd.DataFrame, folder: str | Path) -> tuple[pd.DataFrame, list[Path]]:
+    """The rows to export (one per distinct game) and their paths; FindError if a path exists.
+
+    Checked before anything is written, so `find` never overwrites a file, its own or another's.
+    """
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for row, record in records_for(rows):
-        path = folder / f"{row['policy']}-p{row['players']}-seed{row['seed']}-game{row['game']:07d}.json"
+    rows = rows.drop_duplicates(subset=list(NEEDED))  # the same game listed twice is one record
+    paths = [folder / record_name(row) for _, row in rows.iterrows()]
+    existing = [p for p in paths if p.exists()]
+    if existing:
+        more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
+        raise FindError(f"{existing[0]}{more} already exist(s); choose another folder or remove them")
+    return rows, paths
+
+
+def export_found(rows: pd.DataFrame, folder: str | Path) -> list[Path]:
+    """Write the games of `rows` as records into `folder`, one file per game, never overwriting."""
+    rows, paths = planned_paths(rows, folder)
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for (_, record), path in zip(records_for(rows), paths, strict=True):
+        with open(path, "x"):  # exclusive create: a file that appeared meanwhile is not overwritten
+            pass
         write_record(path, record)
-        paths.append(path)
     return paths

@@ -12,11 +12,32 @@ if "ipykernel" not in sys.modules:  # files only, no screen; a notebook keeps it
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 CAUSE_COLOURS = {"treasure": "#c0392b", "helicopter": "#8e44ad", "drowned": "#2c3e50",
                  "water": "#2980b9", "cut_off": "#e67e22", "cards": "#7f8c8d"}
 LOSS_CAUSES = tuple(CAUSE_COLOURS)
+
+
+def _gauge_tick(gauge: str) -> str:
+    """A gauge column value ("AD 2C … 5C") as a short tick label named by its cards."""
+    from experiments.calibrate import gauge_name
+
+    name = gauge_name(str(gauge).split())
+    return name.replace(", ", "\n") if "-" in name else name.replace(" ", "\n")
+
+
+def _solo_folded(summary: pd.DataFrame) -> tuple[pd.DataFrame, dict[int, str]]:
+    """R5: a solo game is the two-player game, so when a sweep has both, show them once as
+    "1-2 players" (drawing both would hide one line under the other)."""
+    labels = {n: f"{n} player{'s' if n > 1 else ''}" for n in summary["players"].unique()}
+    if {1, 2} <= set(summary["players"]):
+        keys = ["policy", "variant", "swim_cost", "actions_per_turn", "cards_per_treasure", "gauge"]
+        one = summary[summary["players"] == 1].set_index(keys)["win_rate"]
+        two = summary[summary["players"] == 2].set_index(keys)["win_rate"]
+        if one.index.equals(two.index) and np.allclose(one.to_numpy(), two.reindex(one.index).to_numpy()):
+            summary = summary[summary["players"] != 1]
+            labels[2] = "1-2 players"
+    return summary, labels
 
 
 def _save(fig, path: Path) -> Path:
@@ -37,6 +58,8 @@ def win_rate_by_gauge(summary: pd.DataFrame, path: Path) -> Path | None:
     if not groups:
         return None
     (policy, variant, swim, actions), g = groups[0]
+    g, names = _solo_folded(g)
+    ticks = g.drop_duplicates("gauge_length").set_index("gauge_length")["gauge"].sort_index()
     cpts = sorted(g["cards_per_treasure"].unique())
     fig, axes = plt.subplots(1, len(cpts), figsize=(4.2 * len(cpts), 3.6), sharey=True, squeeze=False)
     for ax, cpt in zip(axes[0], cpts, strict=True):
@@ -44,12 +67,11 @@ def win_rate_by_gauge(summary: pd.DataFrame, path: Path) -> Path | None:
         for players, line in part.groupby("players"):
             line = line.sort_values("gauge_length")
             x = line["gauge_length"]
-            label = f"{players} player{'s' if players > 1 else ''}"
-            ax.plot(x, 100 * line["win_rate"], marker="o", label=label)
+            ax.plot(x, 100 * line["win_rate"], marker="o", label=names[players])
             ax.fill_between(x, 100 * line["ci_low"], 100 * line["ci_high"], alpha=0.2)
         ax.set_title(f"{cpt} card{'s' if cpt > 1 else ''} a treasure")
-        ax.set_xlabel("gauge length (cards)")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("gauge (first-last card)")
+        ax.set_xticks(list(ticks.index), [_gauge_tick(v) for v in ticks], fontsize=7)
         ax.grid(alpha=0.3)
         ax.set_ylim(0, 100)
     axes[0][0].set_ylabel("win rate, % (95% band)")
@@ -67,18 +89,20 @@ def heatmaps(summary: pd.DataFrame, folder: Path) -> list[Path]:
     if not groups:
         return out
     (policy, variant, _, _), g = groups[0]
+    g, names = _solo_folded(g)
+    ticks = g.drop_duplicates("gauge_length").set_index("gauge_length")["gauge"]
     players_list = sorted(g["players"].unique())
     fig, axes = plt.subplots(1, len(players_list), figsize=(3.8 * len(players_list), 3.4), squeeze=False)
     for ax, players in zip(axes[0], players_list, strict=True):
         table = g[g["players"] == players].pivot_table(index="cards_per_treasure", columns="gauge_length",
                                                        values="win_rate")
         im = ax.imshow(100 * table.values, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto", origin="lower")
-        ax.set_xticks(range(len(table.columns)), table.columns)
+        ax.set_xticks(range(len(table.columns)), [_gauge_tick(ticks[c]) for c in table.columns], fontsize=6)
         ax.set_yticks(range(len(table.index)), table.index)
         for (i, j), v in np.ndenumerate(table.values):
             ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8)
-        ax.set_title(f"{players} player{'s' if players > 1 else ''}")
-        ax.set_xlabel("gauge length")
+        ax.set_title(names[players])
+        ax.set_xlabel("gauge (first-last card)")
     axes[0][0].set_ylabel("cards per treasure")
     fig.colorbar(im, ax=axes[0].tolist(), label="win rate, %")
     fig.suptitle(f"Win rate - policy {policy}, {variant}", y=1.04)
@@ -86,11 +110,14 @@ def heatmaps(summary: pd.DataFrame, folder: Path) -> list[Path]:
     return out
 
 
-def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40) -> Path:
+def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40, labels: list[str] | None = None,
+                title: str = "How games end") -> Path:
     """Stacked bars: how each setting's games end (wins and each loss cause)."""
     s = summary.head(max_rows)
-    labels = [f"p{r.players} c{r.cards_per_treasure} g{r.gauge_length} {r.variant} {r.policy}"
-              for r in s.itertuples()]
+    if labels is None:
+        labels = [f"{r.players}p, {r.cards_per_treasure} cards, gauge {_gauge_tick(r.gauge).replace(chr(10), ' ')},"
+                  f" {r.variant}, {r.policy}" for r in s.itertuples()]
+    labels = labels[:max_rows]
     fig, ax = plt.subplots(figsize=(8, 0.28 * len(s) + 1.5))
     left = np.zeros(len(s))
     y = np.arange(len(s))
@@ -105,7 +132,7 @@ def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40) -> Path:
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of games")
     ax.legend(ncol=4, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.08 - 1.0 / (len(s) + 4)))
-    ax.set_title("How games end")
+    ax.set_title(title)
     return _save(fig, path)
 
 
@@ -125,6 +152,57 @@ def loss_hazard(games: pd.DataFrame, path: Path) -> Path:
     ax.set_title("Loss hazard over turns, by cause")
     ax.legend(fontsize=7, ncol=3)
     ax.grid(alpha=0.3, axis="y")
+    return _save(fig, path)
+
+
+def loss_hazard_grid(frames: dict[tuple[str, str], pd.DataFrame], path: Path, title: str = "") -> Path:
+    """The loss hazard per setting: a panel per (level, players) - rows are levels, columns player
+    counts - so settings with different gauges are never mixed in one curve."""
+    levels = list(dict.fromkeys(k[0] for k in frames))
+    counts = list(dict.fromkeys(k[1] for k in frames))
+    longest = max(int(df["turns"].max()) for df in frames.values())
+    fig, axes = plt.subplots(len(levels), len(counts), figsize=(3.4 * len(counts), 2.3 * len(levels)),
+                             sharex=True, sharey=True, squeeze=False)
+    turns = np.arange(1, longest + 1)
+    rates = {}
+    for key, df in frames.items():
+        alive = np.array([(df["turns"] >= t).sum() for t in turns], dtype=float)
+        rates[key] = {}
+        for cause in LOSS_CAUSES:
+            lost = df[df["cause"] == cause]["turns"].value_counts().reindex(turns, fill_value=0).to_numpy()
+            rates[key][cause] = np.divide(100 * lost, alive, out=np.zeros_like(alive), where=alive > 0)
+    # The last turn of a gauge loses most games still running to the water (the clock, R14): its
+    # bar would flatten every other, so the axis stops above the earlier turns and the last bar
+    # is clipped, with its height written on it.
+    before_last = [sum(r.values())[: int(frames[k]["turns"].max()) - 1].max(initial=0) for k, r in rates.items()]
+    top = max(5.0, 1.4 * max(before_last))
+    for i, level in enumerate(levels):
+        for j, count in enumerate(counts):
+            ax = axes[i][j]
+            if (level, count) not in frames:
+                ax.set_visible(False)
+                continue
+            bottom = np.zeros(len(turns))
+            for cause in LOSS_CAUSES:
+                rate = rates[(level, count)][cause]
+                ax.bar(turns, rate, bottom=bottom, color=CAUSE_COLOURS[cause], label=cause, width=0.85)
+                bottom += rate
+            for t, total in zip(turns, bottom, strict=True):
+                if total > top:
+                    ax.text(t, 0.97 * top, f"{total:.0f}%", ha="center", va="top", fontsize=7, rotation=90,
+                            color="white", fontweight="bold")
+            ax.set_ylim(0, top)
+            ax.set_title(f"{level}, {count} player{'s' if count != '1' else ''}", fontsize=9)
+            ax.grid(alpha=0.3, axis="y")
+            if i == len(levels) - 1:
+                ax.set_xlabel("turn")
+            if j == 0:
+                ax.set_ylabel("% lost this turn")
+    handles, names = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, names, ncol=len(names), fontsize=8, loc="lower center", bbox_to_anchor=(0.5, -0.04))
+    if title:
+        fig.suptitle(title, y=1.01)
+    fig.tight_layout()
     return _save(fig, path)
 
 

@@ -15,15 +15,27 @@ from pathlib import Path
 import pandas as pd
 
 from experiments import rulebook
-from experiments.calibrate import DEFAULT_BANDS, LEVELS, UNFAIR, Calibration, calibrate
-from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard, policy_ladder
+from experiments.calibrate import (
+    DEFAULT_BANDS,
+    KNOBS,
+    LEVELS,
+    UNFAIR,
+    Calibration,
+    Ladder,
+    calibrate,
+    gauge_change_text,
+    gauge_name,
+    ladder,
+    parse_knobs,
+)
+from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard_grid, policy_ladder
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
 from policies.registry import POLICIES
-from sim.rules import pretty
 from sim.runner import results_frame, run_games
 
 STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook"}
-CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players"}
+CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players",
+                  "knobs"}
 RULEBOOK_KEYS = {"games", "policies"}
 
 
@@ -66,59 +78,150 @@ def _ci(ci) -> str:
 
 
 def rules_text(rules: dict) -> str:
-    gauge = " ".join(pretty(c) for c in rules["gauge"])
     swim = "Divers: swimming costs 1 action" if rules["swim_cost"] == 1 else "swimming costs 2 actions"
     cpt = rules["cards_per_treasure"]
-    return f"{cpt} card{'s' if cpt != 1 else ''} a treasure; gauge {gauge}; {swim}"
+    return f"{cpt} card{'s' if cpt != 1 else ''} a treasure; gauge {gauge_name(rules['gauge'])}; {swim}"
 
 
-def answer_section(cal: Calibration, recs: list[dict]) -> list[str]:
-    lines = ["## The answer", ""]
-    lines.append(f"Judged with the `{cal.policy}` policy, the strongest fair player the lab has "
-                 "(it sees only what a table sees, R19). Bands: "
-                 + ", ".join(f"{lvl.capitalize()} {int(100 * b[0])}-{int(100 * b[1])}% wins"
-                             for lvl, b in DEFAULT_BANDS.items()) + ".")
-    lines.append("")
+SOLO_NOTE = ("A solo game is played with two pawns exactly like a two-player game (R5), so the 1-player "
+             "results are the 2-player games: every table shows them once, as \"1-2\".")
+SHORT_NOTE = ("*When short of the suit*: the rulebook's \"Short of a suit\" rule lets a treasure be raised with "
+              "one card more than usual, of any suits, once too few cards of its King's suit are left on the "
+              "island and in the salvage together; with 3 cards a treasure that means any 4 salvaged cards, "
+              "with 1 card a treasure any 2.")
+
+
+def merge_solo(rows: list[dict]) -> list[tuple[str, dict]]:
+    """(players label, row) with the 1-player row folded into the 2-player one (R5: same games)."""
+    keys = {(r.get("level"), r["players"]) for r in rows}
+    out = []
+    for r in rows:
+        if r["players"] == 1 and (r.get("level"), 2) in keys:
+            continue
+        label = "1-2" if r["players"] == 2 and (r.get("level"), 1) in keys else str(r["players"])
+        out.append((label, r))
+    return out
+
+
+def player_counts_text(label: str) -> str:
+    return {"1-2": "1 or 2 players", "1": "1 player"}.get(label, f"{label} players")
+
+
+def verdict(rate: float, bands: dict[str, tuple[float, float]]) -> str:
+    """Where a win rate falls among the bands, in words."""
+    for level, (lo, hi) in bands.items():
+        if lo <= rate <= hi:
+            return f"{'an' if level[0] in 'aeiou' else 'a'} {level.capitalize()} game"
+    ordered = sorted(bands.items(), key=lambda kv: -kv[1][1])
+    top_level, (_, top_hi) = ordered[0]
+    if rate > top_hi:
+        return f"far too easy, above even {top_level.capitalize()} ({_band(bands[top_level])})"
+    bottom_level, (bottom_lo, _) = ordered[-1]
+    if rate < bottom_lo:
+        return f"harder than {bottom_level.capitalize()} ({_band(bands[bottom_level])})"
+    for (upper, (ulo, _)), (lower, (_, lhi)) in zip(ordered, ordered[1:], strict=False):
+        if lhi < rate < ulo:
+            return f"between {lower.capitalize()} and {upper.capitalize()}"
+    return "outside the bands"
+
+
+def _band(band: tuple[float, float]) -> str:
+    return f"{100 * band[0]:.0f}-{100 * band[1]:.0f}% wins"
+
+
+def headline(rows: dict[int, dict], policy: str, bands: dict[str, tuple[float, float]]) -> list[str]:
+    """The finding first: one sentence per player count on the printed rules."""
+    merged = merge_solo([{"players": n, **r} for n, r in rows.items()])
+    lines = []
+    for label, r in merged:
+        lines.append(f"- **{player_counts_text(label).capitalize()}**: the printed rules win "
+                     f"{_pct(r['win_rate'])} of games for `{policy}` ({_ci(r['ci95'])}): "
+                     f"{verdict(r['win_rate'], bands)}.")
+    return lines
+
+
+def printed_rules_table(rows: dict[int, dict], bands: dict[str, tuple[float, float]], games: int) -> list[str]:
+    lines = ["| players | win rate (95% CI) | games | where it falls |", "| --- | --- | --- | --- |"]
+    for label, r in merge_solo([{"players": n, **r} for n, r in rows.items()]):
+        lines.append(f"| {label} | {_pct(r['win_rate'])} ({_ci(r['ci95'])}) | {games:,} | "
+                     f"{verdict(r['win_rate'], bands)} |")
+    return lines
+
+
+def ladder_table(lad: Ladder) -> str:
+    """The rulebook-ready ladder as a Markdown table: a row per level, a column per player count."""
+    counts = list(dict.fromkeys(p for lv in lad.levels for p in lv.rungs))
+    labels = merge_solo([{"players": p} for p in counts])
+    head = "| level | rule for every player count | " + " | ".join(
+        f"{player_counts_text(lab)}: gauge" for lab, _ in labels) + " |"
+    lines = [head, "| --- | --- |" + " --- |" * len(labels)]
+    for lv in lad.levels:
+        cells = []
+        for _, row in labels:
+            r = lv.rungs[row["players"]]
+            lo, hi = r.result.ci
+            cells.append(f"{gauge_change_text(r.gauge)}: {_pct(r.result.rate)} ({100 * lo:.1f}-{100 * hi:.1f}%), "
+                         f"{r.status()}")
+        lines.append(f"| **{lv.level.capitalize()}** ({_band(lv.band)}) | {lv.rule.describe()} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def ladder_section(lad: Ladder, card: Path | None, report_dir: Path) -> list[str]:
+    inside = sum(r.inside for lv in lad.levels for p, r in lv.rungs.items() if p != 1)
+    total = sum(1 for lv in lad.levels for p in lv.rungs if p != 1)
+    lines = ["## Rulebook-ready levels", "",
+             "One rule per level, the same at every table; the player count only adjusts the gauge (a card "
+             "or two taken off, or 5♦ added at the bottom). Each cell is confirmed on its own games; a cell "
+             "no adjustment brings into its band says how far it stays. "
+             f"{inside} of {total} cells are confirmed inside their band.", "", ladder_table(lad), ""]
+    if card is not None:
+        lines += [f"![the difficulty card]({card.relative_to(report_dir)})", "",
+                  f"The card above (also as [PDF]({card.with_suffix('.pdf').relative_to(report_dir)})) is these "
+                  "levels for the rulebook: the gauge as cards, the level marks per player count.", ""]
+    return lines
+
+
+def fewest_changes_section(cal: Calibration, recs: list[dict]) -> list[str]:
+    lines = ["## Fewest changes, per player count", "",
+             "The other answer: for each player count and level, the setting with the fewest changes from the "
+             "rulebook whose interval lies inside the band. It may use a different kind of change for each "
+             "player count. Divers (the rulebook's *easier* variant) only serves Easy. Bands: "
+             + ", ".join(f"{lvl.capitalize()} {_band(b)}" for lvl, b in DEFAULT_BANDS.items()) + ".", ""]
     for level in LEVELS:
         shared = cal.shared.get(level)
         if shared is not None:
             lines.append(f"- **{level.capitalize()}**, every player count: {shared.describe()}.")
-        else:
-            per = [r for r in recs if r["level"] == level]
-            if not per:
-                lines.append(f"- **{level.capitalize()}**: no setting within the searched changes lands in the band.")
-                continue
-            by_text: dict[str, list[int]] = {}
-            for r in per:
-                by_text.setdefault(r["change"], []).append(r["players"])
-            parts = [f"{'/'.join(str(p) for p in ps)} player{'s' if ps != [1] else ''}: {text}"
-                     for text, ps in by_text.items()]
-            lines.append(f"- **{level.capitalize()}**, by player count - " + "; ".join(parts) + ".")
-    lines.append("")
-    if all(cal.shared.get(level) is not None for level in LEVELS):
-        lines.append("One setting per level serves every player count.")
-    else:
-        lines.append("No single setting per level serves every player count within the searched changes: "
-                     "use the per-count rules above.")
+            continue
+        per = merge_solo([r for r in recs if r["level"] == level])
+        if not per:
+            lines.append(f"- **{level.capitalize()}**: no setting within the searched changes lands in the band.")
+            continue
+        parts = [f"{player_counts_text(label)}: {r['change']}" for label, r in per]
+        lines.append(f"- **{level.capitalize()}** - " + "; ".join(parts) + ".")
     lines += ["", "| level | players | rules | change from the rulebook | win rate (95% CI) | "
                   "re-simulated, new seed |", "| --- | --- | --- | --- | --- | --- |"]
-    for r in recs:
+    for label, r in merge_solo(recs):
         v = r.get("validation", {})
         check = (f"{_pct(v['win_rate'])} ({_ci(v['ci95'])}) {'in band' if v['inside_band'] else 'OUT of band'}"
                  if v else "-")
-        lines.append(f"| {r['level']} | {r['players']} | {rules_text(r['rules'])} | {r['change']} | "
+        lines.append(f"| {r['level']} | {label} | {rules_text(r['rules'])} | {r['change']} | "
                      f"{_pct(r['win_rate'])} ({_ci(r['ci95'])}), {r['games']:,} games | {check} |")
-    missing = cal.missing
-    if missing:
-        lines += ["", "Not found within the searched changes: "
-                  + ", ".join(f"{lvl} for {p} player(s)" for p, lvl in missing) + "."]
+    if cal.missing:
+        lines += ["", "Not confirmed within the searched changes, with the nearest candidates:", ""]
+        for p, lvl in cal.missing:
+            if p == 1 and (2, lvl) in cal.missing:
+                continue
+            for n in cal.near.get((p, lvl), []):
+                lines.append(f"- {lvl}, {player_counts_text('1-2' if p == 2 else str(p))}: {n.setting.describe()}: "
+                             f"{_pct(n.result.rate)} ({_ci(n.result.ci)}), {n.result.games:,} games; {n.verdict()}")
     return lines
 
 
-def ladder_section(recs: list[dict], figures: Path, report_dir: Path) -> list[str]:
+def policies_section(recs: list[dict], figures: Path, report_dir: Path) -> list[str]:
     rows = []
-    for r in recs:
-        label = f"{r['level']} {r['players']}p"
+    for players, r in merge_solo(recs):
+        label = f"{r['level']} {players}p"
         rows.append({"label": label, "policy": r["policy"], "win_rate": r["win_rate"],
                      "ci_low": r["ci95"][0], "ci_high": r["ci95"][1]})
         for name, m in r["other_policies"].items():
@@ -140,8 +243,8 @@ def ladder_section(recs: list[dict], figures: Path, report_dir: Path) -> list[st
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     # Does the order of difficulty hold for every policy, per player count?
     lines.append("")
-    for players in sorted({r["players"] for r in recs}):
-        per = {r["level"]: r for r in recs if r["players"] == players}
+    for players in sorted({label for label, _ in merge_solo(recs)}):
+        per = {r["level"]: r for label, r in merge_solo(recs) if label == players}
         if len(per) < 2:
             continue
         ok = []
@@ -156,7 +259,7 @@ def ladder_section(recs: list[dict], figures: Path, report_dir: Path) -> list[st
             for r in per.values())}
         holds = [p for p, good in ok if good and p not in never]
         broken = [p for p, good in ok if not good]
-        text = (f"{players} player(s): Easy ≥ Normal ≥ Hard holds for " + (", ".join(holds) or "no policy"))
+        text = (f"{player_counts_text(players)}: Easy ≥ Normal ≥ Hard holds for " + (", ".join(holds) or "no policy"))
         if broken:
             text += f"; not for {', '.join(broken)}"
         if never:
@@ -165,42 +268,76 @@ def ladder_section(recs: list[dict], figures: Path, report_dir: Path) -> list[st
     return lines
 
 
+def near_misses(df: pd.DataFrame) -> dict:
+    """How close the lost games came: the share of losses with all four treasures raised (lost on
+    the way home) and with three."""
+    lost = df[~df["won"]]
+    n = len(lost)
+    return {"losses": n, "four": float((lost["treasures_raised"] == 4).mean()) if n else 0.0,
+            "three": float((lost["treasures_raised"] == 3).mean()) if n else 0.0}
+
+
 def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path, games: int,
                    threads: int | None) -> list[str]:
     from experiments.calibrate import Setting
     from experiments.sweep import Cell
+    from sim.rules import Rules
 
-    rows, frames = [], []
-    for r in recs:
+    merged = merge_solo(recs)
+    rows, frames = [], {}
+    for label, r in merged:
         rules_d = r["rules"]
         s = Setting(rules_d["cards_per_treasure"], tuple(rules_d["gauge"]), rules_d["swim_cost"] == 1)
         rules = s.rules(r["players"])
         df = results_frame(run_games(rules, r["policy"], games, seed, threads=threads), rules, r["policy"], seed)
-        cell = Cell(rules, r["policy"], f"{r['level']}", len(rules.gauge))
-        row = summarize_cell(cell, df)
+        row = summarize_cell(Cell(rules, r["policy"], r["level"], len(rules.gauge)), df)
+        row["label"] = f"{r['level']} {label}p: {r['change']}"
         rows.append(row)
-        frames.append(df)
+        frames[(r["level"], label)] = df
     if not rows:
         return []
     summary = pd.DataFrame(rows)
-    summary["variant"] = [r["level"] for r in recs]
-    p1 = loss_causes(summary, figures / "loss_causes_recommended.png")
-    p2 = loss_hazard(pd.concat(frames, ignore_index=True), figures / "loss_hazard_recommended.png")
+    summary["variant"] = [r["level"] for _, r in merged]
+    policy = recs[0]["policy"]
+    p1 = loss_causes(summary, figures / "loss_causes_recommended.png", labels=list(summary["label"]),
+                     title=f"How {policy}'s games end on the recommended settings")
+    p2 = loss_hazard_grid(frames, figures / "loss_hazard_recommended.png",
+                          title=f"Loss hazard by level and player count ({policy}, recommended settings)")
     causes = list(CAUSE_COLOURS)
     lines = ["## Why games are lost", "",
              f"![how games end]({p1.relative_to(report_dir)})", "",
-             f"![loss hazard]({p2.relative_to(report_dir)})", "",
              "| level | players | win | " + " | ".join(causes) + " | mean turns |",
              "| --- | --- | --- |" + " --- |" * len(causes) + " --- |"]
-    for r, row in zip(recs, rows, strict=True):
-        lines.append(f"| {r['level']} | {r['players']} | {_pct(row['win_rate'])} | "
+    for (label, r), row in zip(merged, rows, strict=True):
+        lines.append(f"| {r['level']} | {label} | {_pct(row['win_rate'])} | "
                      + " | ".join(_pct(row[f"loss_{c}"]) for c in causes) + f" | {row['mean_turns']:.1f} |")
-    top = {}
-    for c in causes:
-        top[c] = sum(row[f"loss_{c}"] for row in rows)
+    top = {c: sum(row[f"loss_{c}"] for row in rows) for c in causes}
     main = sorted(top, key=top.get, reverse=True)[:2]
     lines += ["", f"Across the recommended settings most losses are `{main[0]}`"
-              + (f", then `{main[1]}`" if len(main) > 1 and top[main[1]] > 0 else "") + " (R18 causes)."]
+              + (f", then `{main[1]}`" if len(main) > 1 and top[main[1]] > 0 else "") + " (R18 causes).", "",
+              "When in the game they come, one panel per setting (the share of games still running that are "
+              "lost in each turn; the last turn's bar, the water clock running out, is cut off and labelled):", "",
+              f"![loss hazard]({p2.relative_to(report_dir)})", ""]
+
+    # Near misses: the printed rules and every recommended setting.
+    lines += ["### Near misses", "",
+              "How close the lost games came. A loss with all four treasures raised was lost on the way back "
+              "to the helicopter: where that share is large, the escape is the hard part of the game, not "
+              "the treasures.", "",
+              "| setting | players | losses | all four treasures raised | three raised |",
+              "| --- | --- | --- | --- | --- |"]
+    printed = {}
+    for label in dict.fromkeys(label for label, _ in merged):
+        players = 2 if label == "1-2" else int(label)
+        rules = Rules(players=players)
+        printed[label] = near_misses(results_frame(run_games(rules, policy, games, seed, threads=threads), rules,
+                                                   policy, seed))
+    for label, nm in printed.items():
+        lines.append(f"| the printed rules | {label} | {nm['losses']:,} | {_pct(nm['four'])} | {_pct(nm['three'])} |")
+    for (label, r), df in zip(merged, frames.values(), strict=True):
+        nm = near_misses(df)
+        lines.append(f"| {r['level']}: {r['change']} | {label} | {nm['losses']:,} | {_pct(nm['four'])} | "
+                     f"{_pct(nm['three'])} |")
     return lines
 
 
@@ -217,7 +354,7 @@ def paired_section(recs: list[dict], seed: int, games: int, threads: int | None)
              "| level | players | change | difference (paired 95% CI) | unpaired 95% CI | games saved |",
              "| --- | --- | --- | --- | --- | --- |"]
     base_cache: dict[int, object] = {}
-    for r in recs:
+    for label, r in merge_solo(recs):
         players = r["players"]
         if players not in base_cache:
             base_cache[players] = run_games(Rules(players=players), r["policy"], games, seed, threads=threads)
@@ -227,7 +364,7 @@ def paired_section(recs: list[dict], seed: int, games: int, threads: int | None)
         won = run_games(rules, r["policy"], games, seed, threads=threads)[:, 0] == 0
         d = paired_difference(won, base_cache[players][:, 0] == 0)
         pci, uci = d["ci95"], d["unpaired_ci95"]
-        lines.append(f"| {r['level']} | {players} | {r['change']} | {100 * d['difference']:+.1f} points "
+        lines.append(f"| {r['level']} | {label} | {r['change']} | {100 * d['difference']:+.1f} points "
                      f"({100 * pci[0]:+.1f} to {100 * pci[1]:+.1f}) | {100 * uci[0]:+.1f} to {100 * uci[1]:+.1f} | "
                      f"{d['games_ratio']:.1f}x |")
     return lines
@@ -235,8 +372,10 @@ def paired_section(recs: list[dict], seed: int, games: int, threads: int | None)
 
 def sweep_section(sweep_out: Path, report_dir: Path, figures: Path) -> list[str]:
     lines = ["## How the knobs move the win rate", ""]
-    for name, text in (("win_rate_by_gauge.png", "win rate by gauge length"),
-                       ("heatmap_win_rate.png", "win rate over cards per treasure and gauge length")):
+    lines += ["The sweep takes the rulebook's gauge and takes cards off its top (the water starts higher) or "
+              "adds 5♦ at the bottom; each gauge is named by its first and last card.", ""]
+    for name, text in (("win_rate_by_gauge.png", "win rate by gauge"),
+                       ("heatmap_win_rate.png", "win rate over cards per treasure and gauge")):
         src = sweep_out / "figures" / name
         if src.exists():
             dst = figures / f"sweep_{name}"
@@ -247,7 +386,10 @@ def sweep_section(sweep_out: Path, report_dir: Path, figures: Path) -> list[str]
 
 def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: str | Path = "out/report",
                  threads: int | None = None, echo: Callable[[str], None] = print) -> list[dict]:
-    """Run the study and write difficulty.md, difficulty.json and the figures; returns the JSON."""
+    """Run the study and write difficulty.md, difficulty.json, the card and the figures; returns
+    the JSON (the fewest-changes recommendations, as `calibrate --json` prints them)."""
+    from experiments.card import difficulty_card
+
     study = load_study(study_path)
     report_dir = Path(report_dir)
     figures = report_dir / "figures"
@@ -257,49 +399,73 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     sweep = run_sweep(sweep_cfg, Path(out_dir) / "sweep", resume=True, threads=threads)
     echo(f"calibrating with {study.policy}")
     c = study.calibrate
-    cal = calibrate(players=c.get("players", [1, 2, 3, 4]), policy=study.policy, seed=study.seed,
+    knobs = parse_knobs(c.get("knobs")) if c.get("knobs") else KNOBS
+    players = c.get("players", [1, 2, 3, 4])
+    cal = calibrate(players=players, policy=study.policy, seed=study.seed,
                     screen_games=c.get("screen_games", 1000), confirm_games=c.get("confirm_games", 8000),
                     max_changes=c.get("max_changes", 3), other_games=c.get("other_games", 4000),
-                    validate_games=c.get("validate_games", 8000), threads=threads, echo=echo)
+                    validate_games=c.get("validate_games", 8000), threads=threads, echo=echo, knobs=knobs)
     recs = [r.to_json() for r in cal.recommendations]
     (report_dir / "difficulty.json").write_text(json.dumps(recs, indent=2, ensure_ascii=False) + "\n")
+    echo("the rulebook-ready ladder")
+    lad = ladder(players=players, policy=study.policy, seed=study.seed, screen_games=c.get("screen_games", 1000),
+                 confirm_games=c.get("confirm_games", 8000), knobs=knobs, threads=threads, echo=echo)
+    (report_dir / "difficulty-ladder.json").write_text(json.dumps(lad.to_json(), indent=2, ensure_ascii=False)
+                                                       + "\n")
     echo("checking the rulebook's numbers")
     rb_policies = study.rulebook.get("policies", [p for p in POLICIES if p not in UNFAIR | {"idle"}])
-    rb = rulebook.check(rb_policies, games=study.rulebook.get("games", 20_000), seed=study.seed,
-                        threads=threads)
-    rulebook_rows = rb["players"].get(study.policy)
+    if study.policy not in rb_policies:
+        rb_policies = [*rb_policies, study.policy]
+    rb_games = study.rulebook.get("games", 20_000)
+    rb = rulebook.check(rb_policies, games=rb_games, seed=study.seed, threads=threads)
+    printed = rb["players"][study.policy]
+    card = difficulty_card(lad, printed, report_dir / "difficulty-card.png")
 
     md = ["# Island Escape: which rules make Easy, Normal and Hard",
           "",
           f"*Generated by `make report` from `{study.path}` (seed {study.seed}); do not edit by hand.*",
+          "",
+          "## The answer in one look",
+          "",
+          f"Judged with `{study.policy}`, the strongest fair player the lab has (it sees only what a table "
+          "sees, R19), on the rules as printed:",
           ""]
-    md += answer_section(cal, recs)
-    if rulebook_rows:
-        md += ["", "## The rulebook's own rules", "",
-               f"With the rulebook's rules, `{study.policy}` wins "
-               + ", ".join(f"{_pct(r['win_rate'])} with {n} player{'s' if n > 1 else ''}"
-                           for n, r in rulebook_rows.items())
-               + " (solo plays as two pawns, R5)."]
+    md += headline(printed, study.policy, DEFAULT_BANDS)
+    md += ["", SOLO_NOTE, "", "Bands: " + ", ".join(f"{lvl.capitalize()} {_band(b)}"
+                                                  for lvl, b in DEFAULT_BANDS.items()) + ".", ""]
+    md += printed_rules_table(printed, DEFAULT_BANDS, rb_games)
+    md += [""] + ladder_section(lad, card, report_dir)
+    md += fewest_changes_section(cal, recs)
+    if any(r["rules"]["cards_per_treasure"] != 2 for r in recs) or any(
+            lv.rule.cards_per_treasure != 2 for lv in lad.levels):
+        md += ["", SHORT_NOTE]
+    # The lead's "Who finds it easy" section (players of different skill on these levels) goes
+    # here: after the levels, before the evidence.
     md += [""] + paired_section(recs, study.seed, c.get("other_games", 4000), threads)
-    md += [""] + ladder_section(recs, figures, report_dir)
+    md += [""] + policies_section(recs, figures, report_dir)
     md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)
     md += [""] + sweep_section(sweep.out, report_dir, figures)
     md += ["## The rulebook's numbers, checked", "", rulebook.markdown(rb), ""]
     md += ["## How this was made", "",
            f"- Policy for the verdict: `{study.policy}`; every fair policy is shown on the same rules. "
            "Policies decide from public information only (R19); `oracle` would read hidden cards and is "
-           "never used for a recommendation.",
-           f"- Search: every setting a table can lay out with one deck (1-3 cards per treasure, gauges "
-           f"of A-5 of clubs and diamonds in rank order, Divers on or off) with up to "
-           f"{c.get('max_changes', 3)} changes from the rulebook, screened with {c.get('screen_games', 1000):,} "
-           f"games each; candidates confirmed with {c.get('confirm_games', 8000):,} games, fewest changes "
-           "first; a recommendation's 95% Wilson interval lies inside its band.",
+           "never used for a recommendation. `simulate`, `sweep` and `compare` play the same policy by default.",
+           f"- Fewest changes: every setting a table can lay out with one deck (1-3 cards per treasure, gauges "
+           f"of A-5 of clubs and diamonds in rank order, Divers on or off; knobs: {', '.join(knobs)}) with up "
+           f"to {c.get('max_changes', 3)} changes from the rulebook, screened with "
+           f"{c.get('screen_games', 1000):,} games each; candidates confirmed with "
+           f"{c.get('confirm_games', 8000):,} games, fewest changes first; a recommendation's 95% Wilson interval "
+           "lies inside its band. Divers is only used where the band is easier than Normal's.",
+           "- Rulebook-ready ladder: for each level, every rule for all player counts (cards a treasure; "
+           "Divers for Easy) with every gauge adjustment of up to two cards per player count, screened with the "
+           "same games; the rule that brings the most player counts into the band wins, then each count's "
+           f"adjustment is confirmed with {c.get('confirm_games', 8000):,} games (`island-escape calibrate "
+           "--same-rule`, and `--knobs` to restrict what may change).",
            f"- All settings play the same games of seed {study.seed} (same islands, same flood orders); the "
            f"re-simulation uses seed {study.seed + 1000}.",
-           f"- {cal.screened} settings screened per player group; players 1 and 2 share their games "
-           "because a solo game is played with two pawns (R5).",
+           f"- {cal.screened} settings screened per player group; players 1 and 2 share their games (R5).",
            f"- Sweep: `{study.sweep}` ({len(sweep.summary)} cells, {sweep_cfg.games:,} games each), "
-           f"tables in `{Path(out_dir) / 'sweep'}`.",
+           f"tables in `{Path(out_dir) / 'sweep'}` (the notebook `notebooks/loss_causes.ipynb` reads them).",
            "- Reproduce: `make report` (or `island-escape report`); the numbers depend only on the "
            "code, the study file and the seeds.", ""]
     (report_dir / "difficulty.md").write_text("\n".join(md))

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from policies.registry import POLICIES
+from policies.registry import DEFAULT_POLICY, POLICIES
 from sim import source_digest
 from sim.layout import CAUSES, RESULT_FIELDS
 from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
@@ -90,6 +90,10 @@ class SweepConfig:
 # --- reading a sweep file --------------------------------------------------------------------------
 
 
+def _cards(text: str) -> list[str]:
+    return [c.upper() for c in re.split(r"[\s,]+", text.strip()) if c]
+
+
 def _as_list(value: object) -> list:
     return value if isinstance(value, list) else [value]
 
@@ -110,7 +114,38 @@ def read_toml(path: str | Path) -> dict:
 
 def load_config(path: str | Path) -> SweepConfig:
     """Read and check a sweep file; every problem is a one-line SweepError naming file and key."""
-    return parse_config(read_toml(path), str(path))
+    return parse_config(all_errors(read_toml(path), str(path)), str(path))
+
+
+def all_errors(data: dict, path: str) -> dict:
+    """Every error of a sweep file at once, not only the first: parse, set the faulty key aside,
+    parse again, until the rest is clean; raise one SweepError with a line per error.
+
+    `parse_config` stops at its first error, and each error names its key (`path: grid.players:
+    …`), so leaving that key out (its default applies) lets the next error show. An error that
+    names no removable key ends the search. Returns `data` unchanged when it has no error.
+    """
+    import copy
+
+    trial = copy.deepcopy(data)
+    errors: list[str] = []
+    while True:
+        try:
+            parse_config(trial, path)
+            break
+        except SweepError as exc:
+            errors.append(str(exc))
+            found = re.match(re.escape(path) + r": ([\w.]+): ", str(exc))
+            parts = found.group(1).split(".") if found else []
+            table = trial
+            for part in parts[:-1]:
+                table = table.get(part) if isinstance(table, dict) else None
+            if not parts or not isinstance(table, dict) or parts[-1] not in table or len(errors) > 50:
+                break
+            del table[parts[-1]]
+    if errors:
+        raise SweepError("\n".join(errors))
+    return data
 
 
 MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
@@ -147,7 +182,7 @@ def check_types(data: dict, path: str = "<sweep>") -> None:
                     raise bad(f"grid.{key}", f"must be names (strings), not {value!r}")
         if "gauge" in grid:
             raw = grid["gauge"]
-            shape = "a list of cards such as ['AC', '2C', '2D'], or a list of such lists"
+            shape = "cards such as \"AC 2C 2D\" or ['AC', '2C', '2D'], or a list of such gauges"
             if not isinstance(raw, list | str):
                 raise bad("grid.gauge", f"must be {shape}, not {raw!r}")
             lists = [raw] if isinstance(raw, str) or all(isinstance(c, str) for c in raw) else raw
@@ -196,11 +231,12 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
 
     gauges: list[tuple[tuple[str, ...], int | None]] = []
     if "gauge" in grid:
+        # One gauge: "AD 2C 2D" (as `simulate --gauge` takes it) or ["AD", "2C", "2D"]; several:
+        # a list of those, e.g. ["AC AD 2C", ["AD", "2C"]]. Cards may be separated by commas too.
         raw = grid["gauge"]
-        lists = [raw] if raw and all(isinstance(c, str) for c in raw) else raw
-        for g in lists:
-            cards = g.split() if isinstance(g, str) else g
-            gauges.append((tuple(cards), None))
+        one = isinstance(raw, str) or all(isinstance(c, str) and len(_cards(c)) == 1 for c in raw)
+        for g in [raw] if one else raw:
+            gauges.append((tuple(_cards(g) if isinstance(g, str) else [str(c).upper() for c in g]), None))
     else:
         for length in values("gauge_length", [len(FULL_GAUGE)]):
             try:
@@ -212,7 +248,7 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     for name in values("variant", ["normal"]):
         if name not in VARIANTS:
             raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
-    for name in values("policy", ["greedy"]):
+    for name in values("policy", [DEFAULT_POLICY]):
         if name not in POLICIES:
             raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
 
@@ -220,7 +256,7 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     seen: set[str] = set()
     for players, cpt, (gauge, length), swim, actions, variant, policy in itertools.product(
             values("players", [2]), values("cards_per_treasure", [2]), gauges, values("swim_cost", [2]),
-            values("actions_per_turn", [4]), values("variant", ["normal"]), values("policy", ["greedy"])):
+            values("actions_per_turn", [4]), values("variant", ["normal"]), values("policy", [DEFAULT_POLICY])):
         try:
             rules = Rules(players=players, cards_per_treasure=cpt, gauge=gauge, swim_cost=swim,
                           actions_per_turn=actions).with_variant(variant)  # the variant has the last word

@@ -23,9 +23,6 @@ POLICIES = {
     "oracle": (5, oracle),
     "lookahead": (6, lookahead),
 }
-DEFAULT_POLICY = "greedy"
-
-
 # Policies that search (seconds per game): experiments give them a smaller share of games.
 SLOW = {"lookahead"}
 # Policies that read hidden information (R19): never used to judge difficulty.
@@ -37,6 +34,11 @@ JUDGES = ("expert", "greedy")
 
 def default_judge() -> str:
     return next(name for name in JUDGES if name in POLICIES)
+
+
+# One default player everywhere: the policy the difficulty report judges with, so `simulate`,
+# `sweep` and `compare` without --policy give the numbers the report gives.
+DEFAULT_POLICY = default_judge()
 
 
 class UnknownPolicy(ValueError):

@@ -4,8 +4,31 @@ Shared by `sim/kernel.py` and the policies in `policies/`, which must not import
 (the kernel dispatches to them). See `sim/kernel.py` for the design.
 """
 
+import sys
+
 import numpy as np
 from numba import njit
+
+
+def _load_numba_numpy_support_without_scipy() -> None:
+    """Load numba's numpy support (which every kernel needs) without importing scipy.linalg.
+
+    On loading it, numba imports scipy.linalg only to learn whether BLAS is there, for np.dot and
+    friends, which no kernel uses; that import was a third of `simulate`'s start-up. Told that
+    scipy.linalg.cython_blas cannot be imported, numba falls back to its own loops for the
+    products it would have sent to BLAS; the marker is removed at once, so scipy.linalg imports
+    normally afterwards (tests/test_runner.py checks both). Numba is pinned (pyproject.toml).
+    """
+    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules["scipy.linalg.cython_blas"] = None
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        del sys.modules["scipy.linalg.cython_blas"]
+
+
+_load_numba_numpy_support_without_scipy()
 
 # --- state offsets -------------------------------------------------------------------------------
 CARD = 0  # 25: card id per place, -1 for sea

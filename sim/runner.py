@@ -203,14 +203,15 @@ def wilson_interval(wins: int, n: int) -> tuple[float, float]:
 
 def summary_of(n: int, wins: int, cause_counts, turn_sum: int, seconds: float | None = None) -> dict:
     """The `simulate` summary from counts: win rate with a 95% Wilson interval, loss causes
-    (percent of games, R18 order), mean turns, speed. `cause_counts[i]` counts cause i of
-    layout.CAUSES."""
+    (R18 order), mean turns, speed. `cause_counts[i]` counts cause i of layout.CAUSES.
+
+    Every rate is a fraction of the games played (`win_rate`, `ci95`, `loss_rates`), never a
+    percentage, and the dict says so in `rate_unit`."""
     lo, hi = wilson_interval(wins, n)
-    causes = {c: round(100.0 * int(cause_counts[i]) / n, 3) if n else 0.0
-              for i, c in enumerate(L.CAUSES) if i > 0}
+    losses = {c: int(cause_counts[i]) / n if n else 0.0 for i, c in enumerate(L.CAUSES) if i > 0}
     return {
-        "games": n, "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi],
-        "causes": causes, "mean_turns": turn_sum / n if n else 0.0,
+        "games": n, "wins": wins, "rate_unit": "fraction of games", "win_rate": wins / n if n else 0.0,
+        "ci95": [lo, hi], "loss_rates": losses, "mean_turns": turn_sum / n if n else 0.0,
         "games_per_second": (n / seconds) if seconds else None,
     }
 

@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import json
+import re
 
+import matplotlib.image as mpimg
 import pytest
 from click.testing import CliRunner
 
-from experiments.calibrate import ALL_GAUGE_CARDS, Setting, calibrate, candidate_settings
+from experiments.calibrate import (
+    ALL_GAUGE_CARDS,
+    DEFAULT_BANDS,
+    Setting,
+    calibrate,
+    candidate_settings,
+    divers_allowed,
+    parse_knobs,
+)
 from experiments.cli import cli
 from sim.rules import FULL_GAUGE
 
@@ -75,6 +85,7 @@ def test_calibrate_cli_json():
     (["--policy", "oracle"], "reads hidden information"),
     (["--policy", "clever"], "unknown policy"),
     (["--bands", "easy=high"], "is not LEVEL=LOW-HIGH"),
+    (["--knobs", "gauge,water"], "--knobs: 'water' is not a knob"),
 ])
 def test_calibrate_cli_bad_input(args, message):
     import subprocess
@@ -96,7 +107,8 @@ def test_report_on_a_tiny_study(tmp_path):
     study = tmp_path / "study.toml"
     study.write_text(f'sweep = "{sweep}"\npolicy = "greedy"\nseed = 5\n'
                      '[calibrate]\nplayers = [2]\nscreen_games = 100\nconfirm_games = 300\nmax_changes = 1\n'
-                     'other_games = 100\nvalidate_games = 300\n[rulebook]\ngames = 300\npolicies = ["greedy"]\n')
+                     'other_games = 100\nvalidate_games = 300\nknobs = "gauge"\n'
+                     '[rulebook]\ngames = 300\npolicies = ["greedy"]\n')
     recs = build_report(str(study), tmp_path / "reports", out_dir=tmp_path / "out", echo=lambda s: None)
     md = (tmp_path / "reports" / "difficulty.md").read_text()
     assert md.startswith("# Island Escape") and "## The answer" in md and "## The rulebook's numbers" in md
@@ -106,6 +118,120 @@ def test_report_on_a_tiny_study(tmp_path):
     for png in (tmp_path / "reports" / "figures").glob("*.png"):
         assert png.stat().st_size > 5_000
     assert (tmp_path / "reports" / "figures" / "sweep_win_rate_by_gauge.png").exists()
+    assert (tmp_path / "reports" / "difficulty-card.png").stat().st_size > 20_000
+    assert (tmp_path / "reports" / "difficulty-card.pdf").exists()
+    # The headline opens the report, one sentence per player count, and its numbers are the
+    # printed-rules table's; 1 and 2 players are one row (R5).
+    assert md.index("## The answer in one look") < md.index("## Rulebook-ready levels") < md.index(
+        "## Fewest changes")
+    head = re.findall(r"- \*\*(1 or 2 players|3 players|4 players)\*\*: the printed rules win ([\d.]+%) of games "
+                      r"for `greedy` \(([\d.]+-[\d.]+%)\)", md)
+    table = dict(re.findall(r"^\| (1-2|3|4) \| ([\d.]+% \([\d.]+-[\d.]+%\)) \| 300 \|", md, re.M))
+    assert [h[0] for h in head] == ["1 or 2 players", "3 players", "4 players"]
+    for count, rate, ci in head:
+        assert table[{"1 or 2 players": "1-2", "3 players": "3", "4 players": "4"}[count]] == f"{rate} ({ci})"
+    from experiments.rulebook import check
+
+    direct = check(["greedy"], games=300, seed=5)["players"]["greedy"]
+    assert head[1][1] == f"{100 * direct[3]['win_rate']:.1f}%"
+    assert not re.search(r"^\| 1 \|", md, re.M) and "| 1-2 |" in md
+
+
+def test_headline_says_where_each_count_falls():
+    from experiments.calibrate import DEFAULT_BANDS
+    from experiments.report import headline
+
+    rows = {1: {"win_rate": 0.93, "ci95": [0.92, 0.94]}, 2: {"win_rate": 0.93, "ci95": [0.92, 0.94]},
+            3: {"win_rate": 0.74, "ci95": [0.73, 0.75]}, 4: {"win_rate": 0.41, "ci95": [0.40, 0.42]}}
+    lines = headline(rows, "expert", DEFAULT_BANDS)
+    assert len(lines) == 3
+    assert "1 or 2 players" in lines[0] and "far too easy" in lines[0]
+    assert "an Easy game" in lines[1] and "between Hard and Normal" in lines[2]
+
+
+def test_knobs_restrict_what_changes():
+    for k in range(4):
+        for s in candidate_settings(k, ("gauge",)):
+            assert s.cards_per_treasure == 2 and not s.divers
+        for s in candidate_settings(k, ("cards", "divers")):
+            assert s.gauge == FULL_GAUGE
+    assert parse_knobs("gauge, cards") == ("gauge", "cards")
+    with pytest.raises(ValueError, match="'water' is not a knob"):
+        parse_knobs("water")
+
+
+def test_divers_is_never_used_against_its_label(monkeypatch):
+    import experiments.calibrate as calibrate_module
+
+    assert divers_allowed(DEFAULT_BANDS["easy"]) and not divers_allowed(DEFAULT_BANDS["normal"])
+    assert not divers_allowed(DEFAULT_BANDS["hard"])
+    # 3 players, 3 cards a treasure: greedy wins ~13%; Divers lifts that into a Hard-ish band,
+    # which the label forbids - unless the rule is switched off, to show the test can see it.
+    kwargs = dict(players=[3], bands={"hard": (0.20, 0.60)}, policy="greedy", seed=3, screen_games=200,
+                  confirm_games=400, max_changes=2, other_games=50, validate_games=0, others=[],
+                  knobs=("cards", "divers"))
+    cal = calibrate(**kwargs)
+    assert all(not r.setting.divers for r in cal.recommendations)
+    monkeypatch.setattr(calibrate_module, "divers_allowed", lambda band: True)
+    loose = calibrate_module.calibrate(**kwargs)
+    assert any(r.setting.divers for r in loose.recommendations)
+
+
+def test_small_budget_reports_the_nearest_candidates():
+    cal = calibrate(players=[2], bands={"normal": (0.45, 0.55)}, policy="greedy", seed=4, screen_games=60,
+                    confirm_games=100, max_changes=1, other_games=50, validate_games=0, others=[])
+    assert (2, "normal") in cal.missing
+    near = cal.near[(2, "normal")]
+    assert 1 <= len(near) <= 3
+    assert [n.distance for n in near] == sorted(n.distance for n in near)
+    for n in near:
+        lo, hi = n.result.ci
+        assert lo <= n.result.rate <= hi and n.setting.changes <= 1
+        need = n.result.games_to_fit(n.band)
+        if 0.45 < n.result.rate < 0.55:
+            assert need is not None and need >= n.result.games and "could confirm" in n.verdict()
+        else:
+            assert need is None and "would not" in n.verdict() or "edge" in n.verdict()
+    result = CliRunner().invoke(cli, ["calibrate", "--policy", "greedy", "--players", "2", "--bands",
+                                      "normal=0.45-0.55", "--screen-games", "60", "--confirm-games", "100",
+                                      "--max-changes", "1"])
+    assert result.exit_code == 0, result.output
+    assert "judged by greedy" in result.stdout and "nearest:" in result.stdout
+    assert "lands in the band" not in result.stdout
+
+
+def test_ladder_one_rule_per_level_and_the_card(tmp_path):
+    from experiments.calibrate import LADDER_GAUGE_CHANGES, ladder
+    from experiments.card import difficulty_card
+
+    bands = {"easy": (0.70, 0.80), "hard": (0.20, 0.30)}
+    lad = ladder(players=[1, 2, 4], bands=bands, policy="greedy", seed=6, screen_games=100, confirm_games=300,
+                 knobs=("gauge", "divers"))
+    assert [lv.level for lv in lad.levels] == ["easy", "hard"]
+    for lv in lad.levels:
+        assert set(lv.rungs) == {1, 2, 4}
+        assert lv.rungs[1].result is lv.rungs[2].result  # R5: the same games
+        if lv.level == "hard":
+            assert not lv.rule.divers
+        for r in lv.rungs.values():
+            s = lv.rule.setting(r.gauge)
+            assert s.cards_per_treasure == 2 and s.divers == lv.rule.divers  # one rule for every count
+            assert len(set(r.gauge) ^ set(FULL_GAUGE)) <= LADDER_GAUGE_CHANGES + 1
+            lo, hi = r.result.ci
+            assert r.inside == (bands[lv.level][0] <= lo and hi <= bands[lv.level][1])
+            assert (r.status() == "in band") == r.inside
+    rows = lad.to_json()
+    assert len(rows) == 6 and all(row["policy"] == "greedy" for row in rows)
+    png = difficulty_card(lad, {2: {"win_rate": 0.9}, 4: {"win_rate": 0.4}}, tmp_path / "card.png")
+    img = mpimg.imread(png)
+    assert img.shape[0] > 600 and img.shape[1] > 600 and img[..., :3].std() > 0.05
+    assert (tmp_path / "card.pdf").stat().st_size > 5_000
+    same = CliRunner().invoke(cli, ["calibrate", "--policy", "greedy", "--players", "2,4", "--bands",
+                                    "hard=0.20-0.30", "--screen-games", "100", "--confirm-games", "300",
+                                    "--same-rule", "--knobs", "gauge", "--json"])
+    assert same.exit_code == 0, same.output
+    rows = json.loads(same.stdout.strip().splitlines()[-1])
+    assert {r["players"] for r in rows} == {2, 4} and all(r["rules"]["cards_per_treasure"] == 2 for r in rows)
 
 
 def test_committed_study_loads_and_bad_studies_are_refused(tmp_path):

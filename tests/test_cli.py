@@ -73,8 +73,12 @@ def test_simulate_json_table_and_records_replay_identically(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stderr == ""  # no progress bar when not on a terminal
     summary = json.loads(r.stdout)
-    assert {"games", "wins", "win_rate", "ci95", "causes", "mean_turns", "games_per_second"} <= set(summary)
+    assert {"games", "wins", "win_rate", "ci95", "loss_rates", "mean_turns", "games_per_second"} <= set(summary)
     assert summary["games"] == 3000 and summary["ci95"][0] <= summary["win_rate"] <= summary["ci95"][1]
+    # one unit for every rate, and the output says which; the policy and rules are named
+    assert summary["rate_unit"] == "fraction of games"
+    assert summary["win_rate"] + sum(summary["loss_rates"].values()) == pytest.approx(1.0)
+    assert summary["policy"] == "greedy" and summary["rules"]["players"] == 3
     df = pd.read_parquet(table)
     assert len(df) == 3000 and int(df.won.sum()) == summary["wins"]
     assert not (tmp_path / "games.parquet.partial").exists()
@@ -110,3 +114,38 @@ def test_sweep_bad_file_is_one_line(tmp_path):
     r = run("sweep", str(bad), "--out", str(tmp_path / "out"))
     assert r.returncode == 2 and "bad.toml: grid.players" in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_simulate_plays_the_reports_judge_by_default():
+    from policies.registry import DEFAULT_POLICY, default_judge
+
+    assert DEFAULT_POLICY == default_judge()
+    r = run("simulate", "--games", "300", "--players", "3", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["policy"] == default_judge()
+    text = run("simulate", "--games", "300")
+    assert f"policy {default_judge()}, seed 0" in text.stdout
+
+
+def test_a_slow_first_call_says_it_is_compiling():
+    import time
+
+    from experiments.cli import compile_notice
+
+    said = []
+    compile_notice("expert", lambda: time.sleep(0.5), echo=said.append, after=0.1)
+    assert said == ["compiling the kernel for expert, once (about half a minute; later runs load it from the "
+                    "cache)…"]
+    quiet = []
+    compile_notice("expert", lambda: None, echo=quiet.append, after=0.3)
+    time.sleep(0.4)
+    assert quiet == []
+
+
+def test_sweep_table_names_the_gauge_by_its_cards_and_the_policy(tmp_path):
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('games = 30\n[grid]\ngauge = ["AD 2C 2D 3C 3D 4C 4D 5C", "AC AD 2D 3C 3D 4D 5C"]\n'
+                   'policy = "greedy"\n')
+    r = run("sweep", str(cfg), "--out", str(tmp_path / "out"), "--no-plots")
+    assert r.returncode == 0, r.stderr
+    assert "A♦-5♣, 8 cards" in r.stdout and "A♣ A♦ 2♦ 3♣ 3♦ 4♦ 5♣" in r.stdout and "greedy" in r.stdout

@@ -23,9 +23,13 @@ SETTINGS = [
 ]
 
 
-def test_registered_as_default():
-    assert DEFAULT_POLICY == "greedy"
+def test_registered_with_its_fixed_id():
+    # greedy is registered under its fixed id; the default player is the report's judge (expert),
+    # with greedy the judge only where expert is missing
+    from policies.registry import JUDGES, default_judge
+
     assert policy_id("greedy") == 2
+    assert DEFAULT_POLICY == default_judge() == JUDGES[0] and "greedy" in JUDGES
 
 
 def _ids(rules: Rules) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -94,15 +95,14 @@ def test_committed_notebook_has_no_outputs():
         assert cell.outputs == [] and cell.execution_count is None
 
 
-def test_notebook_runs_top_to_bottom(tmp_path):
+def _execute_notebook(env: dict) -> nbformat.NotebookNode:
     from nbclient import NotebookClient
 
     nb = nbformat.read(NOTEBOOK, as_version=4)
-    env = {"NOTEBOOK_SMALL": "1", "NOTEBOOK_GAMES": "500"}
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)
     try:
-        NotebookClient(nb, timeout=120, kernel_name="python3",
+        NotebookClient(nb, timeout=300, kernel_name="python3",
                        resources={"metadata": {"path": str(ROOT / "notebooks")}}).execute()
     finally:
         for k, v in old.items():
@@ -110,19 +110,93 @@ def test_notebook_runs_top_to_bottom(tmp_path):
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
-    text = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    # The notebook's numbers are the games' numbers: 4 player counts × 3 settings × 2 policies ×
-    # 500 games, and the share of greedy's losses with three treasures raised, recomputed here.
-    assert "12,000 games from a small study played here (500 games a setting)" in text
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors, errors[0].get("evalue")
+    return nb
+
+
+def _text(nb) -> str:
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+def _images(nb) -> int:
+    return sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_notebook_runs_on_its_own_small_study(tmp_path):
+    nb = _execute_notebook({"NOTEBOOK_SWEEP": str(tmp_path / "no-sweep"), "NOTEBOOK_REPORT": str(tmp_path / "none"),
+                            "NOTEBOOK_GAMES": "300"})
+    text = _text(nb)
+    assert "from the rulebook (no report found)" in text
+    # The notebook's numbers are the games' numbers: 3 player counts (R5: 1-2 once) × 3 settings ×
+    # 2 policies × 300 games, and the share of the judge's losses with all four treasures raised.
+    from policies.registry import default_judge
+
+    judge = default_judge()
+    assert "5,400 games from a small study played here (300 games a setting)" in text
     lost = []
-    for players in (1, 2, 3, 4):
+    for players in (2, 3, 4):
         for cpt, length in ((2, 9), (2, 8), (3, 9)):
-            df = simulate(Rules(players=players, cards_per_treasure=cpt, gauge=gauge_of_length(length)), "greedy",
-                          500, seed=31, progress=False)
+            df = simulate(Rules(players=players, cards_per_treasure=cpt, gauge=gauge_of_length(length)), judge,
+                          300, seed=31, progress=False)
             lost.append(df[~df.won])
     lost = pd.concat(lost)
-    assert f"{(lost.treasures_raised == 3).mean():.1%} of greedy's losses came with three treasures raised" in text
-    images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-    assert images >= 5
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
-    assert not errors
+    assert f"{(lost.treasures_raised == 4).mean():.1%} of {judge}'s losses came with all four treasures raised" in text
+    assert _images(nb) >= 5
+
+
+def test_notebook_runs_on_the_reports_tables(tmp_path):
+    # What `make report` leaves behind: a sweep played by the judge alone, and the recommendations.
+    from experiments.calibrate import Setting
+    from experiments.sweep import parse_config, run_sweep
+    from policies.registry import default_judge
+
+    judge = default_judge()
+    cfg = parse_config({"games": 150, "seed": 2, "grid": {"players": [1, 2, 3], "gauge_length": [8, 9],
+                                                          "policy": judge}}, "report-like")
+    run_sweep(cfg, tmp_path / "sweep", progress=False, plots=False)
+    recs = [{"players": p, "level": "hard", "policy": judge, "change": "take A♣ off the gauge",
+             "rules": Setting(2, ("AD", "2C", "2D", "3C", "3D", "4C", "4D", "5C"), False).rules(p).as_record()}
+            for p in (1, 2, 3)]
+    report = tmp_path / "difficulty.json"
+    report.write_text(json.dumps(recs))
+    nb = _execute_notebook({"NOTEBOOK_SWEEP": str(tmp_path / "sweep"), "NOTEBOOK_REPORT": str(report),
+                            "NOTEBOOK_GAMES": "300"})
+    text = _text(nb)
+    assert f"games from the report's sweep ({tmp_path / 'sweep'}); policies: {judge}; studying {judge}" in text
+    assert f"2 settings from {report}" in text  # players 1 and 2 are one setting (R5)
+    assert f"only {judge} plays in these tables" in text
+    assert _images(nb) >= 5
+
+
+def test_find_over_a_sweep_folder_writes_one_file_per_game_and_never_overwrites(tmp_path):
+    from experiments.sweep import parse_config, run_sweep
+
+    cfg = parse_config({"games": 40, "seed": 3, "grid": {"players": [2, 3], "gauge_length": [8, 9],
+                                                         "policy": "greedy"}}, "tiny")
+    run_sweep(cfg, tmp_path / "sweep", progress=False, plots=False)
+    cells = tmp_path / "sweep" / "cells"
+    assert len(list(cells.glob("*.parquet"))) == 4  # four cells, each playing games 0-39
+    out = tmp_path / "x"
+
+    def find(*extra):
+        return subprocess.run([sys.executable, "-m", "experiments.cli", "find", str(cells), "--where", "game < 2",
+                               "--limit", "8", "--records", str(out), *extra], capture_output=True, text=True)
+
+    r = find()
+    assert r.returncode == 0, r.stderr
+    printed = r.stdout.strip().splitlines()
+    assert len(printed) == 8 and len(set(printed)) == 8
+    files = sorted(out.glob("*.json"))
+    assert sorted(map(str, files)) == sorted(printed)  # eight games, eight files
+    rules_seen = set()
+    for path in files:
+        record = load_record(path)
+        rules_seen.add((record.rules.players, len(record.rules.gauge)))
+        assert f"-p{record.rules.players}-" in path.name
+    assert len(rules_seen) == 4
+    before = {p: p.read_bytes() for p in files}
+    again = find()
+    assert again.returncode == 2 and "already exist" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1 and again.stdout == ""
+    assert {p: p.read_bytes() for p in sorted(out.glob("*.json"))} == before  # nothing touched

@@ -29,7 +29,7 @@ def test_summary_from_raw_arrays_equals_the_table_summary():
     s = summarize_raw(raw)
     assert s["games"] == 3000 and s["wins"] == int(df["won"].sum())
     assert s["mean_turns"] == pytest.approx(df["turns"].mean())
-    assert sum(s["causes"].values()) == pytest.approx(100.0 * (3000 - s["wins"]) / 3000, abs=0.01)
+    assert sum(s["loss_rates"].values()) == pytest.approx((3000 - s["wins"]) / 3000)  # fractions
 
 
 _CHILD = """
@@ -39,18 +39,24 @@ sys.argv = ["island-escape", "simulate", "--games", "700", "--policy", "random",
 try:
     main()
 finally:
-    heavy = sorted(m for m in ("pandas", "pyarrow", "matplotlib", "scipy.stats") if m in sys.modules)
+    heavy = sorted(m for m in ("pandas", "pyarrow", "matplotlib", "scipy.stats", "scipy.linalg")
+                   if m in sys.modules)
     print("HEAVY", " ".join(heavy))
+    import scipy.linalg.cython_blas  # numba was kept from it while loading, not for good (sim/layout.py)
+    print("LATER", scipy.linalg.cython_blas.__name__)
 """
 
 
-def test_simulate_without_a_table_loads_no_pandas_pyarrow_matplotlib_or_scipy_stats():
+def test_simulate_without_a_table_loads_no_pandas_pyarrow_matplotlib_or_scipy():
     r = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    summary, heavy = r.stdout.strip().splitlines()
-    assert heavy == "HEAVY", f"simulate --json imported {heavy[6:]}"
+    summary, heavy, later = r.stdout.strip().splitlines()
+    assert heavy.strip() == "HEAVY", f"simulate --json imported {heavy[6:]}"
+    assert later == "LATER scipy.linalg.cython_blas"
     rules = Rules()
     expected = summarize_raw(run_games(rules, "random", 700, seed=3))
     got = json.loads(summary)
     got.pop("games_per_second"), expected.pop("games_per_second")
+    # the output names what was played: policy, seed and rules, then the summary itself
+    assert (got.pop("policy"), got.pop("seed"), got.pop("rules")) == ("random", 3, rules.as_record())
     assert got == json.loads(json.dumps(expected))

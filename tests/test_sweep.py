@@ -127,3 +127,29 @@ def test_committed_configs_load():
 
     for path in sorted(Path("experiments/configs").glob("*.toml")):
         assert load_config(path).cells
+
+
+def test_sweep_file_takes_the_gauge_as_simulate_does(tmp_path):
+    spaced = tmp_path / "spaced.toml"
+    spaced.write_text('games = 10\n[grid]\ngauge = "AD 2C 2D 3C 3D 4C 4D 5C"\n')
+    listed = tmp_path / "listed.toml"
+    listed.write_text('games = 10\n[grid]\ngauge = ["AD", "2C", "2D", "3C", "3D", "4C", "4D", "5C"]\n')
+    several = tmp_path / "several.toml"
+    several.write_text('games = 10\n[grid]\ngauge = ["AD 2C 2D 3C 3D 4C 4D 5C", ["2c", "2D"], "ac,ad"]\n')
+    one = [c.rules.gauge for c in load_config(spaced).cells]
+    assert one == [c.rules.gauge for c in load_config(listed).cells] == [gauge_of_length(8)]
+    assert [c.rules.gauge for c in load_config(several).cells] == [gauge_of_length(8), ("2C", "2D"), ("AC", "AD")]
+
+
+def test_every_error_of_a_sweep_file_at_once(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('games = 0\nspeed = 3\n[grid]\nplayers = [7]\npolicy = ["nobody"]\nvariant = "hard"\n')
+    with pytest.raises(SweepError) as info:
+        load_config(bad)
+    lines = str(info.value).splitlines()
+    keys = sorted(line.split(": ")[1] for line in lines)
+    assert keys == ["games", "grid.players", "grid.policy", "grid.variant", "speed"], lines
+    assert all(line.startswith(f"{bad}: ") for line in lines)
+    good = tmp_path / "good.toml"
+    good.write_text('games = 5\n[grid]\nplayers = [3]\n')
+    assert load_config(good).games == 5  # a clean file is read as it is
