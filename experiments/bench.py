@@ -34,11 +34,11 @@ import time
 
 import numpy as np
 
+from experiments.runner import default_policy_params, default_threads, export_records, rules_to_params, run_games
 from policies.registry import DEFAULT_POLICY, POLICIES, policy_id
 from sim import layout as L
 from sim.records import replay
 from sim.rules import Rules
-from sim.runner import default_policy_params, default_threads, export_records, rules_to_params, run_games
 
 POLICIES_BENCHED = ("random", "greedy", "expert")
 CLI_SECONDS = 5.0  # whole-process runs play about this long
@@ -67,12 +67,13 @@ def kernel_rate(rules: Rules, policy: str, games: int, threads: int, repeat: int
 def decision_states(rules: Rules, policy: str, seed: int, game: int) -> list[tuple[np.ndarray, int]]:
     """The kernel's state and legal-action mask before every action the policy chose in one game
     (the kernel's own step functions, called from Python)."""
-    from sim.kernel import apply_action, flood, init_game, legal_actions
+    from policies.entries import FLOOD
+    from sim.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
 
     p = rules_to_params(rules)
     pp = default_policy_params(policy)
-    pid = policy_id(policy)
-    choose = POLICIES[policy][1].choose
+    flood = FLOOD[policy_id(policy)]
+    choose = POLICIES[policy.partition("@")[0]][1].choose
     s = np.zeros(L.NSTATE, dtype=np.int32)
     rng = np.zeros(3, dtype=np.uint64)
     opts = np.zeros(8, dtype=np.int64)
@@ -80,23 +81,17 @@ def decision_states(rules: Rules, policy: str, seed: int, game: int) -> list[tup
     init_game(s, p, rng, seed, game)
     out = []
     while s[L.OUTCOME] < 0:
-        s[L.TURN] += 1
-        s[L.CUR] = (s[L.TURN] - 1) % rules.pawns
-        s[L.ACTS] = p[L.P_ACTIONS]
+        begin_turn(s, p)
         while s[L.ACTS] > 0:
             legal = int(legal_actions(s, p))
             out.append((s.copy(), legal))
-            a = choose(s, p, pp, legal, rng)
-            if a == L.A_END:
-                break
-            apply_action(s, p, a, log, -1)
+            apply_action(s, p, choose(s, p, pp, legal, rng), log, -1)
             if s[L.OUTCOME] >= 0:
                 break
         if s[L.OUTCOME] >= 0:
             break
-        s[L.ACTS] = 0
-        for _ in range(int(p[L.P_GRANK + s[L.GAUGE_TOP]])):
-            flood(s, p, pid, pp, rng, opts, log, -1)
+        for _ in range(int(floods_due(s, p))):
+            flood(s, p, pp, rng, opts, log, -1)
             if s[L.OUTCOME] >= 0:
                 break
     return out
@@ -150,7 +145,7 @@ _CHILD_START = """
 import time, sys
 t0 = time.perf_counter()
 from sim.rules import Rules
-from sim.runner import run_games
+from experiments.runner import run_games
 run_games(Rules(), sys.argv[1], 1, seed=0)
 print(time.perf_counter() - t0)
 """
@@ -158,7 +153,7 @@ print(time.perf_counter() - t0)
 _CHILD_MEMORY = """
 import resource, sys
 from sim.rules import Rules
-from sim.runner import simulate
+from experiments.runner import simulate
 df = simulate(Rules(), sys.argv[1], int(sys.argv[2]), seed=0, progress=False)
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(peak, int(df.memory_usage(deep=True).sum()))

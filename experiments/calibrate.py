@@ -20,9 +20,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from experiments.runner import run_games, wilson_interval
 from policies.registry import POLICIES, SLOW, UNFAIR
 from sim.rules import FULL_GAUGE, Rules, pretty
-from sim.runner import run_games, wilson_interval
 
 ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
 DEFAULT_BANDS = {"easy": (0.70, 0.80), "normal": (0.45, 0.55), "hard": (0.20, 0.30)}

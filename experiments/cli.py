@@ -170,8 +170,8 @@ def compile_notice(policy: str, warm, echo=None, after: float = COMPILE_NOTICE_A
 def warm_up(*policies: str, play: bool = True, logged: bool = False) -> None:
     """Compile (or load) the kernel for each policy before any work, with the compile notice:
     the bulk entry (`play`) and the one that logs records (`logged`)."""
+    from experiments.runner import export_records, run_games
     from sim.rules import Rules
-    from sim.runner import export_records, run_games
 
     for policy in dict.fromkeys(policies):
         if play:
@@ -199,7 +199,7 @@ def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from sim.runner import results_frame
+    from experiments.runner import results_frame
 
     table = pa.Table.from_pandas(results_frame(raw, rules, policy, seed, first_game=first_game),
                                  preserve_index=False)
@@ -222,6 +222,7 @@ def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
               help="A named variant (repeatable); explicit options override it.")
 @click.option("--policy", default=None,
               help="Policy name (see `island-escape policies`).  [default: the report's judge]")
+@click.option("--skill", type=float, help="Skill 0-1 of a policy that takes one (alone: the skilled player).")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
               help="Game g plays on streams keyed by (seed, g); at most 2**63 - 1.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
@@ -233,7 +234,7 @@ def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
 @click.option("--record-count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many games --records exports.")
 def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
-                 policy, seed, threads, out, force, as_json, records_dir, record_count):
+                 policy, skill, seed, threads, out, force, as_json, records_dir, record_count):
     """Play many games with the numba kernel and summarize them.
 
     Prints the win rate with a 95% Wilson interval, the loss causes, the mean number of turns
@@ -244,7 +245,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     import time
     from pathlib import Path
 
-    from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
+    from policies.registry import DEFAULT_POLICY, UnknownPolicy, player_params, with_skill
     from sim.rules import RuleError
 
     if games < 0:
@@ -252,8 +253,10 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     try:
         rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions,
                                     variants)
+        if skill is not None:
+            policy = with_skill(policy or "skilled", skill)
         policy = policy or DEFAULT_POLICY
-        policy_id(policy)
+        player_params(policy)
     except (RuleError, UnknownPolicy) as exc:
         fail(str(exc))
     # Every place the run writes to is checked before the first game: a run never ends, after
@@ -266,7 +269,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
 
     from tqdm import tqdm
 
-    from sim.runner import BATCH, RunningSummary, default_threads, run_games
+    from experiments.runner import BATCH, RunningSummary, default_threads, run_games
 
     threads = threads or default_threads()
     writer = None
@@ -313,8 +316,8 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         tmp.replace(out)  # complete: only now does the table take its final name
     summary = tally.result(seconds)
     if records_dir:
+        from experiments.runner import export_records
         from sim.records import write_record
-        from sim.runner import export_records
 
         folder = Path(records_dir)
         for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):

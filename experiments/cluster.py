@@ -22,7 +22,7 @@ DEFAULT_CHUNK = 25_000
 def play_chunk_task(rules: dict, policy: str, seed: int, first_game: int, games: int,
                     threads: int | None) -> np.ndarray:
     """Runs on a worker: games first_game … first_game+games-1 of one cell, raw kernel rows."""
-    from sim.runner import run_games
+    from experiments.runner import run_games
 
     return run_games(Rules(**rules), policy, games, seed, first_game=first_game, threads=threads)
 

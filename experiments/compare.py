@@ -13,10 +13,10 @@ import re
 
 import numpy as np
 
+from experiments.runner import run_games, wilson_interval
 from experiments.sweep import LOSS_CAUSES, paired_difference
 from sim.layout import CAUSES
 from sim.rules import VARIANTS, RuleError, Rules, gauge_of_length
-from sim.runner import run_games, wilson_interval
 
 # The words a rules text understands, and the Rules field each one sets.
 RULE_WORDS = {

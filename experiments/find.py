@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from experiments.runner import export_records
 from sim.records import Record, write_record
 from sim.rules import Rules
-from sim.runner import export_records
 
 NEEDED = ("seed", "game", "players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
 

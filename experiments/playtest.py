@@ -237,7 +237,7 @@ def levels_for(players: int, skill: float, win_rate: WinRate, bands: dict[str, t
 
 def summarize_table(name: str, games: list[Game], win_rate: WinRate | None,
                     bands: dict[str, tuple[float, float]], floor: float = 1e-3) -> dict:
-    from sim.runner import wilson_interval
+    from experiments.runner import wilson_interval
 
     wins = sum(g.won for g in games)
     settings = []
@@ -292,8 +292,8 @@ class LabWinRate:
     def __call__(self, rules: Rules, skill: float) -> float:
         key = (rules, round(skill, 4))
         if key not in self.cache:
+            from experiments.runner import run_games
             from policies import skilled
-            from sim.runner import run_games
 
             raw = run_games(rules, "skilled", self.games, self.seed, threads=self.threads,
                             policy_params=skilled.skill_params(skill))

@@ -29,11 +29,13 @@ from experiments.calibrate import (
     parse_knobs,
 )
 from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard_grid, policy_ladder
+from experiments.runner import results_frame, run_games
+from experiments.skill import skill_section
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
 from policies.registry import POLICIES
-from sim.runner import results_frame, run_games
 
-STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook"}
+STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook", "skill"}
+SKILL_KEYS = {"games", "search_games"}
 CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players",
                   "knobs"}
 RULEBOOK_KEYS = {"games", "policies"}
@@ -47,6 +49,7 @@ class Study:
     seed: int
     calibrate: dict
     rulebook: dict
+    skill: dict  # the "Who finds it easy" section: games per skill, games per search
 
 
 def load_study(path: str | Path) -> Study:
@@ -55,7 +58,7 @@ def load_study(path: str | Path) -> Study:
     for key in data:
         if key not in STUDY_KEYS:
             raise SweepError(f"{path}: {key}: unknown key (a study has {', '.join(sorted(STUDY_KEYS))})")
-    for section, allowed in (("calibrate", CALIBRATE_KEYS), ("rulebook", RULEBOOK_KEYS)):
+    for section, allowed in (("calibrate", CALIBRATE_KEYS), ("rulebook", RULEBOOK_KEYS), ("skill", SKILL_KEYS)):
         for key in data.get(section, {}):
             if key not in allowed:
                 raise SweepError(f"{path}: {section}.{key}: unknown key")
@@ -66,7 +69,8 @@ def load_study(path: str | Path) -> Study:
         if p not in POLICIES:
             raise SweepError(f"{path}: rulebook.policies: unknown policy {p!r}")
     return Study(path, data.get("sweep", "experiments/configs/gauge-by-players.toml"), policy,
-                 int(data.get("seed", 2026)), dict(data.get("calibrate", {})), dict(data.get("rulebook", {})))
+                 int(data.get("seed", 2026)), dict(data.get("calibrate", {})), dict(data.get("rulebook", {})),
+                 dict(data.get("skill", {})))
 
 
 def _pct(rate: float) -> str:
@@ -439,8 +443,10 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     if any(r["rules"]["cards_per_treasure"] != 2 for r in recs) or any(
             lv.rule.cards_per_treasure != 2 for lv in lad.levels):
         md += ["", SHORT_NOTE]
-    # The lead's "Who finds it easy" section (players of different skill on these levels) goes
-    # here: after the levels, before the evidence.
+    if study.skill:  # who finds it easy: players of every skill on these levels
+        echo("playing the skill axis")
+        md += [""] + skill_section(recs, dict(DEFAULT_BANDS), study.skill.get("games", 2000),
+                                   study.skill.get("search_games", 0), study.seed, figures, report_dir, threads)
     md += [""] + paired_section(recs, study.seed, c.get("other_games", 4000), threads)
     md += [""] + policies_section(recs, figures, report_dir)
     md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)

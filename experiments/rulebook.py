@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from experiments.runner import results_frame, run_games, wilson_interval
 from sim.rules import FULL_GAUGE, Rules, floods_per_turn
-from sim.runner import results_frame, run_games, wilson_interval
 
 
 def _frame(rules: Rules, policy: str, games: int, seed: int, threads: int | None) -> pd.DataFrame:

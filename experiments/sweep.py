@@ -22,15 +22,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from policies.registry import DEFAULT_POLICY, POLICIES
+from experiments.runner import results_frame, run_games, wilson_interval
+from policies.registry import DEFAULT_POLICY, POLICIES, UnknownPolicy, with_skill
 from sim import source_digest
 from sim.layout import CAUSES, RESULT_FIELDS
 from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
-from sim.runner import results_frame, run_games, wilson_interval
 
 TOP_KEYS = {"name", "description", "games", "seed", "grid", "adaptive"}
 GRID_KEYS = {"players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
-             "variant", "policy"}
+             "variant", "policy", "skill"}
 ADAPTIVE_KEYS = {"half_width", "max_games", "batch"}
 LOSS_CAUSES = CAUSES[1:]
 ACTION_COLUMNS = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
@@ -248,15 +248,27 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     for name in values("variant", ["normal"]):
         if name not in VARIANTS:
             raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
-    for name in values("policy", [DEFAULT_POLICY]):
+    skills = values("skill", [])
+    players_grid = []  # policy names, or `name@skill` specs when the grid has skills
+    for name in values("policy", ["skilled"] if skills else [DEFAULT_POLICY]):
         if name not in POLICIES:
             raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+        if not skills:
+            players_grid.append(name)
+            continue
+        for skill in skills:
+            if isinstance(skill, bool) or not isinstance(skill, int | float):
+                raise bad("grid.skill", f"must be numbers from 0 to 1, not {skill!r}")
+            try:
+                players_grid.append(with_skill(name, float(skill)))
+            except UnknownPolicy as exc:
+                raise bad("grid.skill", str(exc)) from None
 
     cells: list[Cell] = []
     seen: set[str] = set()
     for players, cpt, (gauge, length), swim, actions, variant, policy in itertools.product(
             values("players", [2]), values("cards_per_treasure", [2]), gauges, values("swim_cost", [2]),
-            values("actions_per_turn", [4]), values("variant", ["normal"]), values("policy", [DEFAULT_POLICY])):
+            values("actions_per_turn", [4]), values("variant", ["normal"]), players_grid):
         try:
             rules = Rules(players=players, cards_per_treasure=cpt, gauge=gauge, swim_cost=swim,
                           actions_per_turn=actions).with_variant(variant)  # the variant has the last word

@@ -20,9 +20,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from experiments.runner import run_games, wilson_interval
 from policies.registry import POLICIES
 from sim.rules import Rules
-from sim.runner import run_games, wilson_interval
 
 NPP = 32
 

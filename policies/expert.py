@@ -91,10 +91,12 @@ from sim.layout import (
     RAISED,
     ROWP,
     SEA,
+    STREAM_POLICY,
     SUIT_MASK,
     TILES,
     TSTATE,
     popcount,
+    rand_normal,
 )
 
 DESCRIPTION = "best fair heuristic: splits suits and meets to give, edge salvage, flood odds, clock-aware"
@@ -196,7 +198,12 @@ def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
 
 
 @njit(cache=True)
-def decide(s, p, pp, legal, cheat):
+def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
+    """The expert's action. The human errors of `skilled` (policies/skilled.py) enter here:
+    `misjudge` is the standard deviation (in actions) of noise added to every goal's worth, drawn
+    from the policy stream of `rng`, so a close choice flips more often than a clear one;
+    `forget` ignores flooded Kings, helicopter and bridges this decision (no guard, no rescue).
+    With misjudge 0 and forget False it draws nothing: the expert."""
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
     me = s[CUR]
@@ -214,7 +221,7 @@ def decide(s, p, pp, legal, cheat):
 
     ctx = stack_empty(N_CONTEXT, np.int64)  # what the salvage and bridge checks test against
     board_context(s, p, tiles, kpos, ctx)
-    crit = _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0, ctx)
+    crit = 0 if forget else _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0, ctx)
     a = shore_critical(legal, here, crit)
     if a >= 0:
         return a
@@ -315,6 +322,10 @@ def decide(s, p, pp, legal, cheat):
         explore_goals(useful_places, init, dme, dother, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
 
     home_goal(init, my_actions_left(s, p), dme, _w(pp, W_HOME), _w(pp, W_COLLECT), _w(pp, W_EXPLORE))
+    if misjudge > 0.0:
+        for place in range(25):
+            if init[place] < INF:
+                init[place] += misjudge * rand_normal(rng, STREAM_POLICY)
 
     a = step_to_goal(s, p, legal, here, tiles, init, stack_empty(25, np.float64))
     if a != A_END:
@@ -351,7 +362,7 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
 
 @njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
-    return decide(s, p, pp, legal, False)
+    return decide(s, p, pp, legal, False, 0.0, False, rng)
 
 
 @njit(cache=True, _nrt=True)

@@ -11,7 +11,7 @@ A fair policy reads only public fields of `s` (R19): not the cards of face-down 
 for k >= s[PILE_POS]), and draws randomness only from the policy stream.
 """
 
-from policies import expert, greedy, idle, lookahead, novice, oracle, uniform_random
+from policies import clairvoyant, expert, greedy, idle, lookahead, novice, oracle, skilled, uniform_random
 
 # name -> (id used by the kernel's dispatch, module); the order of ids is fixed.
 POLICIES = {
@@ -22,11 +22,16 @@ POLICIES = {
     "expert": (4, expert),
     "oracle": (5, oracle),
     "lookahead": (6, lookahead),
+    "clairvoyant": (7, clairvoyant),
+    "skilled": (8, skilled),
 }
 # Policies that search (seconds per game): experiments give them a smaller share of games.
-SLOW = {"lookahead"}
+SLOW = {"lookahead", "clairvoyant"}
+# Search policies and the policy they roll out with: a search is never worse than its rollout
+# policy on the same games (tests/test_search.py).
+ROLLOUT = {"lookahead": "expert", "clairvoyant": "expert"}
 # Policies that read hidden information (R19): never used to judge difficulty.
-UNFAIR = {"oracle"}
+UNFAIR = {"oracle", "clairvoyant"}
 
 # The strongest fair policies first: the first one registered judges difficulty by default.
 JUDGES = ("expert", "greedy")
@@ -46,10 +51,41 @@ class UnknownPolicy(ValueError):
 
 
 def policy_id(name: str) -> int:
+    """The kernel id of a policy, or of a player spec such as `skilled@0.5`."""
+    base = name.partition("@")[0]
     try:
-        return POLICIES[name][0]
+        return POLICIES[base][0]
     except KeyError:
-        raise UnknownPolicy(f"unknown policy {name!r} (choose from {', '.join(POLICIES)})") from None
+        raise UnknownPolicy(f"unknown policy {base!r} (choose from {', '.join(POLICIES)})") from None
+
+
+def takes_skill(name: str) -> bool:
+    return name in POLICIES and hasattr(POLICIES[name][1], "skill_params")
+
+
+def with_skill(name: str, skill: float) -> str:
+    """The player spec of policy `name` at `skill` (0 to 1), e.g. `skilled@0.5`: the name a
+    table, sweep or record shows for that player."""
+    if not takes_skill(name):
+        able = ", ".join(n for n in POLICIES if takes_skill(n))
+        raise UnknownPolicy(f"policy {name!r} takes no skill (only {able} does)")
+    if not 0.0 <= skill <= 1.0:
+        raise UnknownPolicy(f"skill must be from 0 to 1, not {skill:g}")
+    return f"{name}@{skill:g}"
+
+
+def player_params(spec: str):
+    """The parameter array of a player spec `name@skill`, or None for a plain policy name."""
+    name, _, arg = spec.partition("@")
+    policy_id(name)
+    if not arg:
+        return None
+    try:
+        skill = float(arg)
+    except ValueError:
+        raise UnknownPolicy(f"bad skill {arg!r} in player {spec!r}: a number from 0 to 1") from None
+    with_skill(name, skill)
+    return POLICIES[name][1].skill_params(skill)
 
 
 def describe() -> list[tuple[str, str]]:

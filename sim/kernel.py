@@ -13,24 +13,24 @@ tests replay kernel games with the engine and demand identical outcomes, events 
 Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is place `i`.
 Card ids: Kings 0-3 (suits S H D C), land cards 4 + 5 * suit + (rank - 6), the joker 24.
 
-Speed: a game allocates nothing and runs without numba's reference counting (`play_game`,
-`_nrt=False`); small hot helpers carry `forceinline` (LLVM inlining - numba's own
-`inline='always'` copied every array argument with atomic reference counts, and compiled
-slower). Policies are entered through `policies/dispatch.py`, where counting is on again.
+This module holds the rules only and knows nothing of who chooses (pgx style): the deal
+(`init_game`), the turn's start (`begin_turn`), the legal-action mask (`legal_actions`), one
+action (`apply_action`), one flood in three steps (`draw_flood`; for each pawn on a sinking place
+`escape_options` then `escape_to`; `end_flood`), and the results row (`write_result`). The loop
+that asks a policy for each choice and plays whole games lives above it, in `policies/play.py`;
+search policies play on from any state through that same loop.
 
-Compile time: the policy id `pid` is a numba literal here when the kernel is entered through
-`policies/entries.py` (as the runner does): numba then compiles one kernel per policy with only
-that policy in it. Called from Python with a plain int id, these functions compile every policy.
+Speed: a game allocates nothing and runs without numba's reference counting (the play loop is
+compiled with `_nrt=False`); small hot helpers carry `forceinline` (LLVM inlining - numba's own
+`inline='always'` copied every array argument with atomic reference counts, and compiled
+slower).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.core import cgutils
-from numba.extending import intrinsic
 
-from policies.dispatch import choose_action, choose_escape, uses_legal
 from sim.layout import (
     A_END,
     A_GIVE,
@@ -110,27 +110,6 @@ from sim.layout import (
     rand_below,
     seed_streams,
 )
-
-
-@njit(cache=True, inline="never")
-def keep_alive(a, b, c, d, e, f):
-    return a.size + b.size + c.size + d.size + e.size + f.size
-
-
-@intrinsic
-def borrowed(typingctx, arr):
-    """A view of `arr` that carries no reference count (a null meminfo).
-
-    For the arrays a chunk hands to its games: the policies' functions are compiled with
-    numba's reference counting (they may allocate), and every call into them would otherwise
-    pay atomic increments and decrements on these arrays. The chunk owns the arrays and
-    outlives the view.
-    """
-    def codegen(context, builder, signature, args):
-        view = context.make_array(arr)(context, builder, value=args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        return view._getvalue()
-    return arr(arr), codegen
 
 
 @njit(cache=True, forceinline=True)
@@ -309,7 +288,14 @@ def legal_actions(s, p):
 
 @njit(cache=True, forceinline=True)
 def apply_action(s, p, a, log, nlog):
-    """Play legal action `a` for the current pawn; returns the new log length."""
+    """Play legal action `a` for the current pawn; returns the new log length.
+
+    A_END passes: the actions left this turn are lost (R6) and not logged (records list only
+    the actions played)."""
+    if a == A_END:
+        s[COUNT + C_UNUSED] += s[ACTS]
+        s[ACTS] = 0
+        return nlog
     me = s[CUR]
     here = s[PAWN + me]
     lg = nlog >= 0
@@ -383,8 +369,8 @@ def apply_action(s, p, a, log, nlog):
 
 
 @njit(cache=True, forceinline=True)
-def sink(s, p, place, pid, pp, rng, opts, log, nlog):
-    """R15: the place becomes sea; returns the new log length."""
+def sink_place(s, p, place):
+    """R15: the place becomes sea; a sinking unraised King or the helicopter loses at once."""
     card = s[CARD + place]
     s[CARD + place] = -1
     s[TSTATE + place] = SEA
@@ -393,43 +379,22 @@ def sink(s, p, place, pid, pp, rng, opts, log, nlog):
     if card == JOKER_ID:
         s[OUTCOME] = CAUSE_HELICOPTER
         s[LOSS_PLACE] = place
-        return nlog
-    if card < 4:
+    elif card < 4:
         s[KINGPOS + card] = -1
         if not (s[RAISED] >> card) & 1:
             s[OUTCOME] = CAUSE_TREASURE
             s[LOSS_PLACE] = place
-            return nlog
     else:
         s[ISLAND_LAND] &= ~(1 << (card - 4))
-    for pawn in range(p[P_PAWNS]):
-        if s[PAWN + pawn] != place:
-            continue
-        n = 0
-        for k in range(8):
-            t = ESCAPE_TO[place, k]
-            if t >= 0 and s[TSTATE + t] != SEA:
-                opts[n] = t
-                n += 1
-        if n == 0:
-            s[OUTCOME] = CAUSE_DROWNED
-            s[LOSS_PLACE] = place
-            return nlog
-        t = opts[choose_escape(pid, s, p, pp, pawn, opts, n, rng)]
-        s[PAWN + pawn] = t
-        reveal(s, t)
-        if nlog >= 0:
-            log[nlog, 0] = s[TURN]
-            log[nlog, 1] = LOG_ESCAPE
-            log[nlog, 2] = pawn
-            log[nlog, 3] = t
-            nlog += 1
-    return nlog
 
 
 @njit(cache=True, forceinline=True)
-def flood(s, p, pid, pp, rng, opts, log, nlog):
-    """R14: one flood - draw a column and a row card, flood or sink, then maybe rise."""
+def draw_flood(s, p, log, nlog):
+    """R14: draw the next column and row card; a dry tile (face up or down) floods, a flooded
+    one sinks (R15). Returns (new log length, the place that sank or -1, the card it held).
+
+    The pawns on a sinking place then escape one by one (`escape_options`, the player's choice,
+    `escape_to`) before `end_flood`; nothing of that happens once the game is lost."""
     pos = s[PILE_POS]
     place = (s[ROWP + pos] - 1) * 5 + (s[COLP + pos] - 1)
     s[PILE_POS] = pos + 1
@@ -441,70 +406,79 @@ def flood(s, p, pid, pp, rng, opts, log, nlog):
         log[nlog, 3] = 0
         nlog += 1
     st = s[TSTATE + place]
-    sank = False
-    sunk_card = -1
     if st == DOWN or st == DRY:
         s[TSTATE + place] = FLOODED
-    elif st == FLOODED:
-        sunk_card = s[CARD + place]
-        nlog = sink(s, p, place, pid, pp, rng, opts, log, nlog)
-        sank = True
-        if s[OUTCOME] >= 0:
-            return nlog
+        return nlog, -1, -1
+    if st == FLOODED:
+        card = s[CARD + place]
+        sink_place(s, p, place)
+        return nlog, place, card
+    return nlog, -1, -1
+
+
+@njit(cache=True, forceinline=True)
+def escape_options(s, p, place, opts):
+    """R15: the tiles around `place` (diagonals too, default escape order) a pawn on it may swim
+    to, written to `opts`; returns how many. None: the pawn drowns and the game is lost."""
+    n = 0
+    for k in range(8):
+        t = ESCAPE_TO[place, k]
+        if t >= 0 and s[TSTATE + t] != SEA:
+            opts[n] = t
+            n += 1
+    if n == 0:
+        s[OUTCOME] = CAUSE_DROWNED
+        s[LOSS_PLACE] = place
+    return n
+
+
+@njit(cache=True, forceinline=True)
+def escape_to(s, pawn, t, log, nlog):
+    """R15: the free swim of a pawn whose place sank; the tile reached is turned face up."""
+    s[PAWN + pawn] = t
+    reveal(s, t)
+    if nlog >= 0:
+        log[nlog, 0] = s[TURN]
+        log[nlog, 1] = LOG_ESCAPE
+        log[nlog, 2] = pawn
+        log[nlog, 3] = t
+        nlog += 1
+    return nlog
+
+
+@njit(cache=True, forceinline=True)
+def end_flood(s, p, rng, sank, sunk_card):
+    """R14: after a flood that empties both piles the water rises (losing on the last gauge
+    card); then R18's state checks, which can only change when a place sank (`sank` >= 0)."""
     if s[PILE_POS] == 5:  # both piles ran out: the water rises
         if s[GAUGE_TOP] == p[P_GLEN] - 1:
             s[OUTCOME] = CAUSE_WATER  # the last gauge card cannot be removed
-            return nlog
+            return
         s[GAUGE_TOP] += 1
         s[PASSES] += 1
         shuffle_piles(s, rng)
-    if sank:  # R18: cut_off and cards can only change when a place sank or a pawn escaped
+    if sank >= 0:
         if cut_off(s, p):
             s[OUTCOME] = CAUSE_CUT_OFF
         elif 4 <= sunk_card < 24 and cards_short(s, p):  # only a land card leaving play matters
             s[OUTCOME] = CAUSE_CARDS
-    return nlog
 
 
 # --- a whole game --------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
-def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
-    """Play one game to its end; returns the number of log rows written (0 without logging).
+@njit(cache=True, forceinline=True)
+def begin_turn(s, p):
+    """R4, R6: the next pawn in turn order gets its actions."""
+    s[TURN] += 1
+    s[CUR] = (s[TURN] - 1) % p[P_PAWNS]
+    s[ACTS] = p[P_ACTIONS]
 
-    Compiled without numba's reference counting (`_nrt=False`, which the kernel functions it
-    calls inherit): nothing in a game allocates, and the counting of array references cost
-    more than the game itself. The policies are entered through `policies/dispatch.py`, which
-    turns the counting back on for them.
-    """
-    init_game(s, p, rng, seed, game)
-    nlog = 0 if logging else -1
-    npawns = p[P_PAWNS]
-    while True:
-        s[TURN] += 1
-        s[CUR] = (s[TURN] - 1) % npawns
-        s[ACTS] = p[P_ACTIONS]  # R6
-        while s[ACTS] > 0:
-            legal = legal_actions(s, p) if uses_legal(pid) else np.int64(1) << A_END
-            a = choose_action(pid, s, p, pp, legal, rng)
-            if a == A_END:
-                break
-            nlog = apply_action(s, p, a, log, nlog)
-            if s[OUTCOME] >= 0:
-                break
-        if s[OUTCOME] >= 0:
-            break
-        s[COUNT + C_UNUSED] += s[ACTS]
-        s[ACTS] = 0
-        n = p[P_GRANK + s[GAUGE_TOP]]  # R14: fixed at the start of the flood phase
-        for _ in range(n):
-            nlog = flood(s, p, pid, pp, rng, opts, log, nlog)
-            if s[OUTCOME] >= 0:
-                break
-        if s[OUTCOME] >= 0:
-            break
-    return max(nlog, 0)
+
+@njit(cache=True, forceinline=True)
+def floods_due(s, p):
+    """R14: the number of floods of this flood phase, fixed by the water level at its start."""
+    return p[P_GRANK + s[GAUGE_TOP]]
 
 
 @njit(cache=True)
@@ -537,43 +511,3 @@ def write_result(s, p, out, row):
     for i in range(p[P_PAWNS]):
         held += popcount(s[HAND + i])
     out[row, 21] = held
-
-
-@njit(cache=True, nogil=True)
-def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
-    """Play the games of rows lo … hi-1 of `out` (row i is game first_game + i).
-
-    Scratch arrays are allocated once per chunk; each game writes only its own row, and its
-    randomness depends only on (seed, game), so any split into chunks and threads gives the same
-    table. `nogil` lets the runner play chunks on several threads at once. Each chunk plays on
-    its own copies of the rule and policy parameters, so that threads share no memory that
-    they touch per game (only their own rows of `out`).
-    """
-    s = np.empty(NSTATE, dtype=np.int32)
-    rng = np.empty(3, dtype=np.uint64)
-    opts = np.empty(8, dtype=np.int64)
-    log = np.empty((1, 4), dtype=np.int32)
-    p_own = p.copy()
-    pp_own = pp.copy()
-    s_, p_, pp_ = borrowed(s), borrowed(p_own), borrowed(pp_own)
-    rng_, opts_, log_ = borrowed(rng), borrowed(opts), borrowed(log)
-    for i in range(lo, hi):
-        play_game(s_, p_, pid, pp_, rng_, opts_, seed, first_game + i, log_, False)
-        write_result(s_, p_, out, i)
-    # keep the owners alive until the games are done: numba frees a variable after its last use
-    keep_alive(s, p_own, pp_own, rng, opts, log)
-
-
-@njit(cache=True)
-def play_logged(p, pid, pp, seed, game, out, log, layout, s):
-    """One game with every action, escape and flood logged (for record export).
-
-    `layout` receives the dealt cards, `s` the final state, `out[0]` the result row.
-    """
-    rng = np.empty(3, dtype=np.uint64)
-    opts = np.empty(8, dtype=np.int64)
-    seed_streams(rng, seed, game)
-    deal_layout(rng, layout)
-    n = play_game(s, p, pid, pp, rng, opts, seed, game, log, True)
-    write_result(s, p, out, 0)
-    return n

@@ -157,6 +157,20 @@ def rand_below(rng, k, n):
     return np.int64(((_mix(rng[k]) >> U32) * np.uint64(n)) >> U32)
 
 
+@njit(cache=True)
+def rand_unit(rng, k):
+    """A number in [0, 1) from stream k (30 bits)."""
+    return rand_below(rng, k, 1 << 30) / float(1 << 30)
+
+
+@njit(cache=True)
+def rand_normal(rng, k):
+    """A standard normal number from stream k (Box-Muller)."""
+    u = 1.0 - rand_unit(rng, k)  # (0, 1]: log is finite
+    v = rand_unit(rng, k)
+    return np.sqrt(-2.0 * np.log(u)) * np.cos(2.0 * np.pi * v)
+
+
 # --- small helpers -------------------------------------------------------------------------------
 
 

@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from experiments.runner import rules_to_params
+from policies.entries import FLOOD
 from policies.registry import policy_id
 from sim import layout as L
 from sim.engine import Action, Game, IllegalAction
-from sim.kernel import apply_action, flood, legal_actions
+from sim.kernel import apply_action, legal_actions
 from sim.rules import DIRECTIONS, ISLAND_CARDS, SUITS, is_king, rank_of, step, suit_of
-from sim.runner import rules_to_params
 
 DIRS = list(DIRECTIONS)  # up, down, left, right: the kernel's direction order too
 STATES = {"down": L.DOWN, "dry": L.DRY, "flooded": L.FLOODED, "sea": L.SEA}
@@ -168,7 +169,7 @@ def names(mask: int) -> list[str]:
     return [labels[a] for a in range(L.N_ACTIONS) if (mask >> a) & 1]
 
 
-# --- the kernel's rule primitives: the only calls into sim.kernel ----------------------------------
+# --- the kernel's rule primitives (a flood through the play loop, with idle's escape) -----------
 
 
 def kernel_legal(s: np.ndarray, p: np.ndarray) -> int:
@@ -182,8 +183,7 @@ def kernel_apply(s: np.ndarray, p: np.ndarray, a: int) -> None:
 def kernel_flood(s: np.ndarray, p: np.ndarray) -> None:
     """One flood (R14, R15); a pawn whose place sinks escapes to its first option."""
     rng = np.zeros(3, dtype=np.uint64)  # used only if the piles are reshuffled
-    flood(s, p, ESCAPE_FIRST, np.zeros(32), rng, np.zeros(8, dtype=np.int64), np.zeros((1, 4), dtype=np.int32),
-          -1)
+    FLOOD[ESCAPE_FIRST](s, p, np.zeros(32), rng, np.zeros(8, dtype=np.int64), np.zeros((1, 4), dtype=np.int32), -1)
 
 
 # --- the shadow -------------------------------------------------------------------------------------

@@ -33,8 +33,8 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
     "r18-cut-off-before-water": (
         KERNEL,
         "        if s[GAUGE_TOP] == p[P_GLEN] - 1:\n            s[OUTCOME] = CAUSE_WATER",
-        "        if s[GAUGE_TOP] == p[P_GLEN] - 1:\n            if sank and cut_off(s, p):\n"
-        "                s[OUTCOME] = CAUSE_CUT_OFF\n                return nlog\n            s[OUTCOME] = CAUSE_WATER",
+        "        if s[GAUGE_TOP] == p[P_GLEN] - 1:\n            if sank >= 0 and cut_off(s, p):\n"
+        "                s[OUTCOME] = CAUSE_CUT_OFF\n                return\n            s[OUTCOME] = CAUSE_WATER",
         "R18: on the last gauge card, cut_off is checked before the water"),
     "r12-no-short-raise": (
         KERNEL,
@@ -55,8 +55,8 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         KERNEL, "        s[ACTS] -= p[P_SWIM]", "        s[ACTS] -= 1",
         "R8: a swim costs one action whatever the swim cost"),
     "r15-no-diagonal-escape": (
-        KERNEL, "        for k in range(8):\n            t = ESCAPE_TO[place, k]",
-        "        for k in range(0, 8, 2):\n            t = ESCAPE_TO[place, k]",
+        KERNEL, "    for k in range(8):\n        t = ESCAPE_TO[place, k]",
+        "    for k in range(0, 8, 2):\n        t = ESCAPE_TO[place, k]",
         "R15: emergency escapes only orthogonal"),
     "r15-raised-king-sinks-the-treasure": (
         KERNEL, "        if not (s[RAISED] >> card) & 1:\n            s[OUTCOME] = CAUSE_TREASURE",

@@ -6,9 +6,10 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from policies.entries import FLOOD
 from sim import layout as L
 from sim.engine import SEA, Action, Game, PileSource, deal
-from sim.kernel import apply_action, flood, init_game, legal_actions
+from sim.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules
 
@@ -93,26 +94,20 @@ def kernel_decisions(s: np.ndarray, p: np.ndarray, rng: np.ndarray, seed: int, g
     opts = np.zeros(8, dtype=np.int64)
     log = np.zeros((1, 4), dtype=np.int32)
     init_game(s, p, rng, seed, game)
-    npawns = int(p[L.P_PAWNS])
     while s[L.OUTCOME] < 0:
-        s[L.TURN] += 1
-        s[L.CUR] = (s[L.TURN] - 1) % npawns
-        s[L.ACTS] = p[L.P_ACTIONS]
+        begin_turn(s, p)
         while s[L.ACTS] > 0:
             legal = legal_actions(s, p)
             yield legal
             a = choose(legal)
             assert (legal >> a) & 1
-            if a == L.A_END:
-                break
             apply_action(s, p, a, log, -1)
             if s[L.OUTCOME] >= 0:
                 break
         if s[L.OUTCOME] >= 0:
             break
-        s[L.ACTS] = 0
-        for _ in range(int(p[L.P_GRANK + s[L.GAUGE_TOP]])):
-            flood(s, p, pid, pp, rng, opts, log, -1)
+        for _ in range(int(floods_due(s, p))):
+            FLOOD[pid](s, p, pp, rng, opts, log, -1)
             if s[L.OUTCOME] >= 0:
                 break
 

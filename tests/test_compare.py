@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from experiments.compare import parse_rules_text
+from experiments.runner import run_games
 from experiments.sweep import paired_difference
 from sim.rules import FULL_GAUGE, RuleError, Rules
-from sim.runner import run_games
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

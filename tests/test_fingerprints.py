@@ -25,7 +25,7 @@ SLOW_GAMES = 6  # search policies: seconds per game
 
 
 def fingerprint(policy: str, setting: str) -> str:
-    from sim.runner import run_games
+    from experiments.runner import run_games
 
     rules, seed = SETTINGS[setting]
     games = SLOW_GAMES if policy in SLOW else GAMES
@@ -34,20 +34,24 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
+    ('clairvoyant', '3p-3cards-divers'): 'c537a409d8faa826',
+    ('clairvoyant', 'normal-2p'): 'a2d5044625d278b6',
     ('expert', '3p-3cards-divers'): '778b83e665b68eee',
     ('expert', 'normal-2p'): 'a6d729690c97ef01',
     ('greedy', '3p-3cards-divers'): '5754748326735cd6',
     ('greedy', 'normal-2p'): '59ecf7c97818d429',
     ('idle', '3p-3cards-divers'): '54bb5c03981c8318',
     ('idle', 'normal-2p'): '84161b823da088c4',
-    ('lookahead', '3p-3cards-divers'): 'bc279febf707b1d1',
-    ('lookahead', 'normal-2p'): '8199f25db9ad5f6f',
-    ('novice', '3p-3cards-divers'): 'ae753316403e1077',
-    ('novice', 'normal-2p'): '75e6c207169ea62a',
+    ('lookahead', '3p-3cards-divers'): 'b703c0d194b8ad62',
+    ('lookahead', 'normal-2p'): '0cc1fd8ce17decca',
+    ('novice', '3p-3cards-divers'): '742957f6846d0ddb',
+    ('novice', 'normal-2p'): '9ebd82776dea3595',
     ('oracle', '3p-3cards-divers'): '4de7fbfceca4041b',
     ('oracle', 'normal-2p'): '2e12fe8dd89eb51a',
     ('random', '3p-3cards-divers'): 'a54dbfe26f4eedea',
     ('random', 'normal-2p'): 'c2b2ac3be7d4234b',
+    ('skilled', '3p-3cards-divers'): '778b83e665b68eee',
+    ('skilled', 'normal-2p'): 'a6d729690c97ef01',
 }
 
 

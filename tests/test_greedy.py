@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from experiments.runner import export_records, rules_to_params, simulate, wilson_interval
 from policies import greedy
 from policies.registry import DEFAULT_POLICY, policy_id
 from sim import layout as L
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules
-from sim.runner import export_records, rules_to_params, simulate, wilson_interval
 
 from .support import escape_options, hide_differently, kernel_decisions
 

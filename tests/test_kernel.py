@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from experiments.runner import export_games, run_games, simulate
 from sim import layout as L
 from sim.engine import Game
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules, gauge_of_length
-from sim.runner import export_games, run_games, simulate
 
 from .kernel_shadow import shadow
 
@@ -205,7 +205,7 @@ def test_allocating_policy_gives_the_same_results_on_every_call_and_thread_count
     import subprocess
     import sys
 
-    code = ("import numpy as np\nfrom sim.rules import Rules\nfrom sim.runner import run_games\n"
+    code = ("import numpy as np\nfrom sim.rules import Rules\nfrom experiments.runner import run_games\n"
             "r = Rules(players=3)\n"
             "a = run_games(r, 'expert', 1500, seed=4, threads=2)\n"
             "b = run_games(r, 'expert', 1500, seed=4, threads=2)\n"

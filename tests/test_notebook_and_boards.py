@@ -15,10 +15,10 @@ import pytest
 
 from experiments.boards import draw_board, replay_pictures, save_board
 from experiments.find import FindError, export_found, find_games
+from experiments.runner import export_records, simulate
 from sim.engine import DRY, FLOODED, SEA, new_game
 from sim.records import load_record, replay
 from sim.rules import Rules, gauge_of_length
-from sim.runner import export_records, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "loss_causes.ipynb"

@@ -16,9 +16,9 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from experiments.play.server import create_app  # noqa: E402
 from experiments.play.session import Session, kernel_island  # noqa: E402
+from experiments.runner import export_games, run_games  # noqa: E402
 from sim.records import load_record, replay, result_json  # noqa: E402
 from sim.rules import Rules  # noqa: E402
-from sim.runner import export_games, run_games  # noqa: E402
 from tests.play_support import SHORT_RULES, escape_plan, hidden_cards, leaks, play_randomly  # noqa: E402
 
 

@@ -72,7 +72,7 @@ def test_bad_rows_get_one_line_each_and_good_rows_are_used(tmp_path):
 
 
 def test_records_of_play_count_as_a_table(tmp_path):
-    from sim.runner import export_records
+    from experiments.runner import export_records
 
     folder = tmp_path / "playtests"
     folder.mkdir()
@@ -186,8 +186,8 @@ def test_logs_of_skilled_players_give_back_their_skills():
     """Tables of the lab's own skilled players (other seeds than the lab's curve) at two skills,
     each on two settings: the 95% skill intervals contain the true skills."""
     from experiments.playtest import LabWinRate
+    from experiments.runner import run_games
     from policies import skilled
-    from sim.runner import run_games
 
     settings = (Rules(players=2), Rules(players=3, cards_per_treasure=3))
     lab = LabWinRate(games=1000, seed=7100)

@@ -13,20 +13,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from experiments.runner import export_records, rules_to_params, run_games, wilson_interval
 from policies import expert, lookahead, uniform_random
 from policies.gen_dispatch import DISPATCH, ENTRIES, render, render_entries
-from policies.registry import POLICIES, describe, policy_id
+from policies.registry import POLICIES, UNFAIR, describe, policy_id
 from sim import layout as L
 from sim.records import parse_record, replay, result_json
 from sim.rules import Rules, gauge_of_length
-from sim.runner import export_records, rules_to_params, run_games, wilson_interval
 
 from .support import escape_options, hide_differently, kernel_decisions
 
-FAIR = [name for name in POLICIES if name != "oracle"]
-# Cheap settings for lookahead in the fast tests: 1 sample, rollouts of 2 turns. The honesty
-# argument does not depend on how many samples it draws.
-QUICK_PP = {"lookahead": (1.0, 0.15, 2.0)}
+FAIR = [name for name in POLICIES if name not in UNFAIR]
+# Cheap settings for the searches in the fast tests: 1 screening world, 2 confirmation worlds,
+# z 1, rollouts of 2 turns, a halving budget of 4. The honesty argument does not depend on how
+# many worlds they sample. `skilled` at skill 0.5, so that its mistakes are made.
+QUICK_PP = {"lookahead": (1.0, 2.0, 1.0, 2.0, 4.0), "clairvoyant": (1.0, 2.0, 1.0, 2.0, 4.0),
+            "skilled": (0.5,)}
 
 
 def _pp(name: str) -> np.ndarray:
@@ -51,7 +53,7 @@ def test_dispatch_is_generated_from_the_registry():
 _COMPILED_FOR_IDLE = """
 from policies.registry import POLICIES
 from sim.rules import Rules
-from sim.runner import export_records, run_games
+from experiments.runner import export_records, run_games
 run_games(Rules(), "idle", 2, threads=1)
 export_records(Rules(), "idle", 0, [0])
 print(sorted(name for name, (_, module) in POLICIES.items()
@@ -73,8 +75,9 @@ def test_every_policy_has_a_one_line_description_and_a_unique_id():
     assert len(ids) == len(set(ids))
     for name, text in describe():
         assert text and "\n" not in text and len(text) <= 110, name
-    assert "CHEAT" in POLICIES["oracle"][1].DESCRIPTION
-    for name in ("random", "novice", "greedy", "expert", "oracle", "lookahead"):
+    for name in UNFAIR:
+        assert "CHEAT" in POLICIES[name][1].DESCRIPTION
+    for name in ("random", "novice", "greedy", "expert", "oracle", "lookahead", "clairvoyant", "skilled"):
         assert name in POLICIES
 
 
@@ -201,9 +204,11 @@ def test_fair_policies_ignore_hidden_information(name, states):
     assert changed_choice == 0
 
 
-def test_the_honesty_check_catches_the_oracle(states):
-    """Sanity check of the test above: the oracle reads hidden information, and it shows."""
-    _, _, changed_choice = _differences("oracle", states[:400])
+@pytest.mark.parametrize("name", sorted(UNFAIR))
+def test_the_honesty_check_catches_the_cheats(name, states):
+    """Sanity check of the test above: the oracle and the clairvoyant read hidden information,
+    and it shows (so the honesty test can fail)."""
+    _, _, changed_choice = _differences(name, states[:400])
     assert changed_choice > 0
 
 

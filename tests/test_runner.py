@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from experiments.runner import results_frame, run_games, summarize, summarize_raw, wilson_interval
 from sim.rules import Rules
-from sim.runner import results_frame, run_games, summarize, summarize_raw, wilson_interval
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 100, 1000, 123_457, 10**7])

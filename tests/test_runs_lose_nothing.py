@@ -17,9 +17,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import experiments.sweep as sweep_module
+from experiments.runner import RunningSummary, run_games, summarize_raw
 from experiments.sweep import CELL_META, SweepError, parse_config, run_sweep
 from sim.rules import Rules
-from sim.runner import RunningSummary, run_games, summarize_raw
 
 SMALL = {"name": "s", "games": 150, "seed": 3,
          "grid": {"players": [2, 3], "cards_per_treasure": [1, 2], "policy": ["random"]}}

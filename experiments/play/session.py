@@ -19,13 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
+from experiments.runner import card_code
 from sim import layout as L
 from sim.engine import DOWN, Action, Game, PileSource
 from sim.kernel import deal_layout, shuffle_piles
 from sim.narrative import Narrator, ending_text
 from sim.records import Record, layout_grid, write_record
 from sim.rules import DIRECTIONS, SUIT_SYMBOL, Rules, pretty, step
-from sim.runner import card_code
 
 Place = tuple[int, int]
 BOT_POLICIES = ("expert", "greedy", "novice", "lookahead")
@@ -321,7 +321,7 @@ def bot_result(rules_json: dict, seed: int, policy: str) -> dict:
     Runs in a worker process (see server.py): compiling a policy's kernel holds the GIL for
     seconds, which would freeze the page if it ran in a thread of the server.
     """
-    from sim.runner import run_games
+    from experiments.runner import run_games
 
     raw = run_games(Rules(**rules_json), policy, 1, seed, threads=1)
     row = dict(zip(L.RESULT_FIELDS, (int(v) for v in raw[0]), strict=True))

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from policies.entries import PLAY_CHUNK, PLAY_LOGGED
-from policies.registry import policy_id
+from policies.registry import POLICIES, player_params, policy_id
 from sim import layout as L
 from sim.records import Record, layout_grid
 from sim.rules import SUITS, Rules, rank_of
@@ -56,6 +56,14 @@ def rules_to_params(rules: Rules) -> np.ndarray:
 
 
 def default_policy_params(policy: str) -> np.ndarray:
+    """A player's parameters when none are given: those of a spec `name@skill`, else the
+    module's `default_params()`, else zeros (every weight at its default)."""
+    pp = player_params(policy)
+    if pp is not None:
+        return pp
+    module = POLICIES[policy][1]
+    if hasattr(module, "default_params"):
+        return module.default_params()
     return np.zeros(32, dtype=np.float64)
 
 
