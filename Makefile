@@ -53,7 +53,7 @@ bench: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
-# Realistic kernel bugs, each of which `make test` must catch (tests/mutants.py; ~2 min a mutant).
+# Realistic kernel bugs, each of which `make test` must catch (tests/mutants.py; under a minute a mutant).
 mutants: $(STAMP)
 	$(BIN)/python tests/mutants.py
 

@@ -862,6 +862,23 @@ def test_r17_raised_suits_need_nothing():
     assert not game.over
 
 
+
+def test_r17_a_short_raise_can_lose_by_cards_at_once():
+    # Spades unraised with exactly 6S 7S in play (both in pawn 0's salvage), hearts short, 8D 9D
+    # spare: 5 cards cover spades' 2 + hearts' 3. Raising hearts short of a suit (R12) takes
+    # all three salvaged cards, spades' two among them: 2 cards are left for spades' 3 (R17),
+    # and the game ends on the raise itself (R18: checked after every action).
+    named = {(3, 2): "KH", (4, 3): "KS", (2, 3): "8D", (3, 4): "9D", (1, 1): "6S", (1, 2): "7S", (1, 3): "6D"}
+    game = started(make_game(Rules(), named))
+    sink(game, *everything_but((3, 2), (4, 3), (2, 3), (3, 4)))
+    game.raised = ["D", "C"]
+    game.salvage[0] = ["6S", "7S", "6D"]
+    game.pawns[0] = (3, 2)
+    set_state(game, DRY, (3, 2))
+    assert not game.cards_short() and game.suit_short("H")
+    act(game, "raise 6S 7S 6D")
+    assert game.raised == ["D", "C", "H"] and game.outcome == "cards"
+
 # --- R18 Order of the losses -----------------------------------------------------------------
 
 
