@@ -6,8 +6,11 @@ exit with status 2, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
@@ -194,6 +197,20 @@ def _summary_text(summary: dict, threads: int) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def _interrupts_held():
+    """Ctrl-C waits until the block is done: a batch is then both written and counted, or neither
+    (SIGINT is blocked and delivered, as KeyboardInterrupt, when the block ends)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
     """Append a batch of raw results to the Parquet table being written to `tmp`; returns the writer."""
     import pyarrow as pa
@@ -291,9 +308,10 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
             for done in range(0, games, BATCH):
                 n = min(BATCH, games - done)
                 raw = run_games(rules, policy, n, seed, first_game=done, threads=threads)
-                if out:  # only a written table pays for pandas and pyarrow
-                    writer = _write_batch(writer, tmp, raw, rules, policy, seed, done)
-                tally.add(raw)
+                with _interrupts_held():  # the table and the summary always hold the same games
+                    if out:  # only a written table pays for pandas and pyarrow
+                        writer = _write_batch(writer, tmp, raw, rules, policy, seed, done)
+                    tally.add(raw)
                 bar.update(n)
     except KeyboardInterrupt:
         if writer is not None:
