@@ -54,20 +54,24 @@ class Record:
 # --- reading and validating ------------------------------------------------------------------
 
 
+def read_json(source: str | Path | dict, error: type[Exception] = RecordError) -> object:
+    """The JSON document of a record file, or an already parsed object as it is; a file that
+    cannot be read or is not JSON raises `error` (each game's own RecordError) in one line."""
+    if isinstance(source, dict):
+        return source
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise error(f"cannot read the record: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
 def load_record(source: str | Path | dict) -> Record:
     """A record from a file path or an already parsed JSON object; raises RecordError."""
-    if isinstance(source, dict):
-        data = source
-    else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read the record: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-    return parse_record(data)
+    return parse_record(read_json(source))
 
 
 def parse_record(data: object) -> Record:

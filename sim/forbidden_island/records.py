@@ -23,6 +23,7 @@ from sim.forbidden_island.engine import (
     deal,
 )
 from sim.forbidden_island.rules import PLACES, ROW_SPANS, TILES, RuleError, Rules
+from sim.records import read_json
 
 FORMAT = "forbidden-island-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "setup", "shuffles", "turns", "result"}
@@ -87,18 +88,7 @@ def layout_rows(layout: tuple[str, ...]) -> list[list[str]]:
 
 def load_record(source: str | Path | dict) -> Record:
     """A record from a file path or an already parsed JSON object; raises RecordError."""
-    if isinstance(source, dict):
-        data = source
-    else:
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read the record: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-    return parse_record(data)
+    return parse_record(read_json(source, RecordError))
 
 
 def parse_record(data: object) -> Record:
