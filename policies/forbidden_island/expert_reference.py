@@ -53,17 +53,20 @@ from sim.forbidden_island.rules import (
 Place = tuple[int, int]
 FAR = 99  # an action distance that stands for "cut off"
 
-# Worth of a tile, in points; the scores of all actions share this scale.
-LOSING_TILE = 100.0  # its sinking ends the game (F14)
-PICKUP_WITH_TWIN = 25.0  # a pickup tile of an uncaptured treasure whose twin still stands
-PLAIN_TILE = 4.0
+# Worth, in points of a thousandth of a game: a tile whose sinking loses the game is worth the
+# game; the scores of all actions share this scale.
+LOSING_TILE = 1000.0  # its sinking ends the game (F14)
+PICKUP_WITH_TWIN = 150.0  # a pickup tile of an uncaptured treasure whose twin still stands
+PLAIN_TILE = 15.0
 # Weights of one action saved on the way to a goal.
-TO_LANDING = 60.0  # all four treasures held: everyone to Fools' Landing
-TO_CAPTURE = 40.0  # four cards in hand: to a pickup tile
-TO_COMPLETING_TRADE = 15.0  # a meeting after which someone holds four cards of a treasure
-TO_TRADE = 5.0
-TO_DEFAULT = 1.0  # idle: towards the pickup tile of the treasure the pawn collects
-CAPTURE = 1000.0
+TO_LANDING = 200.0  # all four treasures held: everyone to Fools' Landing
+TO_CAPTURE = 100.0  # four cards in hand: to a pickup tile
+TO_COMPLETING_TRADE = 80.0  # a meeting after which someone holds four cards of a treasure
+TO_TRADE = 20.0  # per card to hand over
+TO_DEFAULT = 2.0  # idle: towards the pickup tile of the treasure the pawn collects
+CAPTURE = 5000.0
+GIVE = 50.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
+GIVE_PER_CARD = 15.0
 FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (after the next rise)
 
 
@@ -196,7 +199,12 @@ class Board:
     def drawn_within(self, tile: str, n: int, extra_above: int = 0) -> float:
         """Chance that `tile`'s card is among the next `n` flood cards (its layer's order is
         unknown, so every position in the layer is equally likely)."""
-        if tile not in self.layer_of or n <= 0:
+        if n <= 0:
+            return 0.0
+        if tile not in self.layer_of:
+            # F7: once the pile runs out, the discard is shuffled into a new pile at once
+            if tile in self.discard and n > self.pile_size:
+                return min((n - self.pile_size) / len(self.discard), 1.0)
             return 0.0
         above, size = self.layer_of[tile]
         above += extra_above
@@ -245,25 +253,27 @@ class Board:
         return value
 
     def _collector(self, treasure: str) -> int:
-        """The player who gathers `treasure`: most cards of it, then fewest other cards,
-        then the Messenger last (it gives best from anywhere), then seat order."""
+        """The player who gathers `treasure`: most cards of it, then the Messenger last (it
+        gives best from anywhere), then seat order (stable while cards move)."""
         return min(range(self.players),
-                   key=lambda s: (-self.counts[s][treasure], len(self.view.hands[s]),
-                                  self.roles[s] == "messenger", s))
+                   key=lambda s: (-self.counts[s][treasure], self.roles[s] == "messenger", s))
 
     def card_value(self, seat: int, card: str) -> float:
-        """What keeping `card` in `seat`'s hand is worth, for discards (F8)."""
-        if card == LIFT:
-            return 30.0 if self.lifts <= 1 else 16.0
+        """What keeping `card` in `seat`'s hand is worth to the table, for discards (F8): a
+        treasure card is worth more the closer its collector is to four, more in the
+        collector's own hand, little beyond the four needed, nothing once captured."""
+        if card == LIFT:  # one is needed for the lift-off (F13); more are for emergencies
+            return 60.0 if self.lifts <= 1 else 25.0 if self.lifts == 2 else 8.0
         if card == SANDBAGS:
-            return 14.0
+            return 25.0
         if card not in self.uncaptured:
             return 0.0
-        held = self.counts[seat][card]
-        value = 10.0 + 3.0 * held
-        if self.team[card] > self.rules.capture_cards and self.collector[card] != seat:
-            value = 2.0 + held  # a spare beyond the four needed
-        value -= 3.0 * self.view.treasure_discard.count(card)  # fewer left to come
+        collector = self.collector[card]
+        best = self.counts[collector][card]
+        if self.team[card] > self.rules.capture_cards and seat != collector:
+            return 2.0 + self.counts[seat][card]  # a spare beyond the four needed
+        value = 10.0 + 5.0 * best + (6.0 if seat == collector else 0.0)
+        value -= 3.0 * self.view.treasure_discard.count(card)  # fewer left to come this pass
         return value
 
     # -- goals of a pawn --
@@ -288,12 +298,14 @@ class Board:
                           and self.roles[s] != "messenger"]
                 for s in givers:
                     done = hand[t] + self.counts[s][t] >= self.rules.capture_cards
-                    out.append((TO_COMPLETING_TRADE if done else TO_TRADE, (v.pawns[s],)))
+                    weight = TO_COMPLETING_TRADE if done else TO_TRADE * self.counts[s][t]
+                    out.append((weight, (v.pawns[s],)))
                 if hand[t] >= 2:
                     out.append((TO_DEFAULT, pickups))
             elif hand[t] and self.roles[seat] != "messenger":
                 done = hand[t] + self.counts[collector][t] >= self.rules.capture_cards
-                out.append((TO_COMPLETING_TRADE if done else TO_TRADE, (v.pawns[collector],)))
+                weight = TO_COMPLETING_TRADE if done else TO_TRADE * hand[t]
+                out.append((weight, (v.pawns[collector],)))
         return out
 
     def threatened(self) -> list[tuple[float, str]]:
@@ -301,7 +313,7 @@ class Board:
         out = [(self.value[t] * self.urgency(t), t) for t in TILE_CODES if self.state[t] == FLOODED]
         return sorted(out, reverse=True)
 
-    def place_score(self, seat: int, place: Place, actions: int = 0) -> float:
+    def place_score(self, seat: int, place: Place, actions: int = 0, shored: tuple[str, ...] = ()) -> float:
         """How good it is for `seat` to stand on `place` with `actions` of its own still to
         spend this turn: minus the weighted actions to its goals, plus the worth of the best
         threatened tile it could still shore up this turn (and a weak pull towards the rest)."""
@@ -311,6 +323,8 @@ class Board:
             score -= weight * min(self.distance(role, place, goal), 6)
         best_now = 0.0
         for worth, tile in self.threatened()[:5]:
+            if tile in shored:
+                continue
             reach = self.shore_reach(role, tile)
             if not reach:
                 continue
@@ -363,7 +377,28 @@ def _special_card(board: Board, legal: list[Action], legal_set: set[Action]) -> 
         if gather is not None:
             return gather
         if v.phase == "actions":
-            return _lift_to_capture(board, legal_set)
+            return _lift_to_save(board, legal_set) or _lift_to_capture(board, legal_set)
+    return None
+
+
+def _lift_to_save(board: Board, legal_set: set[Action]) -> Action | None:
+    """On the actions of a turn, a tile whose sinking loses the game may sink this turn and
+    the player whose turn it is cannot walk within reach of it in time: lift that player onto
+    it (the shore-up follows as an action)."""
+    v = board.view
+    me = v.current
+    if v.actions_left < 1 or board.roles[me] == "pilot" and not v.flew:
+        return None
+    for worth, tile in board.threatened():
+        if board.value[tile] < LOSING_TILE or board.risk_soon(tile) <= 0.0:
+            continue
+        reach = board.shore_reach(board.roles[me], tile)
+        if board.distance(board.roles[me], v.pawns[me], reach) <= v.actions_left - 1:
+            return None  # it can be shored by walking; the action scores see to it
+        for seat in _holders(board, LIFT):
+            a = Action("lift", by=seat, pawns=(me,), place=board.place_of[tile])
+            if a in legal_set:
+                return a
     return None
 
 
@@ -399,8 +434,8 @@ def _safe_spot(board: Board, seat: int) -> Place:
         if not board.standing(p) or p == board.view.pawns[seat]:
             continue
         tile = board.tile_at[p]
-        score = board.place_score(seat, p) + 3.0 * (board.state[tile] == DRY) \
-            - 20.0 * board.risk_soon(tile) + 0.5 * board.open_sides(p)
+        score = board.place_score(seat, p) + 20.0 * (board.state[tile] == DRY) \
+            - 200.0 * board.risk_soon(tile) + 5.0 * board.open_sides(p)
         if best_score is None or score > best_score:
             best, best_score = p, score
     return best
@@ -451,8 +486,8 @@ def _swim(board: Board, legal: list[Action]) -> Action:
     """F11: the escape with the best place score, dry and unlikely to sink first."""
     def score(a: Action) -> float:
         tile = board.tile_at[a.place]
-        return (board.place_score(a.by, a.place) + 3.0 * (board.state[tile] == DRY)
-                - 20.0 * board.risk_soon(tile) + 0.5 * board.open_sides(a.place))
+        return (board.place_score(a.by, a.place) + 20.0 * (board.state[tile] == DRY)
+                - 200.0 * board.risk_soon(tile) + 5.0 * board.open_sides(a.place))
     return max(legal, key=score)
 
 
@@ -470,47 +505,55 @@ def _discard(board: Board, legal: list[Action]) -> Action:
 
 
 def _turn_action(board: Board, legal: list[Action]) -> Action:
-    """F5, F10, F12: the best-scored action of the player whose turn it is, or `draw` to end
-    the actions when nothing scores above zero."""
-    best, best_score = Action("draw"), 0.0
+    """F5, F10, F12: the best-scored action of the player whose turn it is; `draw` ends the
+    actions early and scores what the unspent actions could still have done."""
+    best, best_score = None, 0.0
     for a in legal:
-        score = _score(board, a)
-        if score > best_score:
-            best, best_score = a, score
+        if a.kind in ("move", "fly", "navigate", "shore", "give", "capture", "draw"):
+            score = _score(board, a)
+            if best is None or score > best_score:
+                best, best_score = a, score
     return best
 
 
 def _score(board: Board, a: Action) -> float:
+    """What action `a` gains: its own worth plus the change in the player's place score (a
+    potential over its goals and the tiles it can still shore up with the actions left)."""
     v = board.view
     me = v.current
+    here = v.pawns[me]
+    k = v.actions_left
+    before = board.place_score(me, here, k)
     kind = a.kind
     if kind == "capture":
         return CAPTURE
-    if kind == "shore":
-        tiles = [board.tile_at[p] for p in (a.place, a.place2) if p is not None]
-        return sum(board.value[t] * board.urgency(t) + 0.5 for t in tiles)
-    if kind == "give":
-        return _give_score(board, me, a.pawn, a.card)
+    if kind == "draw":
+        return board.place_score(me, here, 0) - before
     if kind in ("move", "fly"):
-        k = v.actions_left
-        gain = board.place_score(me, a.place, k - 1) - board.place_score(me, v.pawns[me], k)
-        return gain - (0.01 if kind == "fly" else 0.0)
+        return board.place_score(me, a.place, k - 1) - before - (0.01 if kind == "fly" else 0.0)
+    if kind == "shore":
+        tiles = tuple(board.tile_at[p] for p in (a.place, a.place2) if p is not None)
+        worth = sum(board.value[t] * board.urgency(t) + 0.5 for t in tiles)
+        return worth + board.place_score(me, here, k - 1, shored=tiles) - before
+    spent = board.place_score(me, here, k - 1) - before
+    if kind == "give":
+        return _give_score(board, me, a.pawn, a.card) + spent
     if kind == "navigate":
         gain = board.place_score(a.pawn, a.place) - board.place_score(a.pawn, v.pawns[a.pawn])
-        return 0.9 * gain
-    return 0.0
+        return 0.9 * gain + spent
+    return -1.0
 
 
 def _give_score(board: Board, giver: int, to: int, card: str) -> float:
     """A treasure card to its collector; none to a full hand that would lose a useful card."""
     if card not in board.uncaptured or board.collector[card] != to:
-        return 0.0
+        return -1.0
     receiver = board.view.hands[to]
     if len(receiver) >= board.rules.hand_limit:
         spare = min(board.card_value(to, c) for c in receiver)
         if spare >= board.card_value(giver, card):
-            return 0.0
-    return 30.0 + 10.0 * board.counts[to][card]
+            return -1.0
+    return GIVE + GIVE_PER_CARD * board.counts[to][card]
 
 
 __all__ = ["Board", "choose"]
