@@ -389,7 +389,7 @@ def _lift_to_save(board: Board, legal_set: set[Action]) -> Action | None:
     me = v.current
     if v.actions_left < 1 or board.roles[me] == "pilot" and not v.flew:
         return None
-    for worth, tile in board.threatened():
+    for _, tile in board.threatened():
         if board.value[tile] < LOSING_TILE or board.risk_soon(tile) <= 0.0:
             continue
         reach = board.shore_reach(board.roles[me], tile)
