@@ -3,7 +3,8 @@
 The kernel speaks integers (sim/forbidden_island/layout.py, docs/FI-KERNEL.md); records, tests and
 people speak the engine's `Action`, `Rules` and `Setup`. `encode`/`decode` turn an action into its
 code and back and need no game state; `params_of` gives the kernel's parameter array of a
-`Rules`, and `setup_into` writes an engine `Setup` into a state array for the kernel's setup.
+`Rules`, `setup_into` writes an engine `Setup` into a state array for the kernel's setup, and
+`state_of` gives the kernel state of any engine game.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.engine import Action, Setup
+from sim.forbidden_island.engine import FLOODED, SUNK, Action, Game, Setup
 from sim.forbidden_island.rules import PLACES, ROLES, TILE_CODES, TREASURES, Rules
 
 _PLACE_INDEX = {pl: i for i, pl in enumerate(PLACES)}
@@ -170,3 +171,67 @@ def setup_into(s: np.ndarray, setup: Setup) -> None:
     for i, card in enumerate(reversed(setup.treasure_deck)):
         s[L.TPILE + i] = L.CARDS.index(card)
     s[L.TPILE_N] = len(setup.treasure_deck)
+
+
+_STAGES = {"actions": L.STAGE_ACTIONS, "treasure": L.STAGE_TREASURE, "flood": L.STAGE_FLOOD}
+
+
+def state_of(game: Game) -> np.ndarray:
+    """The kernel state of any engine game, mid-turn or arranged by hand: what lets the kernel
+    (and the players above it) play on from a record or a test's situation. The counters the
+    engine does not keep (shuffles, cards drawn, actions by kind) start at 0."""
+    s = np.zeros(L.NSTATE, dtype=np.int32)
+    index = {pl: i for i, pl in enumerate(PLACES)}
+    for place, code in enumerate(game.setup.layout):
+        tile = TILE_CODES.index(code)
+        s[L.PLACE_TILE + place] = tile
+        s[L.TILE_PLACE + tile] = place
+    for code, state in game.state.items():
+        bit = 1 << index[game.place_of[code]]
+        if state == FLOODED:
+            s[L.FLOODED] |= bit
+        elif state == SUNK:
+            s[L.SUNK] |= bit
+    s[L.ROLE:L.ROLE + L.MAX_PLAYERS] = -1
+    s[L.PAWN:L.PAWN + L.MAX_PLAYERS] = -1
+    for seat, role in enumerate(game.roles):
+        s[L.ROLE + seat] = ROLES.index(role)
+        s[L.PAWN + seat] = index[game.pawns[seat]]
+        for card in game.hands[seat]:
+            s[L.HAND + L.HAND_STRIDE * seat + L.CARDS.index(card)] += 1
+        s[L.HAND_SIZE + seat] = len(game.hands[seat])
+    for i, card in enumerate(reversed(game.treasure_pile)):
+        s[L.TPILE + i] = L.CARDS.index(card)
+    s[L.TPILE_N] = len(game.treasure_pile)
+    for card in game.treasure_discard:
+        s[L.TDISC + L.CARDS.index(card)] += 1
+    for i, code in enumerate(reversed(game.flood_pile)):
+        s[L.FPILE + i] = TILE_CODES.index(code)
+    s[L.FPILE_N] = len(game.flood_pile)
+    for code in game.flood_discard:
+        s[L.FDISC] |= 1 << TILE_CODES.index(code)
+    start = len(game.flood_pile)
+    s[L.FLAYERS_N] = len(game.flood_layers)
+    for k, size in enumerate(game.flood_layers):  # the engine lists them top first
+        start -= size
+        s[L.FLAYER + len(game.flood_layers) - 1 - k] = start
+    s[L.MARK] = game.mark
+    s[L.TURN] = game.turn
+    s[L.CUR] = game.current
+    s[L.STAGE] = _STAGES[game.stage]
+    s[L.ACTS] = game.actions_left
+    s[L.DRAWS] = game.draws_left
+    s[L.FLOODS] = game.floods_left
+    s[L.FLEW] = int(game.flew)
+    for seat in game.swimmers:
+        s[L.SWIMMERS] |= 1 << seat
+    s[L.OUTCOME] = -1 if game.outcome is None else L.CAUSES.index(game.outcome)
+    s[L.CAPTURE_ORDER:L.CAPTURE_ORDER + 4] = -1
+    s[L.CAPTURE_TURN:L.CAPTURE_TURN + 4] = -1
+    for k, treasure in enumerate(game.captured):
+        t = TREASURES.index(treasure)
+        s[L.CAPTURED] |= 1 << t
+        s[L.CAPTURE_ORDER + k] = t
+        s[L.CAPTURE_TURN + t] = next((e["turn"] for e in game.events
+                                      if e["kind"] == "capture" and e["treasure"] == treasure), -1)
+    return s

@@ -15,9 +15,9 @@ import numpy as np
 
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.convert import decode, encode, params_of, setup_into
+from sim.forbidden_island.convert import decode, encode, params_of, setup_into, state_of
 from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, Game, Setup, Shuffler
-from sim.forbidden_island.rules import PLACES, ROLES, TILE_CODES, Rules
+from sim.forbidden_island.rules import PLACES, ROLES, TILE_CODES, TREASURES, Rules
 from sim.layout import seed_streams
 
 from .support import scout_choice
@@ -92,19 +92,26 @@ class Mismatch(AssertionError):
 class Lockstep:
     """One game played by the kernel and the engine together."""
 
-    def __init__(self, rules: Rules, setup: Setup, kernel_seed: int):
+    def __init__(self, rules: Rules, setup: Setup | None, kernel_seed: int, game: Game | None = None):
+        """From a Setup (the kernel plays F3 and the engine follows), or from an engine `game` in
+        any state (the kernel starts from convert.state_of)."""
         self.rules = rules
         self.p = params_of(rules)
-        self.s = np.zeros(L.NSTATE, dtype=np.int32)
         self.rng = np.zeros(3, dtype=np.uint64)
         self.out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
         seed_streams(self.rng, kernel_seed, 0)
-        setup_into(self.s, setup)
-        K.set_up(self.s, self.p, self.rng)
-        script = [("treasure", _treasure_order(self.s))] if self.s[L.N_TSHUFFLES] else []
-        self.game = Game(rules, setup, Shuffler(seed=10**9, script=script))
+        if game is None:
+            self.s = np.zeros(L.NSTATE, dtype=np.int32)
+            setup_into(self.s, setup)
+            K.set_up(self.s, self.p, self.rng)
+            script = [("treasure", _treasure_order(self.s))] if self.s[L.N_TSHUFFLES] else []
+            game = Game(rules, setup, Shuffler(seed=10**9, script=script))
+        else:
+            self.s = state_of(game)
+            game.shuffler = Shuffler(seed=10**9)
+        self.game = game
         self.steps = 0
-        self.compare("after setup")
+        self.compare("at the start")
 
     def compare(self, where: str) -> None:
         want, got = engine_snapshot(self.game), kernel_snapshot(self.s, self.p)
@@ -150,13 +157,14 @@ def by_kind_choice(codes: list[int], rng: random.Random) -> int:
     return rng.choice(groups[rng.choices(kinds, weights)[0]])
 
 
-def play_lockstep(rules: Rules, setup: Setup, kernel_seed: int, choice_seed: int, seen: Counter | None = None,
-                  scout: bool = False, limit: int = 5000) -> Lockstep:
+def play_lockstep(rules: Rules, setup: Setup | None, kernel_seed: int, choice_seed: int,
+                  seen: Counter | None = None, scout: bool = False, limit: int = 5000,
+                  game: Game | None = None) -> Lockstep:
     """Play one game to its end in lockstep; raises Mismatch at the first difference.
 
     The choices are random by kind (`by_kind_choice`) or, with `scout`, those of the tests'
     goal-seeking chooser (support.scout_choice), which reaches captures, water losses and wins."""
-    game = Lockstep(rules, setup, kernel_seed)
+    game = Lockstep(rules, setup, kernel_seed, game)
     rng = random.Random(choice_seed)
     while not game.game.over and game.steps < limit:
         codes = game.legal_codes()
@@ -166,4 +174,13 @@ def play_lockstep(rules: Rules, setup: Setup, kernel_seed: int, choice_seed: int
         game.step(code)
     if game.legal_codes():
         raise Mismatch("the kernel offers actions after the end")
+    return game
+
+
+def late_game(rules: Rules, setup: Setup, mark: int) -> Game:
+    """A dealt game moved on to its end stage: all four treasures captured and the meter at
+    `mark`, so that lift-offs (F13) and the water's loss (F14) come within reach of the scout."""
+    game = Game(rules, setup)
+    game.captured = list(TREASURES)
+    game.mark = mark
     return game
