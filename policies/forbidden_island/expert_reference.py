@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from sim.forbidden_island.convert import encode
 from sim.forbidden_island.engine import DRY, FLOODED, SUNK, Action, PublicView
 from sim.forbidden_island.rules import (
     FLOOD_DRAWS,
@@ -311,7 +312,7 @@ class Board:
     def threatened(self) -> list[tuple[float, str]]:
         """Flooded tiles with their worth times urgency, most pressing first."""
         out = [(self.value[t] * self.urgency(t), t) for t in TILE_CODES if self.state[t] == FLOODED]
-        return sorted(out, reverse=True)
+        return sorted(out, key=lambda wt: (-wt[0], TILE_CODES.index(wt[1])))
 
     def place_score(self, seat: int, place: Place, actions: int = 0, shored: tuple[str, ...] = ()) -> float:
         """How good it is for `seat` to stand on `place` with `actions` of its own still to
@@ -513,32 +514,34 @@ def _swim(board: Board, legal: list[Action]) -> Action:
         tile = board.tile_at[a.place]
         return (board.place_score(a.by, a.place) + 20.0 * (board.state[tile] == DRY)
                 - 200.0 * board.risk_soon(tile) + 5.0 * board.open_sides(a.place))
-    return max(legal, key=score)
+    return _best([(score(a), a) for a in legal])
 
 
 def _discard(board: Board, legal: list[Action]) -> Action:
     """F8: drop the least useful card, or play a Sandbags instead of losing a useful one."""
     discards = [a for a in legal if a.kind == "discard"]
     seat = discards[0].by
-    worst = min(discards, key=lambda a: (board.card_value(seat, a.card), a.card))
+    worst = min(discards, key=lambda a: (board.card_value(seat, a.card), encode(a)))
     if board.card_value(seat, worst.card) >= 8.0 or worst.card == SANDBAGS:
         bags = [a for a in legal if a.kind == "sandbags"]
         if bags:
-            return max(bags, key=lambda a: board.value[board.tile_at[a.place]]
-                       * (board.urgency(board.tile_at[a.place]) + 0.01))
+            return _best([(board.value[board.tile_at[a.place]] * (board.urgency(board.tile_at[a.place]) + 0.01), a)
+                          for a in bags])
     return worst
 
 
 def _turn_action(board: Board, legal: list[Action]) -> Action:
     """F5, F10, F12: the best-scored action of the player whose turn it is; `draw` ends the
     actions early and scores what the unspent actions could still have done."""
-    best, best_score = None, 0.0
-    for a in legal:
-        if a.kind in ("move", "fly", "navigate", "shore", "give", "capture", "draw"):
-            score = _score(board, a)
-            if best is None or score > best_score:
-                best, best_score = a, score
-    return best
+    scored = [(_score(board, a), a) for a in legal
+              if a.kind in ("move", "fly", "navigate", "shore", "give", "capture", "draw")]
+    return _best(scored)
+
+
+def _best(scored: list[tuple[float, Action]]) -> Action:
+    """The highest score; among equal scores the lowest kernel action code, so that the choice
+    never depends on the order in which the legal actions are listed."""
+    return min(scored, key=lambda sa: (-sa[0], encode(sa[1])))[1]
 
 
 def _score(board: Board, a: Action) -> float:
