@@ -488,7 +488,7 @@ def _lift_code(seat, pawns_mask, place):
 
 
 @njit(cache=True)
-def choose(s, p, legal, n, b, bi):
+def choose_code(s, p, legal, n, b, bi):
     """expert_reference.choose over the kernel state: one code of legal[:n]. `b` (NB floats)
     and `bi` (NBI ints) are scratch arrays the caller keeps for the whole game."""
     if n == 1:
@@ -805,5 +805,30 @@ def _give_score(s, p, b, bi, giver, to, card):
 
 
 def scratch() -> tuple[np.ndarray, np.ndarray]:
-    """The two scratch arrays `choose` needs, made once per game (or per thread)."""
+    """The two scratch arrays `choose_code` needs, made once per game (or per thread)."""
     return np.zeros(NB, dtype=np.float64), np.zeros(NBI, dtype=np.int64)
+
+
+# --- the registry's interface (policies/forbidden_island/registry.py) ---------------------------------------
+
+DESCRIPTION = "goal-directed fair player: flood odds, collectors, special cards just in time (issue 14)"
+WEIGHTS = 32  # the policy parameter slots proper (unused for now: the weights are the reference's)
+
+
+def default_params() -> np.ndarray:
+    """The policy's parameter array: WEIGHTS slots, then the scratch space `choose` works in.
+    The play loop copies it per chunk of games, so every thread has its own scratch."""
+    return np.zeros(WEIGHTS + NB + NBI, dtype=np.float64)
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The play loop's interface: the index into acts[:n] of the expert's choice. The scratch
+    arrays live at the end of `pp` (an int64 view of the float64 slots: nothing allocated)."""
+    b = pp[WEIGHTS:WEIGHTS + NB]
+    bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
+    code = choose_code(s, p, acts, n, b, bi)
+    for i in range(n):
+        if acts[i] == code:
+            return i
+    return 0
