@@ -17,14 +17,22 @@ from numba import njit
 
 import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from policies.forbidden_island.expert_reference import (
+    BAG_INSTEAD,
     CAPTURE,
+    DRY_BONUS,
     FAR,
     FUTURE_RISK,
     GIVE,
     GIVE_PER_CARD,
+    LIFT_SPARE,
     LOSING_TILE,
+    OPEN_SIDE,
     PICKUP_WITH_TWIN,
     PLAIN_TILE,
+    PULL,
+    RISKY_PENALTY,
+    SANDBAGS_KEEP,
+    SOON_WEIGHT,
     TO_CAPTURE,
     TO_COMPLETING_TRADE,
     TO_DEFAULT,
@@ -114,7 +122,16 @@ BI_FILLED = BI_DIST + 4 * SLOTS * 24
 NBI = BI_FILLED + 4 * SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT, B_WRISE = 120, 121, 122, 123, 124
-NB = 130
+B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
+NB = B_W + 32
+# The weights, by slot of the policy's parameter array; 0 there means the reference's value.
+(W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
+ W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
+ W_OPEN, W_BAG_INSTEAD) = range(19)
+DEFAULT_WEIGHTS = np.zeros(32, dtype=np.float64)
+DEFAULT_WEIGHTS[:19] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
+                        TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
+                        SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD)
 
 
 @njit(cache=True, forceinline=True)
@@ -237,7 +254,8 @@ def _risk_soon(s, b, bi, tile):
 @njit(cache=True)
 def _urgency(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
-    return now + 0.4 * max(_risk_soon(s, b, bi, tile) - now, 0.0) + FUTURE_RISK * _bit(bi[BI_DISC], tile)
+    later = max(_risk_soon(s, b, bi, tile) - now, 0.0)
+    return now + b[B_W + W_SOON] * later + b[B_W + W_FUTURE] * _bit(bi[BI_DISC], tile)
 
 
 @njit(cache=True)
@@ -254,9 +272,9 @@ def _uncaptured(bi, t):
 def _card_value(s, b, bi, seat, card, capture_cards):
     lifts = bi[BI_TEAM + C_LIFT]
     if card == C_LIFT:
-        return 60.0 if lifts <= 1 else 40.0 if lifts == 2 else 20.0
+        return 60.0 if lifts <= 1 else b[B_W + W_LIFT_SPARE] if lifts == 2 else 20.0
     if card == C_SANDBAGS:
-        return 25.0
+        return b[B_W + W_SANDBAGS_KEEP]
     if not _uncaptured(bi, card):
         return 0.0
     collector = bi[BI_COLLECTOR + card]
@@ -291,7 +309,7 @@ def _goals(s, p, b, bi, seat):
     """expert_reference.Board.goals, written into the seat's goal slots."""
     bi[BI_NGOAL + seat] = 0
     if bi[BI_CAPT] == 15:
-        _add_goal(b, bi, seat, TO_LANDING, np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
+        _add_goal(b, bi, seat, b[B_W + W_TO_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
         return
     cap = p[P_CAPTURE]
     players = bi[BI_PLAYERS]
@@ -303,24 +321,24 @@ def _goals(s, p, b, bi, seat):
             continue
         held = _count(bi, seat, t)
         if held >= cap:
-            _add_goal(b, bi, seat, TO_CAPTURE, pickups)
+            _add_goal(b, bi, seat, b[B_W + W_TO_CAPTURE], pickups)
             continue
         collector = bi[BI_COLLECTOR + t]
         if collector == seat:
             for o in range(players):
                 if o != seat and _count(bi, o, t) and bi[BI_ROLE + o] != ROLE_MESSENGER:
                     if held + _count(bi, o, t) >= cap:
-                        weight = TO_COMPLETING_TRADE
+                        weight = b[B_W + W_TO_COMPLETING]
                     else:
-                        weight = TO_TRADE * _count(bi, o, t)
+                        weight = b[B_W + W_TO_TRADE] * _count(bi, o, t)
                     _add_goal(b, bi, seat, weight, np.int64(1) << bi[BI_PAWN + o])
             if held >= 2:
-                _add_goal(b, bi, seat, TO_DEFAULT, pickups)
+                _add_goal(b, bi, seat, b[B_W + W_TO_DEFAULT], pickups)
         elif held and bi[BI_ROLE + seat] != ROLE_MESSENGER:
             if held + _count(bi, collector, t) >= cap:
-                weight = TO_COMPLETING_TRADE
+                weight = b[B_W + W_TO_COMPLETING]
             else:
-                weight = TO_TRADE * held
+                weight = b[B_W + W_TO_TRADE] * held
             _add_goal(b, bi, seat, weight, np.int64(1) << bi[BI_PAWN + collector])
 
 
@@ -344,11 +362,11 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
         d = _distance(s, b, bi, seat, MAX_GOALS + k, reach, place)
         if d <= actions - 1:
             best_now = max(best_now, worth)
-        score -= 0.1 * worth * min(d, 4)
+        score -= b[B_W + W_PULL] * worth * min(d, 4)
     score += best_now
     if bi[BI_CAPT] != 15 and role != ROLE_PILOT and role != ROLE_DIVER:
         if _escapes(s, bi, seat, place) == 0 and _bit(s[FLOODED], place):
-            score -= LOSING_TILE * _risk_soon(s, b, bi, s[PLACE_TILE + place])
+            score -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, s[PLACE_TILE + place])
     return score
 
 
@@ -362,18 +380,19 @@ def _open_sides(s, place):
 
 
 @njit(cache=True)
-def _tile_value(s, bi, tile):
+def _tile_value(s, b, bi, tile):
+    losing = b[B_W + W_LOSING]
     if tile == T_FOOLS_LANDING:
-        return LOSING_TILE
-    value = PLAIN_TILE
+        return losing
+    value = b[B_W + W_PLAIN]
     t = TILE_TREASURE[tile]
     if t >= 0 and _uncaptured(bi, t):
         twin = PICKUP[t, 0] if PICKUP[t, 1] == tile else PICKUP[t, 1]
-        value = LOSING_TILE if _sunk_tile(s, twin) else PICKUP_WITH_TWIN
+        value = losing if _sunk_tile(s, twin) else b[B_W + W_PICKUP_TWIN]
     place = s[TILE_PLACE + tile]
     for seat in range(bi[BI_PLAYERS]):
         if bi[BI_PAWN + seat] == place and _escapes(s, bi, seat, place) == 0:
-            value = max(value, LOSING_TILE)
+            value = max(value, losing)
     return value
 
 
@@ -452,7 +471,7 @@ def _board(s, p, b, bi):
                 best = seat
         bi[BI_COLLECTOR + t] = best
     for tile in range(24):
-        b[B_VALUE + tile] = _tile_value(s, bi, tile) if not _sunk_tile(s, tile) else 0.0
+        b[B_VALUE + tile] = _tile_value(s, b, bi, tile) if not _sunk_tile(s, tile) else 0.0
     # threatened: flooded tiles by worth (value x urgency) descending, then tile index
     nt = 0
     for tile in range(24):
@@ -543,7 +562,7 @@ def _rescue(s, p, b, bi, legal, n):
     players = bi[BI_PLAYERS]
     for k in range(bi[BI_NTHR]):
         tile = bi[BI_THR + k]
-        if b[B_THRW + k] <= 0 or b[B_VALUE + tile] < LOSING_TILE or _risk_now(s, b, bi, tile) <= 0:
+        if b[B_THRW + k] <= 0 or b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_now(s, b, bi, tile) <= 0:
             continue
         place = s[TILE_PLACE + tile]
         for seat in range(players):
@@ -579,8 +598,8 @@ def _safe_spot(s, p, b, bi, seat):
         if not _bit(stand, q) or q == bi[BI_PAWN + seat]:
             continue
         tile = s[PLACE_TILE + q]
-        score = _place_score(s, p, b, bi, seat, q, 0, 0) + 20.0 * (0 if _bit(s[FLOODED], q) else 1) \
-            - 200.0 * _risk_soon(s, b, bi, tile) + 5.0 * _open_sides(s, q)
+        score = _place_score(s, p, b, bi, seat, q, 0, 0) + b[B_W + W_DRY] * (0 if _bit(s[FLOODED], q) else 1) \
+            - b[B_W + W_RISKY] * _risk_soon(s, b, bi, tile) + b[B_W + W_OPEN] * _open_sides(s, q)
         if not found or score > best_score:
             best, best_score, found = q, score, True
     return best
@@ -626,7 +645,7 @@ def _lift_to_save(s, p, b, bi, legal, n):
         return -1
     for k in range(bi[BI_NTHR]):
         tile = bi[BI_THR + k]
-        if b[B_VALUE + tile] < LOSING_TILE or _risk_soon(s, b, bi, tile) <= 0.0:
+        if b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_soon(s, b, bi, tile) <= 0.0:
             continue
         reach = _shore_reach(s, role, tile)
         # a distance to `reach` from the pawn: a fresh search (not one of the cached goals)
@@ -705,8 +724,8 @@ def _swim(s, p, b, bi, legal, n):
         seat = (a - A_SWIM) // 24
         q = (a - A_SWIM) % 24
         tile = s[PLACE_TILE + q]
-        score = (_place_score(s, p, b, bi, seat, q, 0, 0) + 20.0 * (0 if _bit(s[FLOODED], q) else 1)
-                 - 200.0 * _risk_soon(s, b, bi, tile) + 5.0 * _open_sides(s, q))
+        score = (_place_score(s, p, b, bi, seat, q, 0, 0) + b[B_W + W_DRY] * (0 if _bit(s[FLOODED], q) else 1)
+                 - b[B_W + W_RISKY] * _risk_soon(s, b, bi, tile) + b[B_W + W_OPEN] * _open_sides(s, q))
         if best < 0 or score > best_score or (score == best_score and a < best):
             best, best_score = a, score
     return best
@@ -723,7 +742,7 @@ def _discard(s, p, b, bi, legal, n):
             v = _card_value(s, b, bi, seat, (a - A_DISCARD) % 8, p[P_CAPTURE])
             if worst < 0 or v < worst_value or (v == worst_value and a < worst):
                 worst, worst_value = a, v
-    if worst_value >= 8.0 or (worst - A_DISCARD) % 8 == C_SANDBAGS:
+    if worst_value >= b[B_W + W_BAG_INSTEAD] or (worst - A_DISCARD) % 8 == C_SANDBAGS:
         best, best_score = -1, 0.0
         for i in range(n):
             a = legal[i]
@@ -801,18 +820,20 @@ def _give_score(s, p, b, bi, giver, to, card):
                 spare = min(spare, _card_value(s, b, bi, to, c, p[P_CAPTURE]))
         if spare >= _card_value(s, b, bi, giver, card, p[P_CAPTURE]):
             return -1.0
-    return GIVE + GIVE_PER_CARD * _count(bi, to, card)
+    return b[B_W + W_GIVE] + b[B_W + W_GIVE_PER_CARD] * _count(bi, to, card)
 
 
 def scratch() -> tuple[np.ndarray, np.ndarray]:
     """The two scratch arrays `choose_code` needs, made once per game (or per thread)."""
-    return np.zeros(NB, dtype=np.float64), np.zeros(NBI, dtype=np.int64)
+    b = np.zeros(NB, dtype=np.float64)
+    b[B_W:] = DEFAULT_WEIGHTS
+    return b, np.zeros(NBI, dtype=np.int64)
 
 
 # --- the registry's interface (policies/forbidden_island/registry.py) ---------------------------------------
 
 DESCRIPTION = "goal-directed fair player: flood odds, collectors, special cards just in time (issue 14)"
-WEIGHTS = 32  # the policy parameter slots proper (unused for now: the weights are the reference's)
+WEIGHTS = 32  # the policy parameter slots proper: the W_* weights (0 = the reference's value)
 
 
 def default_params() -> np.ndarray:
@@ -827,6 +848,8 @@ def choose(s, p, pp, acts, n, rng):
     arrays live at the end of `pp` (an int64 view of the float64 slots: nothing allocated)."""
     b = pp[WEIGHTS:WEIGHTS + NB]
     bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
+    for i in range(WEIGHTS):
+        b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
     code = choose_code(s, p, acts, n, b, bi)
     for i in range(n):
         if acts[i] == code:

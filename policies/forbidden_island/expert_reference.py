@@ -69,6 +69,14 @@ CAPTURE = 5000.0
 GIVE = 50.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
 GIVE_PER_CARD = 15.0
 FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (a rise, then its card on top)
+SOON_WEIGHT = 0.4  # weight of sinking in the next player's flood phase (they may still shore it)
+PULL = 0.1  # weak pull, per action of distance, towards threatened tiles out of reach this turn
+LIFT_SPARE = 40.0  # a Helicopter Lift's worth when the table holds two (one more than the lift-off)
+SANDBAGS_KEEP = 25.0
+DRY_BONUS = 20.0  # swims and lifts: a dry tile,
+RISKY_PENALTY = 200.0  # ... minus this times its chance of sinking soon,
+OPEN_SIDE = 5.0  # ... plus this per standing side neighbour
+BAG_INSTEAD = 8.0  # a discard this useful or more: play a Sandbags instead
 
 
 class Board:
@@ -235,7 +243,7 @@ class Board:
         """How pressing it is to shore `tile` now: sinking this turn counts fully, the next
         player's flood phase counts less (they may still shore it), a later rise a little."""
         now = self.risk_now(tile)
-        return now + 0.4 * max(self.risk_soon(tile) - now, 0.0) + FUTURE_RISK * (tile in self.discard)
+        return now + SOON_WEIGHT * max(self.risk_soon(tile) - now, 0.0) + FUTURE_RISK * (tile in self.discard)
 
     # -- worth --
 
@@ -264,9 +272,9 @@ class Board:
         treasure card is worth more the closer its collector is to four, more in the
         collector's own hand, little beyond the four needed, nothing once captured."""
         if card == LIFT:  # one is needed for the lift-off (F13); more are for emergencies
-            return 60.0 if self.lifts <= 1 else 40.0 if self.lifts == 2 else 20.0
+            return 60.0 if self.lifts <= 1 else LIFT_SPARE if self.lifts == 2 else 20.0
         if card == SANDBAGS:
-            return 25.0
+            return SANDBAGS_KEEP
         if card not in self.uncaptured:
             return 0.0
         collector = self.collector[card]
@@ -332,7 +340,7 @@ class Board:
             d = self.distance(role, place, reach)
             if d <= actions - 1:
                 best_now = max(best_now, worth)
-            score -= 0.1 * worth * min(d, 4)
+            score -= PULL * worth * min(d, 4)
         score += best_now
         if not self.all_captured and role not in ("pilot", "diver"):
             # standing on a tile about to sink with nowhere to swim would drown (F11)
@@ -436,8 +444,8 @@ def _safe_spot(board: Board, seat: int) -> Place:
         if not board.standing(p) or p == board.view.pawns[seat]:
             continue
         tile = board.tile_at[p]
-        score = board.place_score(seat, p) + 20.0 * (board.state[tile] == DRY) \
-            - 200.0 * board.risk_soon(tile) + 5.0 * board.open_sides(p)
+        score = board.place_score(seat, p) + DRY_BONUS * (board.state[tile] == DRY) \
+            - RISKY_PENALTY * board.risk_soon(tile) + OPEN_SIDE * board.open_sides(p)
         if best_score is None or score > best_score:
             best, best_score = p, score
     return best
@@ -512,8 +520,8 @@ def _swim(board: Board, legal: list[Action]) -> Action:
     """F11: the escape with the best place score, dry and unlikely to sink first."""
     def score(a: Action) -> float:
         tile = board.tile_at[a.place]
-        return (board.place_score(a.by, a.place) + 20.0 * (board.state[tile] == DRY)
-                - 200.0 * board.risk_soon(tile) + 5.0 * board.open_sides(a.place))
+        return (board.place_score(a.by, a.place) + DRY_BONUS * (board.state[tile] == DRY)
+                - RISKY_PENALTY * board.risk_soon(tile) + OPEN_SIDE * board.open_sides(a.place))
     return _best([(score(a), a) for a in legal])
 
 
@@ -522,7 +530,7 @@ def _discard(board: Board, legal: list[Action]) -> Action:
     discards = [a for a in legal if a.kind == "discard"]
     seat = discards[0].by
     worst = min(discards, key=lambda a: (board.card_value(seat, a.card), encode(a)))
-    if board.card_value(seat, worst.card) >= 8.0 or worst.card == SANDBAGS:
+    if board.card_value(seat, worst.card) >= BAG_INSTEAD or worst.card == SANDBAGS:
         bags = [a for a in legal if a.kind == "sandbags"]
         if bags:
             return _best([(board.value[board.tile_at[a.place]] * (board.urgency(board.tile_at[a.place]) + 0.01), a)
