@@ -30,7 +30,8 @@ KERNEL = "sim/kernel.py"
 FI_KERNEL = "sim/forbidden_island/kernel.py"
 # the tests run first for a mutant of each file (most mutants die there)
 FIRST = {KERNEL: ["tests/test_rulings.py", "tests/test_kernel.py", "tests/test_properties.py"],
-         FI_KERNEL: ["tests/forbidden_island/test_kernel.py"]}
+         FI_KERNEL: ["tests/forbidden_island/test_rulings.py", "tests/forbidden_island/test_roles.py",
+                     "tests/forbidden_island/test_kernel.py"]}
 
 # name: (file, text to replace, replacement, what the bug is)
 MUTANTS: dict[str, tuple[str, str, str, str]] = {
