@@ -617,9 +617,14 @@ def find_cmd(table, where, limit, records_dir, png_dir):
 
 
 @cli.command("policies")
-def policies_cmd():
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default="island-escape", show_default=True,
+              help="Whose players to list.")
+def policies_cmd(game_kind):
     """List the registered policies."""
-    from policies.registry import DEFAULT_POLICY, describe
+    if game_kind == "forbidden-island":
+        from policies.forbidden_island.registry import DEFAULT_POLICY, describe
+    else:
+        from policies.registry import DEFAULT_POLICY, describe
 
     for name, text in describe():
         mark = " (default)" if name == DEFAULT_POLICY else ""

@@ -62,3 +62,9 @@ def test_difficulty_is_refused_under_island_escape_and_bad_settings_are_one_line
     for args, words in ((["--players", "1"], "--players must be"), (["--policy", "oracle"], "unknown Forbidden")):
         r = run("simulate", "--game", "forbidden-island", "--games", "10", *args)
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and words in r.stderr, r.stderr
+
+
+def test_policies_lists_forbidden_islands_players():
+    r = run("policies", "--game", "forbidden-island")
+    assert r.returncode == 0 and r.stdout.startswith("random ")
+    assert "greedy" not in r.stdout  # Island Escape's players are not Forbidden Island's
