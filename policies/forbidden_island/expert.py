@@ -19,11 +19,17 @@ import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Isl
 from policies.forbidden_island.expert_reference import (
     BAG_INSTEAD,
     CAPTURE,
+    CARD_BASE,
+    CARD_COLLECTOR,
+    CARD_GONE,
+    CARD_PER_HELD,
     DRY_BONUS,
     FAR,
     FUTURE_RISK,
     GIVE,
     GIVE_PER_CARD,
+    LIFT_LAST,
+    LIFT_MORE,
     LIFT_SPARE,
     LOSING_TILE,
     OPEN_SIDE,
@@ -127,11 +133,13 @@ NB = B_W + 32
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
- W_OPEN, W_BAG_INSTEAD) = range(19)
+ W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
+ W_CARD_GONE) = range(25)
 DEFAULT_WEIGHTS = np.zeros(32, dtype=np.float64)
-DEFAULT_WEIGHTS[:19] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
+DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
-                        SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD)
+                        SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
+                        CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
 
 
 @njit(cache=True, forceinline=True)
@@ -272,7 +280,7 @@ def _uncaptured(bi, t):
 def _card_value(s, b, bi, seat, card, capture_cards):
     lifts = bi[BI_TEAM + C_LIFT]
     if card == C_LIFT:
-        return 60.0 if lifts <= 1 else b[B_W + W_LIFT_SPARE] if lifts == 2 else 20.0
+        return b[B_W + W_LIFT_LAST] if lifts <= 1 else b[B_W + W_LIFT_SPARE] if lifts == 2 else b[B_W + W_LIFT_MORE]
     if card == C_SANDBAGS:
         return b[B_W + W_SANDBAGS_KEEP]
     if not _uncaptured(bi, card):
@@ -281,8 +289,9 @@ def _card_value(s, b, bi, seat, card, capture_cards):
     best = _count(bi, collector, card)
     if bi[BI_TEAM + card] > capture_cards and seat != collector:
         return 2.0 + _count(bi, seat, card)
-    value = 10.0 + 5.0 * best + (6.0 if seat == collector else 0.0)
-    value -= 3.0 * s[TDISC + card]
+    value = b[B_W + W_CARD_BASE] + b[B_W + W_CARD_PER_HELD] * best \
+        + (b[B_W + W_CARD_COLLECTOR] if seat == collector else 0.0)
+    value -= b[B_W + W_CARD_GONE] * s[TDISC + card]
     return value
 
 

@@ -71,7 +71,13 @@ GIVE_PER_CARD = 15.0
 FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (a rise, then its card on top)
 SOON_WEIGHT = 0.4  # weight of sinking in the next player's flood phase (they may still shore it)
 PULL = 0.1  # weak pull, per action of distance, towards threatened tiles out of reach this turn
-LIFT_SPARE = 40.0  # a Helicopter Lift's worth when the table holds two (one more than the lift-off)
+LIFT_LAST = 60.0  # a Helicopter Lift's worth when it is the table's only one (the lift-off needs it)
+LIFT_SPARE = 40.0  # ... when the table holds two
+LIFT_MORE = 20.0  # ... when it holds three or more
+CARD_BASE = 10.0  # a treasure card's worth: this, plus CARD_PER_HELD per card its collector holds,
+CARD_PER_HELD = 5.0
+CARD_COLLECTOR = 6.0  # ... plus this in the collector's own hand,
+CARD_GONE = 3.0  # ... minus this per card of it already in the treasure discard
 SANDBAGS_KEEP = 25.0
 DRY_BONUS = 20.0  # swims and lifts: a dry tile,
 RISKY_PENALTY = 200.0  # ... minus this times its chance of sinking soon,
@@ -272,7 +278,7 @@ class Board:
         treasure card is worth more the closer its collector is to four, more in the
         collector's own hand, little beyond the four needed, nothing once captured."""
         if card == LIFT:  # one is needed for the lift-off (F13); more are for emergencies
-            return 60.0 if self.lifts <= 1 else LIFT_SPARE if self.lifts == 2 else 20.0
+            return LIFT_LAST if self.lifts <= 1 else LIFT_SPARE if self.lifts == 2 else LIFT_MORE
         if card == SANDBAGS:
             return SANDBAGS_KEEP
         if card not in self.uncaptured:
@@ -281,8 +287,8 @@ class Board:
         best = self.counts[collector][card]
         if self.team[card] > self.rules.capture_cards and seat != collector:
             return 2.0 + self.counts[seat][card]  # a spare beyond the four needed
-        value = 10.0 + 5.0 * best + (6.0 if seat == collector else 0.0)
-        value -= 3.0 * self.view.treasure_discard.count(card)  # fewer left to come this pass
+        value = CARD_BASE + CARD_PER_HELD * best + (CARD_COLLECTOR if seat == collector else 0.0)
+        value -= CARD_GONE * self.view.treasure_discard.count(card)  # fewer left to come this pass
         return value
 
     # -- goals of a pawn --
