@@ -15,8 +15,6 @@ from pathlib import Path
 
 import click
 
-from sim.records import RecordError, load_record, replay, result_json
-
 EXIT_BAD_INPUT = 2
 MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
 
@@ -62,6 +60,7 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
     from pathlib import Path
 
     from sim.narrative import Narrator, board_text, ending_text
+    from sim.records import RecordError, load_record, replay, result_json
 
     if gif and not png_dir:
         png_dir = str(Path(gif).with_suffix("")) + "-frames"
@@ -197,6 +196,21 @@ def _summary_text(summary: dict, threads: int) -> str:
     return "\n".join(lines)
 
 
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+
+def _progress_bar(games: int, desc: str):
+    """A progress bar on a terminal (shown after a second); elsewhere nothing, and tqdm is not
+    even imported (it is part of every scripted run's start-up otherwise)."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(_NoBar())
+    from tqdm import tqdm
+
+    return tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=desc, file=sys.stderr)
+
+
 @contextlib.contextmanager
 def _interrupts_held():
     """Ctrl-C waits until the block is done: a batch is then both written and counted, or neither
@@ -284,8 +298,6 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     if records_dir:
         _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    from tqdm import tqdm
-
     from experiments.runner import BATCH, RunningSummary, default_threads, run_games
 
     threads = threads or default_threads()
@@ -303,8 +315,7 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
     try:
         warm_up(policy, logged=bool(records_dir))  # compile (or load the cache) before the clock starts
         start = time.perf_counter()
-        with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
-                  disable=None, file=sys.stderr) as bar:
+        with _progress_bar(games, policy) as bar:
             for done in range(0, games, BATCH):
                 n = min(BATCH, games - done)
                 raw = run_games(rules, policy, n, seed, first_game=done, threads=threads)
