@@ -1,0 +1,5 @@
+"""Players for Forbidden Island (rulings F1-F14), above the rules in `sim/forbidden_island/`.
+
+`expert_reference` is the goal-directed fair player written as readable Python over the
+reference engine; `reference_play` plays whole games on the engine with any such chooser.
+"""
