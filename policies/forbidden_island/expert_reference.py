@@ -67,7 +67,7 @@ TO_DEFAULT = 2.0  # idle: towards the pickup tile of the treasure the pawn colle
 CAPTURE = 5000.0
 GIVE = 50.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
 GIVE_PER_CARD = 15.0
-FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (after the next rise)
+FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (a rise, then its card on top)
 
 
 class Board:
@@ -263,7 +263,7 @@ class Board:
         treasure card is worth more the closer its collector is to four, more in the
         collector's own hand, little beyond the four needed, nothing once captured."""
         if card == LIFT:  # one is needed for the lift-off (F13); more are for emergencies
-            return 60.0 if self.lifts <= 1 else 25.0 if self.lifts == 2 else 8.0
+            return 60.0 if self.lifts <= 1 else 40.0 if self.lifts == 2 else 20.0
         if card == SANDBAGS:
             return 25.0
         if card not in self.uncaptured:
@@ -377,7 +377,8 @@ def _special_card(board: Board, legal: list[Action], legal_set: set[Action]) -> 
         if gather is not None:
             return gather
         if v.phase == "actions":
-            return _lift_to_save(board, legal_set) or _lift_to_capture(board, legal_set)
+            return (_lift_to_save(board, legal_set) or _lift_to_capture(board, legal_set)
+                    or _lift_to_trade(board, legal_set))
     return None
 
 
@@ -479,6 +480,30 @@ def _lift_to_capture(board: Board, legal_set: set[Action]) -> Action | None:
                 a = Action("lift", by=seat, pawns=(me,), place=to)
                 if a in legal_set:
                     return a
+    return None
+
+
+def _lift_to_trade(board: Board, legal_set: set[Action]) -> Action | None:
+    """On its own turn, a player holding the cards that complete a collector's four, too far
+    to walk there and give this turn, is flown to the collector when the table holds two
+    Lifts (one stays for the lift-off)."""
+    v = board.view
+    me = v.current
+    role = board.roles[me]
+    if board.lifts < 2 or role in ("messenger", "pilot") or v.actions_left < 2:
+        return None
+    for t in board.uncaptured:
+        to = board.collector[t]
+        held = board.counts[me][t]
+        if to == me or not held or held + board.counts[to][t] < board.rules.capture_cards:
+            continue
+        there = v.pawns[to]
+        if there == v.pawns[me] or board.distance(role, v.pawns[me], (there,)) <= v.actions_left - 1:
+            continue
+        for seat in _holders(board, LIFT):
+            a = Action("lift", by=seat, pawns=(me,), place=there)
+            if a in legal_set:
+                return a
     return None
 
 

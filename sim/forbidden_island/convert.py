@@ -235,3 +235,49 @@ def state_of(game: Game) -> np.ndarray:
         s[L.CAPTURE_TURN + t] = next((e["turn"] for e in game.events
                                       if e["kind"] == "capture" and e["treasure"] == treasure), -1)
     return s
+
+
+# --- reading a kernel state back (records, tests) ------------------------------------------------------
+
+
+def treasure_pile_order(s: np.ndarray) -> list[str]:
+    """The treasure draw pile, top first."""
+    return [L.CARDS[s[L.TPILE + i]] for i in range(s[L.TPILE_N] - 1, -1, -1)]
+
+
+def flood_pile_order(s: np.ndarray) -> list[str]:
+    """The flood draw pile's tile codes, top first."""
+    return [TILE_CODES[s[L.FPILE + i]] for i in range(s[L.FPILE_N] - 1, -1, -1)]
+
+
+def flood_top_layer_order(s: np.ndarray) -> list[str]:
+    """The flood pile's top layer, top first: right after a shuffle, the order it gave."""
+    lo = s[L.FLAYER + s[L.FLAYERS_N] - 1]
+    return [TILE_CODES[s[L.FPILE + i]] for i in range(s[L.FPILE_N] - 1, lo - 1, -1)]
+
+
+def setup_of(s: np.ndarray, p: np.ndarray) -> Setup:
+    """The engine Setup of a kernel state dealt but not yet set up (`kernel.deal`)."""
+    players = int(p[L.P_PLAYERS])
+    return Setup(layout=tuple(TILE_CODES[s[L.PLACE_TILE + q]] for q in range(L.NPLACES)),
+                 roles=tuple(ROLES[s[L.ROLE + i]] for i in range(players)),
+                 flood_deck=tuple(flood_pile_order(s)), treasure_deck=tuple(treasure_pile_order(s)))
+
+
+def final_state_of(s: np.ndarray, p: np.ndarray) -> dict:
+    """The `final` object of docs/FI-RECORD-FORMAT.md from a kernel state (hands in card order)."""
+    flooded, sunk = int(s[L.FLOODED]), int(s[L.SUNK])
+
+    def tile_state(tile: int) -> str:
+        q = int(s[L.TILE_PLACE + tile])
+        return "sunk" if sunk >> q & 1 else "flooded" if flooded >> q & 1 else "dry"
+
+    players = int(p[L.P_PLAYERS])
+    return {
+        "tiles": {code: tile_state(t) for t, code in enumerate(TILE_CODES)},
+        "pawns": [list(PLACES[s[L.PAWN + i]]) for i in range(players)],
+        "hands": [[L.CARDS[c] for c in range(L.DISCARDABLE) for _ in range(s[L.HAND + L.HAND_STRIDE * i + c])]
+                  for i in range(players)],
+        "captured": [TREASURES[s[L.CAPTURE_ORDER + k]] for k in range(4) if s[L.CAPTURE_ORDER + k] >= 0],
+        "mark": int(s[L.MARK]),
+    }

@@ -15,7 +15,16 @@ import numpy as np
 
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.convert import decode, encode, params_of, setup_into, state_of
+from sim.forbidden_island.convert import (
+    decode,
+    encode,
+    flood_pile_order,
+    flood_top_layer_order,
+    params_of,
+    setup_into,
+    state_of,
+    treasure_pile_order,
+)
 from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, Game, Setup, Shuffler
 from sim.forbidden_island.rules import PLACES, ROLES, TILE_CODES, TREASURES, Rules
 from sim.layout import seed_streams
@@ -49,7 +58,6 @@ def kernel_snapshot(s: np.ndarray, p: np.ndarray) -> dict:
     """The same values read from a kernel state."""
     players = int(p[L.P_PLAYERS])
     flooded, sunk = int(s[L.FLOODED]), int(s[L.SUNK])
-    fpile = [TILE_CODES[s[L.FPILE + i]] for i in range(s[L.FPILE_N] - 1, -1, -1)]
     starts = [int(s[L.FLAYER + k]) for k in range(s[L.FLAYERS_N])] + [int(s[L.FPILE_N])]
     layers = [starts[k + 1] - starts[k] for k in range(len(starts) - 1)][::-1]
     outcome = int(s[L.OUTCOME])
@@ -62,9 +70,9 @@ def kernel_snapshot(s: np.ndarray, p: np.ndarray) -> dict:
         "pawns": [int(s[L.PAWN + i]) for i in range(players)],
         "hands": [sorted(L.CARDS[c] for c in range(L.NCARDS) for _ in range(s[L.HAND + 8 * i + c]))
                   for i in range(players)],
-        "treasure_pile": [L.CARDS[s[L.TPILE + i]] for i in range(s[L.TPILE_N] - 1, -1, -1)],
+        "treasure_pile": treasure_pile_order(s),
         "treasure_discard": sorted(L.CARDS[c] for c in range(L.NCARDS) for _ in range(s[L.TDISC + c])),
-        "flood_pile": fpile,
+        "flood_pile": flood_pile_order(s),
         "flood_discard": sorted(TILE_CODES[t] for t in range(24) if int(s[L.FDISC]) >> t & 1),
         "flood_layers": layers,
         "mark": int(s[L.MARK]), "turn": int(s[L.TURN]), "current": int(s[L.CUR]),
@@ -74,15 +82,6 @@ def kernel_snapshot(s: np.ndarray, p: np.ndarray) -> dict:
         "outcome": None if outcome < 0 else L.CAUSES[outcome],
         "captured": [L.CARDS[s[L.CAPTURE_ORDER + k]] for k in range(4) if s[L.CAPTURE_ORDER + k] >= 0],
     }
-
-
-def _treasure_order(s) -> list[str]:
-    return [L.CARDS[s[L.TPILE + i]] for i in range(s[L.TPILE_N] - 1, -1, -1)]
-
-
-def _top_layer_order(s) -> list[str]:
-    lo = s[L.FLAYER + s[L.FLAYERS_N] - 1]
-    return [TILE_CODES[s[L.FPILE + i]] for i in range(s[L.FPILE_N] - 1, lo - 1, -1)]
 
 
 class Mismatch(AssertionError):
@@ -104,7 +103,7 @@ class Lockstep:
             self.s = np.zeros(L.NSTATE, dtype=np.int32)
             setup_into(self.s, setup)
             K.set_up(self.s, self.p, self.rng)
-            script = [("treasure", _treasure_order(self.s))] if self.s[L.N_TSHUFFLES] else []
+            script = [("treasure", treasure_pile_order(self.s))] if self.s[L.N_TSHUFFLES] else []
             game = Game(rules, setup, Shuffler(seed=10**9, script=script))
         else:
             self.s = state_of(game)
@@ -136,9 +135,9 @@ class Lockstep:
         tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
         K.apply_action(s, self.p, code, self.rng)
         if s[L.N_FSHUFFLES] > fshuffles:  # the engine shuffles the flood deck first (F6, then F7)
-            self.game.shuffler.script.append(("flood", _top_layer_order(s)))
+            self.game.shuffler.script.append(("flood", flood_top_layer_order(s)))
         if s[L.N_TSHUFFLES] > tshuffles:
-            self.game.shuffler.script.append(("treasure", _treasure_order(s)))
+            self.game.shuffler.script.append(("treasure", treasure_pile_order(s)))
         self.game.apply(decode(code))
         self.steps += 1
         self.compare(f"step {self.steps} ({decode(code)})")
