@@ -431,8 +431,9 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
           "",
           "## The answer in one look",
           "",
-          f"Judged with `{study.policy}`, the strongest fair player the lab has (it sees only what a table "
-          "sees, R19), on the rules as printed:",
+          f"Judged with `{study.policy}`, the strongest fair player fast enough for the whole study (it sees "
+          "only what a table sees, R19; the search `lookahead` plays better but far slower, see \"Who "
+          "finds it easy\"), on the rules as printed:",
           ""]
     md += headline(printed, study.policy, DEFAULT_BANDS)
     md += ["", SOLO_NOTE, "", "Bands: " + ", ".join(f"{lvl.capitalize()} {_band(b)}"
