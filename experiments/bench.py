@@ -46,22 +46,23 @@ SEARCH_SETTINGS = {"normal-2p": Rules(), "hard-3p-3cards": Rules(players=3, card
 CLI_SECONDS = 5.0  # whole-process runs play about this long
 
 
-def kernel_rate(rules: Rules, policy: str, games: int, threads: int, repeat: int = 3,
-                seconds: float = 1.5) -> float:
+def kernel_rate(rules, policy: str, games: int, threads: int, repeat: int = 3,
+                seconds: float = 1.5, run=run_games) -> float:
     """Best of `repeat` runs (the least disturbed by other work on a shared machine).
 
     Each run plays at least `games` games and lasts about `seconds` or more, so that thread
-    start-up and timer noise do not count for the fast policies.
+    start-up and timer noise do not count for the fast policies. `run` is the game's
+    run_games (Island Escape's, or experiments/forbidden_island.py's with its own rules).
     """
-    run_games(rules, policy, 64, seed=1, threads=threads)  # compiled and warm
+    run(rules, policy, 64, seed=1, threads=threads)  # compiled and warm
     start = time.perf_counter()
-    run_games(rules, policy, games // 10, seed=99, threads=threads)
+    run(rules, policy, games // 10, seed=99, threads=threads)
     rate = (games // 10) / (time.perf_counter() - start)
     games = max(games, int(rate * seconds))
     best = 0.0
     for r in range(repeat):
         start = time.perf_counter()
-        run_games(rules, policy, games, seed=100 + r, threads=threads)
+        run(rules, policy, games, seed=100 + r, threads=threads)
         best = max(best, games / (time.perf_counter() - start))
     return best
 
@@ -193,6 +194,37 @@ def memory(policy: str, games: int) -> tuple[int, int]:
     return int(peak), int(table)
 
 
+FI_POLICIES_BENCHED = ("random", "expert")
+FI_SETTINGS = (("normal", 2), ("normal", 4))
+
+
+def forbidden_island_rows(games: int, threads: int, echo=print) -> list[dict]:
+    """Forbidden Island's kernel per registered policy and setting, 1 thread and all threads, and
+    the reference engine replaying 20 of the kernel's records of that setting (games/s)."""
+    from experiments import forbidden_island as FI
+    from policies.forbidden_island.registry import POLICIES as FI_POLICIES
+    from sim.forbidden_island.records import replay as fi_replay
+    from sim.forbidden_island.rules import Rules as FIRules
+
+    rows = []
+    for policy in (p for p in FI_POLICIES_BENCHED if p in FI_POLICIES):
+        for difficulty, players in FI_SETTINGS:
+            rules = FIRules(players=players, difficulty=difficulty)
+            n = games // 4 if policy == "random" else max(games // 40, 1000)
+            one = kernel_rate(rules, policy, n, 1, run=FI.run_games)
+            many = kernel_rate(rules, policy, n, threads, run=FI.run_games)
+            records = FI.export_games(rules, policy, 7, range(20))
+            start = time.perf_counter()
+            for record in records:
+                fi_replay(record)
+            engine = len(records) / (time.perf_counter() - start)
+            rows.append({"policy": policy, "difficulty": difficulty, "players": players, "kernel_1_thread": one,
+                         f"kernel_{threads}_threads": many, "engine_replay": engine})
+            echo(f"  forbidden-island {policy} {players}p {difficulty}: kernel {one:,.0f}/s on 1 thread, "
+                 f"{many:,.0f}/s on {threads}; engine replay {engine:,.0f}/s")
+    return rows
+
+
 def run_bench(games: int = 400_000, engine_games: int = 100,
               memory_games: tuple[int, int] = (100_000, 1_000_000), quick: bool = False,
               policies: tuple[str, ...] = POLICIES_BENCHED, echo=print) -> dict:
@@ -217,6 +249,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
             wall, cpu = search_rate(srules, policy, 40 if quick else 300, threads)
             searches.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
             echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
+    fi_rows = forbidden_island_rows(games, threads, echo)
     startup = start_up()
     echo(f"  start-up {startup:.2f} s")
     cold = cold_compile(DEFAULT_POLICY)
@@ -235,6 +268,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
         "rules": rules.as_record(),
         "rows": rows,
         "searches": searches,
+        "forbidden_island": fi_rows,
         "start_up_s": startup,
         "cold_compile_policy": DEFAULT_POLICY,
         "cold_compile_s": cold,
@@ -257,6 +291,12 @@ def format_table(result: dict) -> str:
     for r in result.get("searches", []):
         lines.append(f"{r['policy']} on {r['setting']}: {r['games_per_s']:,.1f} games/s on {threads} threads, "
                      f"{r['per_cpu_second']:,.1f} games per CPU-second (x{threads} = a quiet machine)")
+    if result.get("forbidden_island"):
+        lines.append("Forbidden Island (kernel games/s; engine = the reference engine replaying the kernel's records)")
+        for r in result["forbidden_island"]:
+            lines.append(f"{r['policy']:<8} {r['players']}p {r['difficulty']:<9} {r['kernel_1_thread']:>13,.0f} "
+                         f"{r[f'kernel_{threads}_threads']:>13,.0f} {'':>9} {'':>10} {'':>10} "
+                         f"{r['engine_replay']:>8,.0f}")
     lines.append(f"start-up {result['start_up_s']:.2f} s (simulate --games 1000 --policy random --json, "
                  "fresh process, warm cache)")
     lines.append(f"cold compile {result['cold_compile_s']:.1f} s ({result['cold_compile_policy']}: fresh process, "

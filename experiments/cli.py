@@ -54,6 +54,9 @@ def main() -> None:
 def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: str | None, gif: str | None) -> None:
     """Replay game RECORDS (RECORD-FORMAT.md) with the reference engine.
 
+    Forbidden Island records (docs/FI-RECORD-FORMAT.md, told apart by their "format") replay
+    with Forbidden Island's engine.
+
     Prints a narrative of every turn, or with --json the outcome, cause, turns, floods, events
     and final state. A bad record is reported on stderr in one line and the others still
     replay; the exit status is 2 if any record was bad. --png and --gif draw the island; with
@@ -68,6 +71,12 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
     bad = 0
     for path in records:
         try:
+            if _is_forbidden_island_record(path):
+                if png_dir:
+                    raise RecordError("--png and --gif draw Island Escape's island only; this is a Forbidden "
+                                      "Island record (use --board)")
+                _replay_forbidden_island(path, as_json, board)
+                continue
             record = load_record(path)
             if png_dir:
                 from experiments.boards import replay_pictures
@@ -111,6 +120,59 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
             click.echo(f"island-escape replay: {path}: {exc}", err=True)
     if bad:
         sys.exit(EXIT_BAD_INPUT)
+
+
+def _is_forbidden_island_record(path: str) -> bool:
+    """Whether the file names Forbidden Island's record format (docs/FI-RECORD-FORMAT.md)."""
+    from sim.forbidden_island.records import FORMAT
+    from sim.records import read_json
+
+    data = read_json(path)
+    return isinstance(data, dict) and data.get("format") == FORMAT
+
+
+def _replay_forbidden_island(path: str, as_json: bool, board: bool) -> None:
+    """`replay` of a Forbidden Island record with its reference engine: the events turn by turn
+    (and the island after each turn with --board), or with --json the engine's result. Its
+    RecordError is reported like Island Escape's."""
+    from sim.forbidden_island import records as FR
+    from sim.forbidden_island.narrative import CAUSES, describe
+    from sim.forbidden_island.narrative import board as board_text
+
+    try:
+        record = FR.load_record(path)
+        if as_json:
+            click.echo(json.dumps(FR.result_json(FR.replay(record)), ensure_ascii=False))
+            return
+        rules = record.rules
+        click.echo(f"== {path}: Forbidden Island, {rules.players} players, {rules.difficulty}")
+        shown = 0
+        heading = None
+
+        def tell(game, action=None) -> None:
+            nonlocal shown, heading
+            for event in game.events[shown:]:
+                if event["turn"] != heading:
+                    if board and heading is not None and heading > 0:
+                        click.echo(board_text(game))
+                    heading = event["turn"]
+                    click.echo("Setup:" if heading == 0 else f"Turn {heading}, player {(heading - 1) % rules.players} "
+                               f"({game.roles[(heading - 1) % rules.players]}):")
+                click.echo(f"  {describe(game, event)}")
+            shown = len(game.events)
+
+        game = FR.replay(record, after_action=tell)
+        tell(game)
+        if board:
+            click.echo(board_text(game))
+        if game.outcome == "win":
+            click.echo(f"The team lifted off with all four treasures in turn {game.turn}.")
+        elif game.outcome:
+            click.echo(f"Lost in turn {game.turn}: {CAUSES[game.outcome]} ({game.outcome}).")
+        else:
+            click.echo(f"The record ends in turn {game.turn}, the game still going.")
+    except FR.RecordError as exc:
+        raise RecordError(str(exc)) from None
 
 
 def _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants):
@@ -211,24 +273,36 @@ def _interrupts_held():
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
-    """Append a batch of raw results to the Parquet table being written to `tmp`; returns the writer."""
+def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game, frame=None):
+    """Append a batch of raw results to the Parquet table being written to `tmp`; returns the writer.
+    `frame` builds the table (the game's results_frame; Island Escape's by default)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     from experiments.runner import results_frame
 
-    table = pa.Table.from_pandas(results_frame(raw, rules, policy, seed, first_game=first_game),
-                                 preserve_index=False)
+    frame = frame or results_frame
+    table = pa.Table.from_pandas(frame(raw, rules, policy, seed, first_game=first_game), preserve_index=False)
     if writer is None:
         writer = pq.ParquetWriter(tmp, table.schema)
     writer.write_table(table)
     return writer
 
 
+GAMES = ("island-escape", "forbidden-island")
+# Island Escape's rule options, which Forbidden Island refuses (its setting is --players and --difficulty)
+ISLAND_ESCAPE_OPTIONS = {"cards_per_treasure": "--cards-per-treasure", "gauge": "--gauge",
+                         "gauge_length": "--gauge-length", "swim_cost": "--swim-cost", "actions": "--actions",
+                         "variants": "--variant", "skill": "--skill"}
+
+
 @cli.command("simulate")
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default="island-escape", show_default=True,
+              help="Which game: Island Escape, or Forbidden Island (the game it was adapted from).")
+@click.option("--difficulty", type=click.Choice(["novice", "normal", "elite", "legendary"]),
+              help="Forbidden Island only: the starting water mark (F4).  [default: novice]")
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
-@click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
+@click.option("--players", type=int, help="Players 1-4 (solo plays two pawns; Forbidden Island 2-4).  [default: 2]")
 @click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.  [default: 2]")
 @click.option("--gauge", help='Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".')
 @click.option("--gauge-length", type=int,
@@ -250,32 +324,36 @@ def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game):
               help="Export the first games as replayable records into this folder.")
 @click.option("--record-count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many games --records exports.")
-def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
-                 policy, skill, seed, threads, out, force, as_json, records_dir, record_count):
+def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gauge, gauge_length, swim_cost,
+                 actions, variants, policy, skill, seed, threads, out, force, as_json, records_dir, record_count):
     """Play many games with the numba kernel and summarize them.
 
     Prints the win rate with a 95% Wilson interval, the loss causes, the mean number of turns
     and the speed. The summary is counted batch by batch and --out is written batch by batch,
     so memory stays flat however many games are played; an interrupted run (Ctrl-C) prints the
     summary of the games it finished and keeps their table in OUT.partial.
+
+    With --game forbidden-island the setting is --players (2-4) and --difficulty; Island
+    Escape's rule options are refused.
     """
     import time
     from pathlib import Path
 
-    from policies.registry import DEFAULT_POLICY, UnknownPolicy, player_params, with_skill
-    from sim.rules import RuleError
+    from experiments.runner import default_threads
 
     if games < 0:
         fail(f"--games must be 0 or more, not {games}")
-    try:
-        rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions,
-                                    variants)
-        if skill is not None:
-            policy = with_skill(policy or "skilled", skill)
-        policy = policy or DEFAULT_POLICY
-        player_params(policy)
-    except (RuleError, UnknownPolicy) as exc:
-        fail(str(exc))
+    given = {"cards_per_treasure": cards_per_treasure, "gauge": gauge, "gauge_length": gauge_length,
+             "swim_cost": swim_cost, "actions": actions, "variants": variants or None, "skill": skill}
+    if game_kind == "forbidden-island":
+        run = _forbidden_island_run(players, difficulty, policy, given, seed)
+    else:
+        if difficulty is not None:
+            fail("--difficulty is Forbidden Island's (add --game forbidden-island); Island Escape's difficulty "
+                 "is its gauge, cards per treasure and swim cost")
+        run = _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
+                                 policy, skill, seed)
+    rules, policy = run.rules, run.policy
     # Every place the run writes to is checked before the first game: a run never ends, after
     # hours, in an error about its output.
     tmp = Path(str(out) + ".partial") if out else None
@@ -286,31 +364,32 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
 
     from tqdm import tqdm
 
-    from experiments.runner import BATCH, RunningSummary, default_threads, run_games
+    from experiments.runner import BATCH, RunningSummary
 
     threads = threads or default_threads()
     writer = None
-    tally = RunningSummary()  # counts only: memory stays flat however many games are played
+    tally = RunningSummary(run.causes)  # counts only: memory stays flat however many games are played
 
     def show(summary: dict) -> None:
         if as_json:
-            click.echo(json.dumps({"policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
+            game_key = {"game": game_kind} if game_kind != "island-escape" else {}
+            click.echo(json.dumps({**game_key, "policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
             return
-        click.echo(f"rules       {rules_line(rules)}; policy {policy}, seed {seed}")
+        click.echo(f"rules       {run.setting_line}; policy {policy}, seed {seed}")
         click.echo(_summary_text(summary, threads))
 
     start = time.perf_counter()
     try:
-        warm_up(policy, logged=bool(records_dir))  # compile (or load the cache) before the clock starts
+        run.warm_up(bool(records_dir))  # compile (or load the cache) before the clock starts
         start = time.perf_counter()
         with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
                   disable=None, file=sys.stderr) as bar:
             for done in range(0, games, BATCH):
                 n = min(BATCH, games - done)
-                raw = run_games(rules, policy, n, seed, first_game=done, threads=threads)
+                raw = run.games(n, done, threads)
                 with _interrupts_held():  # the table and the summary always hold the same games
                     if out:  # only a written table pays for pandas and pyarrow
-                        writer = _write_batch(writer, tmp, raw, rules, policy, seed, done)
+                        writer = _write_batch(writer, tmp, raw, rules, policy, seed, done, run.frame)
                     tally.add(raw)
                 bar.update(n)
     except KeyboardInterrupt:
@@ -327,25 +406,85 @@ def simulate_cmd(games, players, cards_per_treasure, gauge, gauge_length, swim_c
         if writer is None:  # no games: an empty table with the right columns
             import numpy as np
 
-            from sim import layout as L
-
-            writer = _write_batch(None, tmp, np.empty((0, L.NRESULT), dtype=np.int32), rules, policy, seed, 0)
+            writer = _write_batch(None, tmp, np.empty((0, run.nresult), dtype=np.int32), rules, policy, seed, 0,
+                                  run.frame)
         writer.close()
         tmp.replace(out)  # complete: only now does the table take its final name
     summary = tally.result(seconds)
     if records_dir:
-        from experiments.runner import export_records
-        from sim.records import write_record
-
         folder = Path(records_dir)
-        for game, record in enumerate(export_records(rules, policy, seed, range(min(record_count, games)))):
-            write_record(folder / f"game-{seed}-{game:06d}.json", record)
+        for game, record in enumerate(run.export(range(min(record_count, games)))):
+            run.write_record(folder / f"game-{seed}-{game:06d}.json", record)
     show(summary)
     if not as_json:
         if out:
             click.echo(f"table       {out}")
         if records_dir:
             click.echo(f"records     {min(record_count, games)} in {records_dir}")
+
+
+class _Run:
+    """What `simulate` needs of a game: its rules and policy, how to play, tabulate, summarize and
+    export its games. One per game (Island Escape, Forbidden Island), so the command's flow -
+    batches, table, summary, Ctrl-C - is written once."""
+
+    def __init__(self, **parts):
+        self.__dict__.update(parts)
+
+
+def _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, policy,
+                       skill, seed) -> _Run:
+    from experiments.runner import export_records, results_frame, run_games
+    from policies.registry import DEFAULT_POLICY, UnknownPolicy, player_params, with_skill
+    from sim import layout as L
+    from sim.records import write_record
+    from sim.rules import RuleError
+
+    try:
+        rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions,
+                                    variants)
+        if skill is not None:
+            policy = with_skill(policy or "skilled", skill)
+        policy = policy or DEFAULT_POLICY
+        player_params(policy)
+    except (RuleError, UnknownPolicy) as exc:
+        fail(str(exc))
+    return _Run(
+        rules=rules, policy=policy, causes=L.CAUSES, nresult=L.NRESULT, setting_line=rules_line(rules),
+        warm_up=lambda logged: warm_up(policy, logged=logged),
+        games=lambda n, first, threads: run_games(rules, policy, n, seed, first_game=first, threads=threads),
+        frame=results_frame, export=lambda games: export_records(rules, policy, seed, games),
+        write_record=write_record)
+
+
+def _forbidden_island_run(players, difficulty, policy, given: dict, seed) -> _Run:
+    from experiments import forbidden_island as FI
+    from policies.forbidden_island.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
+    from sim.forbidden_island import layout as L
+    from sim.forbidden_island.records import write_record
+    from sim.forbidden_island.rules import RuleError, Rules
+
+    for key, value in given.items():
+        if value is not None:
+            fail(f"{ISLAND_ESCAPE_OPTIONS[key]} is an Island Escape option; Forbidden Island's setting is "
+                 "--players (2-4) and --difficulty")
+    try:
+        rules = Rules(players=2 if players is None else players, difficulty=difficulty or "novice")
+        policy = policy or DEFAULT_POLICY
+        policy_id(policy)
+    except (RuleError, UnknownPolicy) as exc:
+        fail(str(exc).replace("rules.players", "--players"))
+
+    def warm(logged: bool) -> None:
+        compile_notice(policy, lambda: FI.run_games(rules, policy, 1, 0, threads=1))
+        if logged:
+            compile_notice(policy, lambda: FI.export_games(rules, policy, 0, [0]))
+
+    return _Run(
+        rules=rules, policy=policy, causes=FI.CAUSES, nresult=L.NRESULT, setting_line=FI.summary_line(rules),
+        warm_up=warm, games=lambda n, first, threads: FI.run_games(rules, policy, n, seed, first, threads),
+        frame=FI.results_frame, export=lambda games: FI.export_games(rules, policy, seed, games),
+        write_record=write_record)
 
 
 MIN_TABLE_BYTES_PER_GAME = 4  # a Parquet row of the per-game table takes about 15 bytes; 4 is a floor
@@ -478,9 +617,14 @@ def find_cmd(table, where, limit, records_dir, png_dir):
 
 
 @cli.command("policies")
-def policies_cmd():
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default="island-escape", show_default=True,
+              help="Whose players to list.")
+def policies_cmd(game_kind):
     """List the registered policies."""
-    from policies.registry import DEFAULT_POLICY, describe
+    if game_kind == "forbidden-island":
+        from policies.forbidden_island.registry import DEFAULT_POLICY, describe
+    else:
+        from policies.registry import DEFAULT_POLICY, describe
 
     for name, text in describe():
         mark = " (default)" if name == DEFAULT_POLICY else ""

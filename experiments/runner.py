@@ -84,25 +84,23 @@ def _executor(threads: int) -> ThreadPoolExecutor:
     return _pool
 
 
-def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
-              threads: int | None = None, policy_params: np.ndarray | None = None,
-              on_batch: Callable[[int], None] | None = None) -> np.ndarray:
-    """Raw kernel results, int32 [games, NRESULT] (columns: layout.RESULT_FIELDS).
+def play_in_chunks(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, games: int, seed: int,
+                   first_game: int, threads: int | None, nresult: int,
+                   on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+    """Either game's games, batch by batch, each batch split into chunks over `threads` threads:
+    `play_chunk(params, pp, seed, first_game, out, lo, hi)` is a policy's compiled entry (it
+    releases the GIL) and fills rows lo ... hi-1 of `out`, int32 [games, nresult].
 
-    Games are split into chunks played by `threads` threads (the kernel releases the GIL).
     A thread pool rather than numba's prange: prange made numba compile the whole game again
-    for its parallel loop, about 9 s more of cold compile, for the same scaling.
+    for its parallel loop, about 9 s more of cold compile, for the same scaling. Every game's
+    randomness depends only on (seed, game), so the split never changes the table.
     """
     if games < 0:
         raise ValueError("the number of games cannot be negative")
     if seed < 0:
         raise ValueError("the seed must be a whole number >= 0")
-    # The policy's own entry into the kernel: numba compiles the kernel for that policy alone.
-    play_chunk = PLAY_CHUNK[policy_id(policy)]
-    params = rules_to_params(rules)
-    pp = default_policy_params(policy) if policy_params is None else policy_params
     threads = threads or default_threads()
-    out = np.empty((games, L.NRESULT), dtype=np.int32)
+    out = np.empty((games, nresult), dtype=np.int32)
     done = 0
     while done < games:
         n = min(BATCH, games - done)
@@ -121,6 +119,21 @@ def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: 
         if on_batch:
             on_batch(n)
     return out
+
+
+def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
+              threads: int | None = None, policy_params: np.ndarray | None = None,
+              on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+    """Raw kernel results of Island Escape, int32 [games, NRESULT] (columns: layout.RESULT_FIELDS)."""
+    if games < 0:
+        raise ValueError("the number of games cannot be negative")
+    if seed < 0:
+        raise ValueError("the seed must be a whole number >= 0")
+    # The policy's own entry into the kernel: numba compiles the kernel for that policy alone.
+    play_chunk = PLAY_CHUNK[policy_id(policy)]
+    params = rules_to_params(rules)
+    pp = default_policy_params(policy) if policy_params is None else policy_params
+    return play_in_chunks(play_chunk, params, pp, games, seed, first_game, threads, L.NRESULT, on_batch)
 
 
 # Compact dtypes keep a million-game table small (about 40 MB).
@@ -209,14 +222,16 @@ def wilson_interval(wins: int, n: int) -> tuple[float, float]:
     return (float(lo), float(hi))
 
 
-def summary_of(n: int, wins: int, cause_counts, turn_sum: int, seconds: float | None = None) -> dict:
+def summary_of(n: int, wins: int, cause_counts, turn_sum: int, seconds: float | None = None,
+               causes: tuple[str, ...] = L.CAUSES) -> dict:
     """The `simulate` summary from counts: win rate with a 95% Wilson interval, loss causes
-    (R18 order), mean turns, speed. `cause_counts[i]` counts cause i of layout.CAUSES.
+    (in the game's order: R18 for Island Escape, F14 for Forbidden Island), mean turns, speed.
+    `cause_counts[i]` counts cause i of `causes`, whose first is the win.
 
     Every rate is a fraction of the games played (`win_rate`, `ci95`, `loss_rates`), never a
     percentage, and the dict says so in `rate_unit`."""
     lo, hi = wilson_interval(wins, n)
-    losses = {c: int(cause_counts[i]) / n if n else 0.0 for i, c in enumerate(L.CAUSES) if i > 0}
+    losses = {c: int(cause_counts[i]) / n if n else 0.0 for i, c in enumerate(causes) if i > 0}
     return {
         "games": n, "wins": wins, "rate_unit": "fraction of games", "win_rate": wins / n if n else 0.0,
         "ci95": [lo, hi], "loss_rates": losses, "mean_turns": turn_sum / n if n else 0.0,
@@ -224,17 +239,19 @@ def summary_of(n: int, wins: int, cause_counts, turn_sum: int, seconds: float | 
     }
 
 
-def summarize_raw(raw: np.ndarray, seconds: float | None = None) -> dict:
-    """The summary of raw kernel results (`run_games`), without building a table."""
-    counts = np.bincount(raw[:, 0], minlength=len(L.CAUSES))
-    return summary_of(len(raw), int(counts[L.CAUSE_WIN]), counts, int(raw[:, 1].sum(dtype=np.int64)), seconds)
+def summarize_raw(raw: np.ndarray, seconds: float | None = None, causes: tuple[str, ...] = L.CAUSES) -> dict:
+    """The summary of raw kernel results (either game's: column 0 the cause, 0 the win, column 1
+    the turns), without building a table."""
+    counts = np.bincount(raw[:, 0], minlength=len(causes))
+    return summary_of(len(raw), int(counts[0]), counts, int(raw[:, 1].sum(dtype=np.int64)), seconds, causes)
 
 
 def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
-    """The summary of a per-game table (`results_frame`); the same as `summarize_raw`."""
+    """The summary of a per-game table (`results_frame`, either game's); the same as `summarize_raw`."""
+    causes = tuple(df["cause"].cat.categories)
     codes = df["cause"].cat.codes.to_numpy()
-    counts = np.bincount(codes, minlength=len(L.CAUSES))
-    return summary_of(len(df), int(counts[L.CAUSE_WIN]), counts, int(df["turns"].sum()), seconds)
+    counts = np.bincount(codes, minlength=len(causes))
+    return summary_of(len(df), int(counts[0]), counts, int(df["turns"].sum()), seconds, causes)
 
 
 class RunningSummary:
@@ -242,17 +259,18 @@ class RunningSummary:
     counts only, so a run of any length can be summarized (and an interrupted one summarizes
     the games it finished)."""
 
-    def __init__(self) -> None:
+    def __init__(self, causes: tuple[str, ...] = L.CAUSES) -> None:
+        self.causes = causes
         self.games = self.turns = 0
-        self.counts = np.zeros(len(L.CAUSES), dtype=np.int64)
+        self.counts = np.zeros(len(causes), dtype=np.int64)
 
     def add(self, raw: np.ndarray) -> None:
         self.games += len(raw)
-        self.counts += np.bincount(raw[:, 0], minlength=len(L.CAUSES))
+        self.counts += np.bincount(raw[:, 0], minlength=len(self.causes))
         self.turns += int(raw[:, 1].sum(dtype=np.int64))
 
     def result(self, seconds: float | None = None) -> dict:
-        return summary_of(self.games, int(self.counts[L.CAUSE_WIN]), self.counts, self.turns, seconds)
+        return summary_of(self.games, int(self.counts[0]), self.counts, self.turns, seconds, self.causes)
 
 
 def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]) -> list[Record]:

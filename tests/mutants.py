@@ -9,6 +9,7 @@ silently.
 
     python tests/mutants.py            # every mutant
     python tests/mutants.py swims r18  # the mutants whose names contain these words
+    python tests/mutants.py fi-        # Forbidden Island's kernel only
 
 Not part of `make test`: each mutant recompiles the kernel (20-45 s a mutant on 2 cores once the
 first run has compiled the unchanged files into the shared cache).
@@ -26,7 +27,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL = "sim/kernel.py"
-FIRST = ["tests/test_rulings.py", "tests/test_kernel.py", "tests/test_properties.py"]
+FI_KERNEL = "sim/forbidden_island/kernel.py"
+# the tests run first for a mutant of each file (most mutants die there)
+FIRST = {KERNEL: ["tests/test_rulings.py", "tests/test_kernel.py", "tests/test_properties.py"],
+         FI_KERNEL: ["tests/forbidden_island/test_rulings.py", "tests/forbidden_island/test_roles.py",
+                     "tests/forbidden_island/test_kernel.py"]}
 
 # name: (file, text to replace, replacement, what the bug is)
 MUTANTS: dict[str, tuple[str, str, str, str]] = {
@@ -75,6 +80,30 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         KERNEL, "    if st == DOWN or st == DRY:\n        s[TSTATE + place] = FLOODED",
         "    if st == DRY:\n        s[TSTATE + place] = FLOODED",
         "R14: a flood on a face-down tile does nothing"),
+    # Forbidden Island's kernel: the lockstep check against the engine must catch each.
+    "fi-f10-navigator-carries-anyone-across-the-sea": (
+        FI_KERNEL, "        elif role != ROLE_DIVER:\n            continue",
+        "        elif role == ROLE_PILOT:\n            continue",
+        "F10: the Navigator moves any pawn but the Pilot across a sunk place"),
+    "fi-f11-diver-swims-like-anyone": (
+        FI_KERNEL, "    if role == ROLE_DIVER:  # the standing tiles fewest side steps away",
+        "    if role == -1:  # the standing tiles fewest side steps away",
+        "F11: the Diver escapes only to a side neighbour"),
+    "fi-f9-no-special-before-a-flood-card": (
+        FI_KERNEL, "    else:\n        out[n] = A_FLOOD\n",
+        "    else:\n        out[n] = A_FLOOD\n        return n + 1\n",
+        "F9: no Helicopter Lift or Sandbags during the flood draw"),
+    "fi-f12-capture-with-one-card-short": (
+        FI_KERNEL, "    if s[HAND + HAND_STRIDE * seat + t] < p[P_CAPTURE]:",
+        "    if s[HAND + HAND_STRIDE * seat + t] < p[P_CAPTURE] - 1:",
+        "F12: a capture with three cards"),
+    "fi-f10-pilot-flies-twice": (
+        FI_KERNEL, "    if role == ROLE_PILOT and not s[FLEW]:", "    if role == ROLE_PILOT:",
+        "F10: the Pilot flies more than once a turn"),
+    "fi-f8-limit-only-for-the-current-player": (
+        FI_KERNEL, "        if s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:",
+        "        if seat == s[CUR] and s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:",
+        "F8: a gift above the limit on someone else's turn is not discarded at once"),
 }
 
 
@@ -100,7 +129,7 @@ def run_mutant(name: str, python: str, scratch: Path, cache: Path) -> str:
         # stamp changed) and reuses the policies' compiled code, which no mutant touches.
         env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(scratch)}
         start = time.perf_counter()
-        for tests in (FIRST, ["tests"]):  # the kernel's own tests first: most mutants die there
+        for tests in (FIRST[path], ["tests"]):  # the kernel's own tests first: most mutants die there
             r = subprocess.run([python, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider",
                                 *tests], cwd=scratch, env=env, capture_output=True, text=True)
             if r.returncode != 0:

@@ -1,0 +1,74 @@
+"""The play loop: a policy's choices fed to Forbidden Island's kernel, for whole games or from
+any state.
+
+The rules (sim/forbidden_island/kernel.py) know nothing of policies. This loop asks the policy
+for every decision - actions, draws, discards, swims and any player's special cards alike, as the
+kernel lists them - and applies it. `play_on` plays on from any state (whole games, or a search
+policy's rollouts); `play_chunk` plays a run's games into rows of a results table;
+`play_logged` plays one game and logs every decision's code (for records).
+
+`pid` must be a compile-time constant (policies/forbidden_island/dispatch.py): enter through
+`entries.py`. Nothing in a game allocates; a chunk allocates its scratch arrays once.
+"""
+
+import numpy as np
+from numba import njit
+
+from policies.forbidden_island.dispatch import choose
+from sim.forbidden_island import kernel as K
+from sim.forbidden_island.layout import MAX_LEGAL, NSTATE, TURN
+
+LOG_SIZE = 1 << 14  # decisions a logged game may take (a long game takes about a thousand)
+
+
+@njit(cache=True)
+def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
+    """Play from the current state to the end of the game, or with `turns` > 0 until turn
+    s[TURN] + turns begins. Logs each decision's code into log[nlog:] while nlog >= 0 (and
+    the log has room); returns the new nlog."""
+    last = s[TURN] + turns if turns > 0 else 1 << 30
+    while s[TURN] < last:
+        n = K.legal_actions(s, p, acts)
+        if n == 0:
+            break
+        a = acts[choose(pid, s, p, pp, acts, n, rng)]
+        if 0 <= nlog < log.size:
+            log[nlog] = a
+            nlog += 1
+        K.apply_action(s, p, a, rng)
+    return nlog
+
+
+@njit(cache=True)
+def play_game(s, p, pid, pp, rng, acts, seed, game, log, logging):
+    """Deal game `game` of `seed` and play it to its end; returns the number of logged codes."""
+    K.init_game(s, p, rng, seed, game)
+    return max(play_on(s, p, pid, pp, rng, acts, log, 0 if logging else -1, 0), 0)
+
+
+@njit(cache=True, nogil=True)
+def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
+    """Play the games of rows lo ... hi-1 of `out` (row i is game first_game + i). Each game's
+    randomness depends only on (seed, game), so any split into chunks and threads gives the same
+    table; `nogil` lets the runner play chunks on several threads."""
+    s = np.empty(NSTATE, dtype=np.int32)
+    rng = np.empty(3, dtype=np.uint64)
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    log = np.empty(1, dtype=np.int32)
+    p_own = p.copy()
+    pp_own = pp.copy()
+    for i in range(lo, hi):
+        play_game(s, p_own, pid, pp_own, rng, acts, seed, first_game + i, log, False)
+        K.write_result(s, p_own, out, i)
+
+
+@njit(cache=True)
+def play_logged(p, pid, pp, seed, game, out, log):
+    """One game with every decision's code logged; `out[0]` receives its results row.
+    Returns the number of codes (log.size when the log ran out: the caller refuses that)."""
+    s = np.empty(NSTATE, dtype=np.int32)
+    rng = np.empty(3, dtype=np.uint64)
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
+    n = play_game(s, p, pid, pp, rng, acts, seed, game, log, True)
+    K.write_result(s, p, out, 0)
+    return n

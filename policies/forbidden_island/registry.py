@@ -1,0 +1,46 @@
+"""Forbidden Island's policies by name.
+
+A policy is a module of this package with `DESCRIPTION` and a numba function
+`choose(s, p, pp, acts, n, rng) -> index into acts[:n]`: given the state and rule parameters
+(docs/FI-KERNEL.md), its own parameter array `pp` and the codes of the legal actions, it picks
+one. It decides for the whole team, so it may pick any player's out-of-turn special card. A fair
+policy reads no order of the draw piles (the issue's twin of R19) and draws randomness only from
+the policy stream (`layout.STREAM_POLICY`).
+
+Modules are named here, not imported, so that the play loop's dispatch can read this registry
+while search policies import the play loop.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+# name -> (id the play loop is compiled for, module in policies/forbidden_island); ids are fixed.
+POLICIES: dict[str, tuple[int, str]] = {
+    "random": (0, "uniform_random"),
+    "expert": (1, "expert"),
+}
+MODULES = {pid: module for pid, module in POLICIES.values()}
+# The strongest fair policy registered plays when none is named (the comparison's judge).
+JUDGES = ("expert", "random")
+DEFAULT_POLICY = next(name for name in JUDGES if name in POLICIES)
+
+
+class UnknownPolicy(ValueError):
+    pass
+
+
+def policy_id(name: str) -> int:
+    try:
+        return POLICIES[name][0]
+    except KeyError:
+        raise UnknownPolicy(f"unknown Forbidden Island policy {name!r} (choose from {', '.join(POLICIES)})") from None
+
+
+def module(name: str):
+    policy_id(name)
+    return importlib.import_module(f"policies.forbidden_island.{POLICIES[name][1]}")
+
+
+def describe() -> list[tuple[str, str]]:
+    return [(name, module(name).DESCRIPTION) for name in POLICIES]

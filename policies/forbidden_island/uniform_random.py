@@ -1,0 +1,17 @@
+"""`random`: uniform over every legal action code, any player's special cards included.
+
+The published random player's way (and the sanity floor: it should almost never win). A
+Helicopter Lift has hundreds of codes, so this player lifts whenever someone holds one.
+"""
+
+from numba import njit
+
+from sim.forbidden_island.layout import STREAM_POLICY
+from sim.layout import rand_below
+
+DESCRIPTION = "uniform over the legal actions (any player's special cards included)"
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    return rand_below(rng, STREAM_POLICY, n)

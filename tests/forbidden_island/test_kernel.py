@@ -1,0 +1,147 @@
+"""The numba kernel agrees with the reference engine decision by decision (issue 14).
+
+Lockstep games (kernel_check.py): at every decision point the same set of legal actions, after
+every step the same whole state (island, pawns, hands, both piles in order, discards, the flood
+pile's public layers, meter, turn, phase and what is left of it, swimmers, outcome). Games cover
+all four levels, 2-4 players, every role, random play by kind and a goal-seeking scout, and
+late-game positions that reach lift-offs (F13) and the water's loss (F14). The big version is
+marked slow; this one runs in `make test`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from sim.forbidden_island import kernel as K
+from sim.forbidden_island import layout as L
+from sim.forbidden_island.convert import params_of, state_of
+from sim.forbidden_island.engine import ACTION_KINDS, LOSS_CAUSES, deal
+from sim.forbidden_island.numba_cache import ForbiddenIslandCacheLocator, fi_source_digest
+from sim.forbidden_island.rules import DIFFICULTIES, ROLES, TILE_CODES, TREASURE_DECK, Rules
+
+from .kernel_check import Lockstep, Mismatch, kernel_snapshot, late_game, play_lockstep
+
+LEVELS = tuple(DIFFICULTIES)
+
+
+def lockstep_games(games: int, first: int = 0) -> tuple[Counter, Counter, Counter]:
+    """`games` dealt games plus a quarter as many late-game positions, all in lockstep.
+    Returns the action kinds played, the outcomes and the roles seen."""
+    kinds, outcomes, roles = Counter(), Counter(), Counter()
+    for i in range(first, first + games):
+        rules = Rules(players=2 + i % 3, difficulty=LEVELS[i // 3 % 4])
+        game = play_lockstep(rules, deal(rules, i), kernel_seed=i, choice_seed=i, seen=kinds, scout=i % 2 == 1)
+        outcomes[game.game.outcome] += 1
+        roles.update(game.game.roles)
+    for i in range(first, first + games // 4):
+        rules = Rules(players=2 + i % 3)
+        start = late_game(rules, deal(rules, 10**6 + i), mark=6 + i % 4)
+        game = play_lockstep(rules, None, kernel_seed=i, choice_seed=i, seen=kinds, scout=i % 2 == 0, game=start)
+        outcomes[game.game.outcome] += 1
+    return kinds, outcomes, roles
+
+
+def test_kernel_and_engine_agree_decision_by_decision():
+    kinds, outcomes, roles = lockstep_games(96)
+    assert set(kinds) == set(ACTION_KINDS), f"actions never played: {set(ACTION_KINDS) - set(kinds)}"
+    assert set(roles) == set(ROLES)
+    assert {"win", "water", "treasure", "fools_landing"} <= set(outcomes), outcomes
+
+
+@pytest.mark.slow
+def test_kernel_and_engine_agree_over_thousands_of_games():
+    kinds, outcomes, roles = lockstep_games(2400, first=1000)
+    assert set(kinds) == set(ACTION_KINDS)
+    assert set(outcomes) == {"win", *LOSS_CAUSES}
+    assert min(kinds[k] for k in ("fly", "navigate", "liftoff", "capture", "sandbags")) >= 20, kinds
+
+
+def test_the_check_sees_a_difference():
+    """A kernel state nudged by one card is reported, naming what differs."""
+    rules = Rules(players=3, difficulty="normal")
+    game = Lockstep(rules, deal(rules, 4), kernel_seed=4)
+    seat_card = L.HAND + 8 * 1 + 0
+    game.s[seat_card] += 1
+    with pytest.raises(Mismatch, match="hands differ"):
+        game.compare("nudged")
+
+
+def test_kernel_starts_from_any_engine_state():
+    """convert.state_of of an engine game after setup is the kernel's own setup of that deal."""
+    rules = Rules(players=4, difficulty="legendary")
+    setup = deal(rules, 9)
+    game = Lockstep(rules, setup, kernel_seed=1)
+    again = state_of(game.game)
+    assert kernel_snapshot(again, game.p) == kernel_snapshot(game.s, game.p)
+
+
+def _kernel_deal(rules: Rules, seed: int, game: int) -> np.ndarray:
+    s = np.zeros(L.NSTATE, dtype=np.int32)
+    rng = np.zeros(3, dtype=np.uint64)
+    K.init_game(s, params_of(rules), rng, seed, game)
+    return s
+
+
+def test_kernel_deal_is_a_legal_setup_and_the_same_island_at_every_level_and_player_count():
+    seen_roles = Counter()
+    for game in range(40):
+        rules = Rules(players=2 + game % 3)
+        s = _kernel_deal(rules, 7, game)
+        snap = kernel_snapshot(s, params_of(rules))
+        assert sorted(snap["layout"]) == sorted(TILE_CODES)  # F1
+        assert len(set(snap["roles"])) == rules.players  # F2
+        seen_roles.update(snap["roles"])
+        held = [c for h in snap["hands"] for c in h]
+        assert len(held) == 2 * rules.players and "waters_rise" not in held  # F3
+        assert Counter(held + snap["treasure_pile"]) == Counter(TREASURE_DECK)
+        assert len(snap["flooded"]) == 6 and snap["mark"] == 1 and snap["turn"] == 1
+        for other in (Rules(players=4, difficulty="elite"), Rules(players=2, difficulty="legendary")):
+            t = _kernel_deal(other, 7, game)
+            assert (t[L.PLACE_TILE:L.PLACE_TILE + 24] == s[L.PLACE_TILE:L.PLACE_TILE + 24]).all()
+            assert list(t[L.ROLE:L.ROLE + 2]) == list(s[L.ROLE:L.ROLE + 2])
+            assert t[L.FLOODED] == s[L.FLOODED]
+        assert _kernel_deal(Rules(difficulty="elite"), 7, game)[L.MARK] == 3  # F4
+    assert set(seen_roles) == set(ROLES)
+
+
+def test_kernel_games_end_and_keep_every_card():
+    """The kernel alone, random legal play: every game ends, all 28 treasure and 24 flood cards
+    stay accounted for, the meter only rises, and no pawn stands on a sunk place once the swims
+    are over (the issue's property test, on the kernel)."""
+    rng_choice = np.random.default_rng(5)
+    out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    rng = np.zeros(3, dtype=np.uint64)
+    p = params_of(Rules(players=3, difficulty="normal"))
+    for game in range(30):
+        s = np.zeros(L.NSTATE, dtype=np.int32)
+        K.init_game(s, p, rng, 3, game)
+        for _ in range(3000):
+            n = K.legal_actions(s, p, out)
+            if n == 0:
+                break
+            mark = s[L.MARK]
+            K.apply_action(s, p, out[rng_choice.integers(n)], rng)
+            snap = kernel_snapshot(s, p)
+            cards = [c for h in snap["hands"] for c in h] + snap["treasure_pile"] + snap["treasure_discard"]
+            assert Counter(cards) == Counter(TREASURE_DECK)
+            sunk = {TILE_CODES[s[L.PLACE_TILE + q]] for q in snap["sunk"]}
+            assert sorted(snap["flood_pile"] + snap["flood_discard"] + sorted(sunk)) == sorted(TILE_CODES)
+            assert mark <= s[L.MARK] <= mark + 1
+            if s[L.OUTCOME] < 0 and not s[L.SWIMMERS]:  # F11: nobody stays on a sunk place
+                assert not any(int(s[L.SUNK]) >> q & 1 for q in snap["pawns"])
+        assert s[L.OUTCOME] >= 0
+
+
+def test_forbidden_island_functions_are_cached_under_the_packages_digest():
+    """numba_cache: a Forbidden Island function's cache entry is stamped with the digest of all
+    Forbidden Island sources, so an edit to any of them recompiles it."""
+    locator = K.apply_action._cache._impl.locator
+    assert isinstance(locator, ForbiddenIslandCacheLocator)
+    assert locator.get_source_stamp() == ("forbidden-island", fi_source_digest())
+    from sim import kernel as island_escape_kernel
+    assert not isinstance(island_escape_kernel.apply_action._cache._impl.locator, ForbiddenIslandCacheLocator)
+
+
