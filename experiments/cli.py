@@ -738,7 +738,7 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 
 
 @cli.command("calibrate")
-@click.option("--policy", default=None, help="Policy that judges the rules (default: the strongest fair one).")
+@click.option("--policy", default=None, help="Policy that judges the rules (default: the report's judge, expert).")
 @click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
 @click.option("--players", default="1,2,3,4", show_default=True, help="Player counts, comma-separated.")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True)
