@@ -25,6 +25,21 @@ def play_on_random(s, p, pp, rng, acts, log, nlog, turns):
     return play.play_on(s, p, 0, pp, rng, acts, log, nlog, turns)
 
 
-PLAY_CHUNK = {"random": play_chunk_random}
-PLAY_LOGGED = {"random": play_logged_random}
-PLAY_ON = {"random": play_on_random}
+@njit(cache=True, nogil=True)
+def play_chunk_expert(p, pp, seed, first_game, out, lo, hi):
+    play.play_chunk(p, 1, pp, seed, first_game, out, lo, hi)
+
+
+@njit(cache=True)
+def play_logged_expert(p, pp, seed, game, out, log):
+    return play.play_logged(p, 1, pp, seed, game, out, log)
+
+
+@njit(cache=True)
+def play_on_expert(s, p, pp, rng, acts, log, nlog, turns):
+    return play.play_on(s, p, 1, pp, rng, acts, log, nlog, turns)
+
+
+PLAY_CHUNK = {"random": play_chunk_random, "expert": play_chunk_expert}
+PLAY_LOGGED = {"random": play_logged_random, "expert": play_logged_expert}
+PLAY_ON = {"random": play_on_random, "expert": play_on_expert}

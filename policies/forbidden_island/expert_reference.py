@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from sim.forbidden_island.convert import encode
 from sim.forbidden_island.engine import DRY, FLOODED, SUNK, Action, PublicView
 from sim.forbidden_island.rules import (
     FLOOD_DRAWS,
@@ -68,6 +69,14 @@ CAPTURE = 5000.0
 GIVE = 50.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
 GIVE_PER_CARD = 15.0
 FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (a rise, then its card on top)
+SOON_WEIGHT = 0.4  # weight of sinking in the next player's flood phase (they may still shore it)
+PULL = 0.1  # weak pull, per action of distance, towards threatened tiles out of reach this turn
+LIFT_SPARE = 40.0  # a Helicopter Lift's worth when the table holds two (one more than the lift-off)
+SANDBAGS_KEEP = 25.0
+DRY_BONUS = 20.0  # swims and lifts: a dry tile,
+RISKY_PENALTY = 200.0  # ... minus this times its chance of sinking soon,
+OPEN_SIDE = 5.0  # ... plus this per standing side neighbour
+BAG_INSTEAD = 8.0  # a discard this useful or more: play a Sandbags instead
 
 
 class Board:
@@ -234,7 +243,7 @@ class Board:
         """How pressing it is to shore `tile` now: sinking this turn counts fully, the next
         player's flood phase counts less (they may still shore it), a later rise a little."""
         now = self.risk_now(tile)
-        return now + 0.4 * max(self.risk_soon(tile) - now, 0.0) + FUTURE_RISK * (tile in self.discard)
+        return now + SOON_WEIGHT * max(self.risk_soon(tile) - now, 0.0) + FUTURE_RISK * (tile in self.discard)
 
     # -- worth --
 
@@ -263,9 +272,9 @@ class Board:
         treasure card is worth more the closer its collector is to four, more in the
         collector's own hand, little beyond the four needed, nothing once captured."""
         if card == LIFT:  # one is needed for the lift-off (F13); more are for emergencies
-            return 60.0 if self.lifts <= 1 else 40.0 if self.lifts == 2 else 20.0
+            return 60.0 if self.lifts <= 1 else LIFT_SPARE if self.lifts == 2 else 20.0
         if card == SANDBAGS:
-            return 25.0
+            return SANDBAGS_KEEP
         if card not in self.uncaptured:
             return 0.0
         collector = self.collector[card]
@@ -311,7 +320,7 @@ class Board:
     def threatened(self) -> list[tuple[float, str]]:
         """Flooded tiles with their worth times urgency, most pressing first."""
         out = [(self.value[t] * self.urgency(t), t) for t in TILE_CODES if self.state[t] == FLOODED]
-        return sorted(out, reverse=True)
+        return sorted(out, key=lambda wt: (-wt[0], TILE_CODES.index(wt[1])))
 
     def place_score(self, seat: int, place: Place, actions: int = 0, shored: tuple[str, ...] = ()) -> float:
         """How good it is for `seat` to stand on `place` with `actions` of its own still to
@@ -331,7 +340,7 @@ class Board:
             d = self.distance(role, place, reach)
             if d <= actions - 1:
                 best_now = max(best_now, worth)
-            score -= 0.1 * worth * min(d, 4)
+            score -= PULL * worth * min(d, 4)
         score += best_now
         if not self.all_captured and role not in ("pilot", "diver"):
             # standing on a tile about to sink with nowhere to swim would drown (F11)
@@ -435,8 +444,8 @@ def _safe_spot(board: Board, seat: int) -> Place:
         if not board.standing(p) or p == board.view.pawns[seat]:
             continue
         tile = board.tile_at[p]
-        score = board.place_score(seat, p) + 20.0 * (board.state[tile] == DRY) \
-            - 200.0 * board.risk_soon(tile) + 5.0 * board.open_sides(p)
+        score = board.place_score(seat, p) + DRY_BONUS * (board.state[tile] == DRY) \
+            - RISKY_PENALTY * board.risk_soon(tile) + OPEN_SIDE * board.open_sides(p)
         if best_score is None or score > best_score:
             best, best_score = p, score
     return best
@@ -511,34 +520,36 @@ def _swim(board: Board, legal: list[Action]) -> Action:
     """F11: the escape with the best place score, dry and unlikely to sink first."""
     def score(a: Action) -> float:
         tile = board.tile_at[a.place]
-        return (board.place_score(a.by, a.place) + 20.0 * (board.state[tile] == DRY)
-                - 200.0 * board.risk_soon(tile) + 5.0 * board.open_sides(a.place))
-    return max(legal, key=score)
+        return (board.place_score(a.by, a.place) + DRY_BONUS * (board.state[tile] == DRY)
+                - RISKY_PENALTY * board.risk_soon(tile) + OPEN_SIDE * board.open_sides(a.place))
+    return _best([(score(a), a) for a in legal])
 
 
 def _discard(board: Board, legal: list[Action]) -> Action:
     """F8: drop the least useful card, or play a Sandbags instead of losing a useful one."""
     discards = [a for a in legal if a.kind == "discard"]
     seat = discards[0].by
-    worst = min(discards, key=lambda a: (board.card_value(seat, a.card), a.card))
-    if board.card_value(seat, worst.card) >= 8.0 or worst.card == SANDBAGS:
+    worst = min(discards, key=lambda a: (board.card_value(seat, a.card), encode(a)))
+    if board.card_value(seat, worst.card) >= BAG_INSTEAD or worst.card == SANDBAGS:
         bags = [a for a in legal if a.kind == "sandbags"]
         if bags:
-            return max(bags, key=lambda a: board.value[board.tile_at[a.place]]
-                       * (board.urgency(board.tile_at[a.place]) + 0.01))
+            return _best([(board.value[board.tile_at[a.place]] * (board.urgency(board.tile_at[a.place]) + 0.01), a)
+                          for a in bags])
     return worst
 
 
 def _turn_action(board: Board, legal: list[Action]) -> Action:
     """F5, F10, F12: the best-scored action of the player whose turn it is; `draw` ends the
     actions early and scores what the unspent actions could still have done."""
-    best, best_score = None, 0.0
-    for a in legal:
-        if a.kind in ("move", "fly", "navigate", "shore", "give", "capture", "draw"):
-            score = _score(board, a)
-            if best is None or score > best_score:
-                best, best_score = a, score
-    return best
+    scored = [(_score(board, a), a) for a in legal
+              if a.kind in ("move", "fly", "navigate", "shore", "give", "capture", "draw")]
+    return _best(scored)
+
+
+def _best(scored: list[tuple[float, Action]]) -> Action:
+    """The highest score; among equal scores the lowest kernel action code, so that the choice
+    never depends on the order in which the legal actions are listed."""
+    return min(scored, key=lambda sa: (-sa[0], encode(sa[1])))[1]
 
 
 def _score(board: Board, a: Action) -> float:

@@ -18,6 +18,7 @@ import importlib
 # name -> (id the play loop is compiled for, module in policies/forbidden_island); ids are fixed.
 POLICIES: dict[str, tuple[int, str]] = {
     "random": (0, "uniform_random"),
+    "expert": (1, "expert"),
 }
 MODULES = {pid: module for pid, module in POLICIES.values()}
 # The strongest fair policy registered plays when none is named (the comparison's judge).

@@ -19,8 +19,9 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 def test_simulate_forbidden_island_random_summary_table_and_records(tmp_path):
     table, folder = tmp_path / "fi.parquet", tmp_path / "recs"
-    r = run("simulate", "--game", "forbidden-island", "--difficulty", "elite", "--players", "3", "--games", "3000",
-            "--seed", "4", "--json", "--out", str(table), "--records", str(folder), "--record-count", "3")
+    r = run("simulate", "--game", "forbidden-island", "--policy", "random", "--difficulty", "elite", "--players", "3",
+            "--games", "3000", "--seed", "4", "--json", "--out", str(table), "--records", str(folder),
+            "--record-count", "3")
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     assert summary["game"] == "forbidden-island" and summary["rules"]["difficulty"] == "elite"
