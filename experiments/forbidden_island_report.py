@@ -194,7 +194,14 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str) -> s
 # --- Island Escape against the ladder ---------------------------------------------------------------
 
 FI_FOR_IE_LEVEL = {"easy": "novice", "normal": "normal", "hard": "elite"}
-HALF_WIDTH = 0.05  # a band of ten points around a Forbidden Island level's rate, like the fixed bands
+# A band around a Forbidden Island level's rate: a quarter of the rate either side, at least one
+# point and at most five (ten points wide at most, like the fixed bands; a rare win of 2% gets
+# 1-3%, not 0-7%, which any much harder rule would fit).
+HALF_WIDTH_SHARE, HALF_WIDTH_MIN, HALF_WIDTH_MAX = 0.25, 0.01, 0.05
+
+
+def _pts(x: float) -> str:
+    return f"{100 * x:.1f}".removesuffix(".0")
 
 
 LIKE = 0.025  # within 2.5 points of a level's rate: plays like it
@@ -220,7 +227,8 @@ def anchored_bands(fi: pd.DataFrame, policy: str, players: int) -> dict[str, tup
     out = {}
     for ie_level, fi_level in FI_FOR_IE_LEVEL.items():
         r = _rate(fi, policy, players, fi_level).win_rate
-        out[ie_level] = (max(0.0, r - HALF_WIDTH), min(1.0, r + HALF_WIDTH))
+        half = min(max(HALF_WIDTH_SHARE * r, HALF_WIDTH_MIN), HALF_WIDTH_MAX)
+        out[ie_level] = (max(0.0, r - half), min(1.0, r + half))
     return out
 
 
@@ -249,28 +257,28 @@ def island_escape_against_ladder(recs: list[dict], fi: pd.DataFrame, judge: str,
                 continue
             ladder = {lv: _rate(fi, kind, q, lv).win_rate for lv in LEVELS}
             cells.append(f"{_pct(rate)}: {plays_like(rate, ladder)} "
-                         f"({', '.join(f'{lv[0].upper()} {_pct(v, 0)}' for lv, v in ladder.items())})")
+                         f"({', '.join(f'{lv[:3].capitalize()} {_pct(v, 0)}' for lv, v in ladder.items())})")
         md.append(f"| {r['level'].capitalize()} | {r['players']} | " + " | ".join(cells) + " |")
-    md += ["", "N, N, E, L: Forbidden Island's Novice, Normal, Elite and Legendary win rates for the same player and "
-           "player count.", ""]
+    md += ["", "In brackets: Forbidden Island's Novice, Normal, Elite and Legendary win rates for the same player "
+           "and player count.", ""]
 
     # rules that play like Novice, Normal and Elite, found the way the fixed bands' rules are
     md += ["### Levels anchored on Forbidden Island", "",
            f"Offered next to the fixed bands: Island Escape's Easy, Normal and Hard aimed at the `{judge}`'s win "
-           f"rate on Forbidden Island's Novice, Normal and Elite at the same player count (± {100 * HALF_WIDTH:.0f} "
-           "points), searched like the recommendations above (fewest changes from the rulebook, confirmed by "
-           "its 95% interval).", "",
+           f"rate on Forbidden Island's Novice, Normal and Elite at the same player count (a quarter of that rate "
+           "either side, at least 1 and at most 5 points), searched like the recommendations above (fewest "
+           "changes from the rulebook, confirmed by its 95% interval).", "",
            "| players | level | aim (Forbidden Island) | rules | win rate (95% CI) |",
            "| ---: | --- | --- | --- | ---: |"]
     for players in PLAYERS:
         bands = anchored_bands(fi, judge, players)
         echo(f"  anchored on Forbidden Island, {players} players: "
-             + ", ".join(f"{lv} {100 * lo:.0f}-{100 * hi:.0f}%" for lv, (lo, hi) in bands.items()))
+             + ", ".join(f"{lv} {_pts(lo)}-{_pts(hi)}%" for lv, (lo, hi) in bands.items()))
         cal = calibrate(players=[players], bands=bands, policy=judge, seed=seed, others=[], validate_games=0,
                         threads=threads, **calibration)
         chosen = {rec.level: rec for rec in cal.recommendations}
         for level, (lo, hi) in bands.items():
-            aim = f"{FI_FOR_IE_LEVEL[level].capitalize()}: {100 * lo:.0f}–{100 * hi:.0f}%"
+            aim = f"{FI_FOR_IE_LEVEL[level].capitalize()}: {_pts(lo)}–{_pts(hi)}%"
             rec = chosen.get(level)
             if rec is None:
                 near = cal.near.get((players, level), [])

@@ -51,9 +51,11 @@ def test_targets_compare_each_cell_with_the_published_bot():
 
 def test_anchored_bands_sit_around_novice_normal_and_elite():
     bands = fir.anchored_bands(_ladder({"expert": EXPERT}), "expert", 3)
-    assert bands["easy"] == pytest.approx((0.40, 0.50))
-    assert bands["normal"] == pytest.approx((0.20, 0.30))
-    assert bands["hard"] == pytest.approx((0.05, 0.15))
+    assert bands["easy"] == pytest.approx((0.40, 0.50))  # 45%: five points, the most
+    assert bands["normal"] == pytest.approx((0.20, 0.30))  # 25%: a quarter would be 6.25, capped at 5
+    assert bands["hard"] == pytest.approx((0.075, 0.125))  # 10%: a quarter, 2.5 points
+    rare = fir.anchored_bands(_ladder({"expert": {**EXPERT, "elite": 0.02}}), "expert", 2)
+    assert rare["hard"] == pytest.approx((0.01, 0.03))  # at least one point either side
 
 
 def test_the_markdown_shows_published_and_lab_rates_side_by_side():
@@ -96,12 +98,12 @@ def test_island_escape_is_placed_on_the_ladder_and_anchored_levels_are_searched(
     md = fir.island_escape_against_ladder(recs, fi, "expert", {"screen_games": 400, "confirm_games": 3000,
                                                                "max_changes": 1}, seed=9)
     text = "\n".join(md)
-    assert ("| Normal | 1 | 30.0%: between Novice and Normal (N 45%, N 25%, E 10%, L 4%) | "
-            "52.0%: like Normal (N 70%, N 50%, E 30%, L 10%) |") in text
+    assert ("| Normal | 1 | 30.0%: between Novice and Normal (Nov 45%, Nor 25%, Eli 10%, Leg 4%) | "
+            "52.0%: like Normal (Nov 70%, Nor 50%, Eli 30%, Leg 10%) |") in text
     anchored = [line for line in md if line.startswith("| 2 |") or line.startswith("| 3 |")
                 or line.startswith("| 4 |")]
     assert len(anchored) == 9  # Easy, Normal, Hard for 2, 3 and 4 players
-    assert "| 3 | Hard | Elite: 5–15% |" in text
+    assert "| 3 | Hard | Elite: 7.5–12.5% |" in text
     found = [line for line in anchored if not line.endswith("| – |")]
     assert found, "a 3,000-game confirmation fits some 10-point band within one change"
     for line in found:  # each confirmed rate lies inside its aim
