@@ -41,6 +41,8 @@ from sim.records import replay
 from sim.rules import Rules
 
 POLICIES_BENCHED = ("random", "greedy", "expert")
+SEARCHES_BENCHED = ("lookahead",)  # issue #10: 100 games/s on 2 cores at the default budget
+SEARCH_SETTINGS = {"normal-2p": Rules(), "hard-3p-3cards": Rules(players=3, cards_per_treasure=3)}
 CLI_SECONDS = 5.0  # whole-process runs play about this long
 
 
@@ -113,6 +115,17 @@ def engine_rate(rules: Rules, policy: str, games: int, seed: int = 7) -> float:
             choose(s, p, pp, legal, rng)
         replay(record)
     return games / (time.perf_counter() - start)
+
+
+def search_rate(rules: Rules, policy: str, games: int, threads: int) -> tuple[float, float]:
+    """(games/s of wall time on `threads` threads, games per second of CPU time).
+
+    The second figure hardly moves when other jobs share the machine: times the number of
+    cores it is what a quiet machine would play (the games run in parallel with no shared work)."""
+    run_games(rules, policy, 4, seed=1, threads=threads)  # compiled and warm
+    wall, cpu = time.perf_counter(), time.process_time()
+    run_games(rules, policy, games, seed=77, threads=threads)
+    return games / (time.perf_counter() - wall), games / (time.process_time() - cpu)
 
 
 def _cli(*args: str, cache_dir: str | None = None) -> tuple[float, str]:
@@ -230,6 +243,12 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
                      "engine": ref, "kernel_vs_engine_per_core": one / ref})
         echo(f"  {policy}: kernel {one:,.0f}/s on 1 thread, {many:,.0f}/s on {threads}; "
              f"simulate {whole:,.0f}/s; engine {ref:,.0f}/s")
+    searches = []
+    for policy in SEARCHES_BENCHED:
+        for name, srules in SEARCH_SETTINGS.items():
+            wall, cpu = search_rate(srules, policy, 40 if quick else 300, threads)
+            searches.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
+            echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
     fi_rows = forbidden_island_rows(games, threads, echo)
     startup = start_up()
     echo(f"  start-up {startup:.2f} s")
@@ -248,6 +267,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
                     "load_average": list(os.getloadavg()) if hasattr(os, "getloadavg") else None},
         "rules": rules.as_record(),
         "rows": rows,
+        "searches": searches,
         "forbidden_island": fi_rows,
         "start_up_s": startup,
         "cold_compile_policy": DEFAULT_POLICY,
@@ -268,6 +288,9 @@ def format_table(result: dict) -> str:
         lines.append(f"{r['policy']:<8} {r['kernel_1_thread']:>13,.0f} {many:>13,.0f} "
                      f"{r['speedup']:>8.2f}x {r['cli']:>10,.0f} {100 * r['cli_vs_kernel']:>9.0f}% "
                      f"{r['engine']:>8,.0f} {r['kernel_vs_engine_per_core']:>13,.0f}x")
+    for r in result.get("searches", []):
+        lines.append(f"{r['policy']} on {r['setting']}: {r['games_per_s']:,.1f} games/s on {threads} threads, "
+                     f"{r['per_cpu_second']:,.1f} games per CPU-second (x{threads} = a quiet machine)")
     if result.get("forbidden_island"):
         lines.append("Forbidden Island (kernel games/s; engine = the reference engine replaying the kernel's records)")
         for r in result["forbidden_island"]:

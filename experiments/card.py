@@ -106,8 +106,8 @@ def difficulty_card(lad: Ladder, printed: dict[int, dict] | None, path: str | Pa
                 f"(aim: {100 * lv.band[0]:.0f}-{100 * lv.band[1]:.0f}% of games won).", fontsize=10, va="top")
         y -= 0.5
     outside = sum(not r.inside for lv in levels for r in lv.rungs.values())
-    foot = [f"Percentages: games won by the lab's strongest fair player ({lad.policy}), each confirmed on "
-            "thousands of simulated games.",
+    foot = [f"Percentages: games won by the lab's judge ({lad.policy}, its strongest fast fair player), each "
+            "confirmed on thousands of simulated games.",
             "A solo game is played with two pawns, like two players (R5). Dashed: 5♦ is not in the printed "
             "gauge; add it at the bottom where it has a dot."]
     if outside:

@@ -15,8 +15,6 @@ from pathlib import Path
 
 import click
 
-from sim.records import RecordError, load_record, replay, result_json
-
 EXIT_BAD_INPUT = 2
 MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
 
@@ -65,6 +63,7 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
     from pathlib import Path
 
     from sim.narrative import Narrator, board_text, ending_text
+    from sim.records import RecordError, load_record, replay, result_json
 
     if gif and not png_dir:
         png_dir = str(Path(gif).with_suffix("")) + "-frames"
@@ -138,6 +137,7 @@ def _replay_forbidden_island(path: str, as_json: bool, board: bool) -> None:
     from sim.forbidden_island import records as FR
     from sim.forbidden_island.narrative import CAUSES, describe
     from sim.forbidden_island.narrative import board as board_text
+    from sim.records import RecordError
 
     try:
         record = FR.load_record(path)
@@ -259,6 +259,21 @@ def _summary_text(summary: dict, threads: int) -> str:
     return "\n".join(lines)
 
 
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+
+def _progress_bar(games: int, desc: str):
+    """A progress bar on a terminal (shown after a second); elsewhere nothing, and tqdm is not
+    even imported (it is part of every scripted run's start-up otherwise)."""
+    if not sys.stderr.isatty():
+        return contextlib.nullcontext(_NoBar())
+    from tqdm import tqdm
+
+    return tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=desc, file=sys.stderr)
+
+
 @contextlib.contextmanager
 def _interrupts_held():
     """Ctrl-C waits until the block is done: a batch is then both written and counted, or neither
@@ -362,8 +377,6 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
     if records_dir:
         _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    from tqdm import tqdm
-
     from experiments.runner import BATCH, RunningSummary
 
     threads = threads or default_threads()
@@ -382,8 +395,7 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
     try:
         run.warm_up(bool(records_dir))  # compile (or load the cache) before the clock starts
         start = time.perf_counter()
-        with tqdm(total=games, unit="game", unit_scale=True, delay=1.0, mininterval=0.5, desc=policy,
-                  disable=None, file=sys.stderr) as bar:
+        with _progress_bar(games, policy) as bar:
             for done in range(0, games, BATCH):
                 n = min(BATCH, games - done)
                 raw = run.games(n, done, threads)
@@ -437,7 +449,6 @@ def _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_co
     from experiments.runner import export_records, results_frame, run_games
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, player_params, with_skill
     from sim import layout as L
-    from sim.records import write_record
     from sim.rules import RuleError
 
     try:
@@ -454,7 +465,13 @@ def _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_co
         warm_up=lambda logged: warm_up(policy, logged=logged),
         games=lambda n, first, threads: run_games(rules, policy, n, seed, first_game=first, threads=threads),
         frame=results_frame, export=lambda games: export_records(rules, policy, seed, games),
-        write_record=write_record)
+        write_record=_write_record)
+
+
+def _write_record(path, record) -> None:
+    from sim.records import write_record  # the records (and the engine) load only when records are written
+
+    write_record(path, record)
 
 
 def _forbidden_island_run(players, difficulty, policy, given: dict, seed) -> _Run:
@@ -721,7 +738,7 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 
 
 @cli.command("calibrate")
-@click.option("--policy", default=None, help="Policy that judges the rules (default: the strongest fair one).")
+@click.option("--policy", default=None, help="Policy that judges the rules (default: the report's judge, expert).")
 @click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
 @click.option("--players", default="1,2,3,4", show_default=True, help="Player counts, comma-separated.")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True)

@@ -22,7 +22,8 @@ CAUSES = L.CAUSES  # the win, then F14's losses in the order they are checked
 POLICY_PARAMS = 32  # length of a policy's parameter array (zeros: every weight at its default)
 
 
-def policy_params(policy: str) -> np.ndarray:
+def default_params(policy: str) -> np.ndarray:
+    """A policy's parameter array when none is given: its module's `default_params()`, else zeros."""
     from policies.forbidden_island.registry import module
 
     mod = module(policy)
@@ -30,7 +31,7 @@ def policy_params(policy: str) -> np.ndarray:
 
 
 def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
-              threads: int | None = None, policy_params_: np.ndarray | None = None, on_batch=None) -> np.ndarray:
+              threads: int | None = None, policy_params: np.ndarray | None = None, on_batch=None) -> np.ndarray:
     """Raw kernel results, int32 [games, NRESULT] (columns: sim/forbidden_island/layout.py RESULT_FIELDS).
     Game g of a seed is dealt the same at every level and player count (the kernel's deal)."""
     from policies.forbidden_island.entries import PLAY_CHUNK
@@ -38,7 +39,7 @@ def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: 
     from sim.forbidden_island.convert import params_of
 
     policy_id(policy)
-    pp = policy_params(policy) if policy_params_ is None else policy_params_
+    pp = default_params(policy) if policy_params is None else policy_params
     return play_in_chunks(PLAY_CHUNK[policy], params_of(rules), pp, games, seed, first_game, threads, L.NRESULT,
                           on_batch)
 
@@ -91,7 +92,7 @@ def export_games(rules: Rules, policy: str, seed: int, games: Iterable[int]):
     from sim.layout import seed_streams
 
     p = params_of(rules)
-    pp = policy_params(policy)
+    pp = default_params(policy)
     log = np.zeros(LOG_SIZE, dtype=np.int32)
     res = np.zeros((1, L.NRESULT), dtype=np.int32)
     records = []

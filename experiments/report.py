@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
@@ -34,11 +34,12 @@ from experiments.skill import skill_section
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
 from policies.registry import POLICIES
 
-STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook", "skill"}
+STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook", "skill", "forbidden_island"}
 SKILL_KEYS = {"games", "search_games"}
 CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players",
                   "knobs"}
 RULEBOOK_KEYS = {"games", "policies"}
+FORBIDDEN_ISLAND_KEYS = {"games", "search_games", "policies"}
 
 
 @dataclass
@@ -50,6 +51,7 @@ class Study:
     calibrate: dict
     rulebook: dict
     skill: dict  # the "Who finds it easy" section: games per skill, games per search
+    forbidden_island: dict = field(default_factory=dict)  # reports/forbidden-island.md and the ladder section
 
 
 def load_study(path: str | Path) -> Study:
@@ -58,7 +60,8 @@ def load_study(path: str | Path) -> Study:
     for key in data:
         if key not in STUDY_KEYS:
             raise SweepError(f"{path}: {key}: unknown key (a study has {', '.join(sorted(STUDY_KEYS))})")
-    for section, allowed in (("calibrate", CALIBRATE_KEYS), ("rulebook", RULEBOOK_KEYS), ("skill", SKILL_KEYS)):
+    for section, allowed in (("calibrate", CALIBRATE_KEYS), ("rulebook", RULEBOOK_KEYS), ("skill", SKILL_KEYS),
+                             ("forbidden_island", FORBIDDEN_ISLAND_KEYS)):
         for key in data.get(section, {}):
             if key not in allowed:
                 raise SweepError(f"{path}: {section}.{key}: unknown key")
@@ -68,9 +71,19 @@ def load_study(path: str | Path) -> Study:
     for p in data.get("rulebook", {}).get("policies", []):
         if p not in POLICIES:
             raise SweepError(f"{path}: rulebook.policies: unknown policy {p!r}")
+    fi = dict(data.get("forbidden_island", {}))
+    if fi:
+        from policies.forbidden_island.registry import POLICIES as FI_POLICIES
+
+        for p in fi.get("policies", []):
+            if p not in FI_POLICIES and p != "lookahead":  # the search may not be registered yet: left out
+                raise SweepError(f"{path}: forbidden_island.policies: unknown policy {p!r}")
+        for key in ("games", "search_games"):
+            if key in fi and (not isinstance(fi[key], int) or fi[key] < 1):
+                raise SweepError(f"{path}: forbidden_island.{key}: a whole number of games, at least 1")
     return Study(path, data.get("sweep", "experiments/configs/gauge-by-players.toml"), policy,
                  int(data.get("seed", 2026)), dict(data.get("calibrate", {})), dict(data.get("rulebook", {})),
-                 dict(data.get("skill", {})))
+                 dict(data.get("skill", {})), fi)
 
 
 def _pct(rate: float) -> str:
@@ -431,8 +444,9 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
           "",
           "## The answer in one look",
           "",
-          f"Judged with `{study.policy}`, the strongest fair player the lab has (it sees only what a table "
-          "sees, R19), on the rules as printed:",
+          f"Judged with `{study.policy}`, the strongest fair player fast enough for the whole study (it sees "
+          "only what a table sees, R19; the search `lookahead` plays better but far slower, see \"Who "
+          "finds it easy\"), on the rules as printed:",
           ""]
     md += headline(printed, study.policy, DEFAULT_BANDS)
     md += ["", SOLO_NOTE, "", "Bands: " + ", ".join(f"{lvl.capitalize()} {_band(b)}"
@@ -451,6 +465,8 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     md += [""] + policies_section(recs, figures, report_dir)
     md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)
     md += [""] + sweep_section(sweep.out, report_dir, figures)
+    if study.forbidden_island:  # the parent game's playtested ladder (issue #14)
+        md += forbidden_island_sections(study, recs, report_dir, Path(out_dir), c, threads, echo)
     md += ["## The rulebook's numbers, checked", "", rulebook.markdown(rb), ""]
     md += ["## How this was made", "",
            f"- Policy for the verdict: `{study.policy}`; every fair policy is shown on the same rules. "
@@ -476,6 +492,26 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
            "code, the study file and the seeds.", ""]
     (report_dir / "difficulty.md").write_text("\n".join(md))
     return recs
+
+
+def forbidden_island_sections(study: Study, recs: list[dict], report_dir: Path, out_dir: Path, c: dict,
+                              threads: int | None, echo: Callable[[str], None]) -> list[str]:
+    """Write reports/forbidden-island.md; return the difficulty report's section placing Island
+    Escape against Forbidden Island's ladder."""
+    from experiments import forbidden_island_report as fir
+
+    cfg = study.forbidden_island
+    echo("Forbidden Island's ladder")
+    fi = fir.measure_ladder(cfg.get("policies", ["random", "expert"]), cfg.get("games", 20_000),
+                            cfg.get("search_games", 2_000), study.seed, threads, echo)
+    fir.save_ladder(fi, out_dir)
+    (report_dir / "forbidden-island.md").write_text(fir.forbidden_island_markdown(fi, study.seed, study.path))
+    if study.policy not in set(fi.policy):
+        return []
+    calibration = {k: c[k] for k in ("screen_games", "confirm_games", "max_changes") if k in c}
+    if c.get("knobs"):
+        calibration["knobs"] = parse_knobs(c["knobs"])
+    return fir.island_escape_against_ladder(recs, fi, study.policy, calibration, study.seed, threads, echo) + [""]
 
 
 def difficulty_table(recs: list[dict]) -> str:

@@ -15,11 +15,12 @@ import numpy as np
 from policies.entries import PLAY_CHUNK, PLAY_LOGGED
 from policies.registry import POLICIES, player_params, policy_id
 from sim import layout as L
-from sim.records import Record, layout_grid
 from sim.rules import SUITS, Rules, rank_of
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from sim.records import Record  # records (and the engine behind them) load only when exported
 
 BATCH = 1 << 16  # games per kernel call: bounds memory and paces the progress bar
 
@@ -320,6 +321,8 @@ _DIRS = ("up", "down", "left", "right")
 
 
 def _record_from_log(rules: Rules, seed: int, cards: np.ndarray, log: np.ndarray, res: np.ndarray) -> Record:
+    from sim.records import Record, layout_grid
+
     layout = {(i % 5 + 1, i // 5 + 1): card_code(int(c)) for i, c in enumerate(cards)}
     turns_played = int(res[1])
     turns: list[list[str]] = [[] for _ in range(turns_played)]

@@ -149,8 +149,9 @@ def skill_section(recs: list[dict], bands: dict[str, tuple[float, float]], games
              f"Every curve plays the same {games:,} games per skill (seed {seed}); ▲ is `lookahead`, the "
              f"strongest fair search, and ★ `clairvoyant`, a cheat that knows every card and flood "
              f"({search_games:,} games each): what it still loses is bad luck no skill can beat. The verdicts "
-             "stay the expert's: `lookahead` plays a few games a second, where the study needs millions "
-             "of games in a few minutes, so it is shown here and beside each level, not used to judge.", "",
+             "stay the expert's: `lookahead` plays about a hundred games a second, where the study needs "
+             "millions of games in a few minutes, so it is shown here and beside each level, not used to "
+             "judge.", "",
              f"![win rate by skill]({path.relative_to(report_dir)})", "",
              "| setting | " + " | ".join(f"skill {s:g}" for s in shown) + " | lookahead | clairvoyant |",
              "| --- |" + " ---: |" * (len(shown) + 2)]

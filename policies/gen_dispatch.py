@@ -150,8 +150,8 @@ def _registry() -> dict[str, tuple[int, str]]:
     tree = ast.parse(Path(__file__).with_name("registry.py").read_text())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "POLICIES" for t in node.targets):
-            return {k.value: (v.elts[0].value, v.elts[1].id) for k, v in zip(node.value.keys, node.value.values,
-                                                                               strict=True)}
+            table = node.value.args[0] if isinstance(node.value, ast.Call) else node.value  # _Policies({...})
+            return {k.value: (v.elts[0].value, v.elts[1].value) for k, v in zip(table.keys, table.values, strict=True)}
     raise SystemExit("policies/registry.py has no POLICIES dict")
 
 

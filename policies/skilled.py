@@ -25,6 +25,7 @@ is skill 1 (the expert).
 import numpy as np
 from numba import njit
 
+from policies._search import fill, stack_empty
 from policies.expert import decide, pick_escape
 from sim.layout import A_MOVE, STREAM_POLICY, rand_below, rand_unit
 
@@ -70,7 +71,8 @@ def _random_move(legal, rng):
 def choose_at(s, p, legal, rng, skill):
     """The action of a player of `skill` (shared with `novice`, a fixed point of the axis)."""
     care = 1.0 - min(max(skill, 0.0), 1.0)
-    none = np.zeros(1)
+    # no weights: the expert's defaults; on the stack, so that no decision allocates
+    none = fill(stack_empty(1, np.float64), 0.0)
     if care <= 0.0:
         return decide(s, p, none, legal, False, 0.0, False, rng)
     if rand_unit(rng, STREAM_POLICY) < WANDER * care:

@@ -70,6 +70,27 @@ def test_the_kernel_compiles_only_the_policy_in_use(tmp_path):
     assert out.stdout.split("\n")[-2] == "[]"
 
 
+_REGISTRY_IMPORTS = """
+import sys
+from policies.registry import POLICIES, policy_id
+names = list(POLICIES)
+assert "expert" in POLICIES and "nobody" not in POLICIES and len(POLICIES) == len(names)
+policy_id("skilled@0.5")
+print(sorted(m for m in sys.modules if m.startswith("policies.") and m != "policies.registry"))
+print(POLICIES["greedy"][1].__name__, sorted(m for m in sys.modules if m in ("policies.greedy", "policies.expert")))
+"""
+
+
+def test_the_registry_imports_a_policy_only_when_asked():
+    """Start-up: naming, listing and checking policies imports none of them; asking for one
+    imports that one alone."""
+    out = subprocess.run([sys.executable, "-c", _REGISTRY_IMPORTS], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parent.parent, check=True)
+    listed, asked = out.stdout.strip().splitlines()
+    assert listed == "[]"
+    assert asked == "policies.greedy ['policies.greedy']"
+
+
 def test_every_policy_has_a_one_line_description_and_a_unique_id():
     ids = [pid for pid, _ in POLICIES.values()]
     assert len(ids) == len(set(ids))

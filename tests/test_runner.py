@@ -42,16 +42,21 @@ finally:
     heavy = sorted(m for m in ("pandas", "pyarrow", "matplotlib", "scipy.stats", "scipy.linalg")
                    if m in sys.modules)
     print("HEAVY", " ".join(heavy))
+    # start-up: only the policy played, no progress bar off a terminal, no records or engine
+    unneeded = sorted(m for m in ("policies.expert", "policies.greedy", "policies.lookahead", "policies._search",
+                                  "tqdm", "sim.records", "sim.engine") if m in sys.modules)
+    print("UNNEEDED", " ".join(unneeded))
     import scipy.linalg.cython_blas  # numba was kept from it while loading, not for good (sim/layout.py)
     print("LATER", scipy.linalg.cython_blas.__name__)
 """
 
 
-def test_simulate_without_a_table_loads_no_pandas_pyarrow_matplotlib_or_scipy():
+def test_simulate_without_a_table_loads_only_what_it_needs():
     r = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    summary, heavy, later = r.stdout.strip().splitlines()
+    summary, heavy, unneeded, later = r.stdout.strip().splitlines()
     assert heavy.strip() == "HEAVY", f"simulate --json imported {heavy[6:]}"
+    assert unneeded.strip() == "UNNEEDED", f"simulate --policy random imported {unneeded[9:]}"
     assert later == "LATER scipy.linalg.cython_blas"
     rules = Rules()
     expected = summarize_raw(run_games(rules, "random", 700, seed=3))

@@ -1,0 +1,112 @@
+"""Forbidden Island's ladder report and Island Escape placed against it (issue #14)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pandas as pd
+import pytest
+
+from experiments import forbidden_island_report as fir
+from experiments.report import load_study
+from experiments.sweep import SweepError
+
+
+def _ladder(policy_rates: dict[str, dict[str, float]], games: int = 1000) -> pd.DataFrame:
+    """A synthetic measured ladder: the same rates at every player count."""
+    rows = []
+    for policy, rates in policy_rates.items():
+        for players, level in itertools.product(fir.PLAYERS, fir.LEVELS):
+            r = rates[level]
+            rows.append({"policy": policy, "players": players, "level": level, "games": games,
+                         "wins": int(r * games), "win_rate": r, "ci_low": r - 0.01, "ci_high": r + 0.01,
+                         "treasures": 2.0, "games_per_s": 1000.0, "cause_win": r, "cause_water": 1 - r,
+                         "cause_drowned": 0.0, "cause_treasure": 0.0, "cause_fools_landing": 0.0})
+    return pd.DataFrame(rows)
+
+
+EXPERT = {"novice": 0.45, "normal": 0.25, "elite": 0.10, "legendary": 0.04}
+
+
+def test_plays_like_places_a_rate_on_the_ladder():
+    ladder = dict(EXPERT)
+    assert fir.plays_like(0.80, ladder) == "easier than Novice"
+    assert fir.plays_like(0.46, ladder) == "like Novice"
+    assert fir.plays_like(0.35, ladder) == "between Novice and Normal"
+    assert fir.plays_like(0.09, ladder) == "like Elite"
+    assert fir.plays_like(0.005, ladder) == "harder than Legendary"
+
+
+def test_targets_compare_each_cell_with_the_published_bot():
+    # expert exactly 2x the published rate everywhere meets its target; 1.9x misses it everywhere
+    rows = []
+    for factor in (2.0, 1.9):
+        rates = {(p, lv): factor * fir.PUBLISHED_WIN[p][lv] for p in fir.PLAYERS for lv in fir.LEVELS}
+        df = pd.DataFrame([{"policy": "expert", "players": p, "level": lv, "win_rate": r}
+                           for (p, lv), r in rates.items()])
+        rows.append(fir.targets_met(df)["expert"])
+    assert all(rows[0].values()) and len(rows[0]) == 12
+    assert not any(rows[1].values())
+
+
+def test_anchored_bands_sit_around_novice_normal_and_elite():
+    bands = fir.anchored_bands(_ladder({"expert": EXPERT}), "expert", 3)
+    assert bands["easy"] == pytest.approx((0.40, 0.50))  # 45%: five points, the most
+    assert bands["normal"] == pytest.approx((0.20, 0.30))  # 25%: a quarter would be 6.25, capped at 5
+    assert bands["hard"] == pytest.approx((0.075, 0.125))  # 10%: a quarter, 2.5 points
+    rare = fir.anchored_bands(_ladder({"expert": {**EXPERT, "elite": 0.02}}), "expert", 2)
+    assert rare["hard"] == pytest.approx((0.01, 0.03))  # at least one point either side
+
+
+def test_the_markdown_shows_published_and_lab_rates_side_by_side():
+    md = fir.forbidden_island_markdown(_ladder({"random": dict.fromkeys(fir.LEVELS, 0.0), "expert": EXPERT}),
+                                       seed=5, study_path="study.toml")
+    assert "| 2 | Novice | 20.19% | 0.0% (" in md  # published beside random
+    assert "45.0% (44.0%–46.0%), 2.2×" in md  # expert at 2p Novice: 0.45 / 0.2019
+    assert "`expert` at least 2× the published rate at every level and every player count: met in every cell." in md
+    weak = fir.forbidden_island_markdown(_ladder({"expert": {**EXPERT, "novice": 0.30}}), seed=5, study_path="s")
+    assert "missed in 2 of 12 cells (2p novice, 3p novice)" in weak  # 0.30 < 2 x 20.19% and 2 x 18.47%
+    assert "| Fools' Landing sank | Novice | 20.1% |" in md
+
+
+def test_a_study_with_an_unknown_forbidden_island_key_is_refused(tmp_path):
+    bad = tmp_path / "study.toml"
+    bad.write_text('[forbidden_island]\ngames = 100\nrounds = 3\n')
+    with pytest.raises(SweepError, match="forbidden_island.rounds: unknown key"):
+        load_study(bad)
+    bad.write_text('[forbidden_island]\ngames = 0\n')
+    with pytest.raises(SweepError, match="forbidden_island.games"):
+        load_study(bad)
+    bad.write_text('[forbidden_island]\npolicies = ["sage"]\n')
+    with pytest.raises(SweepError, match="unknown policy 'sage'"):
+        load_study(bad)
+
+
+def test_measure_ladder_plays_every_level_and_player_count_with_random():
+    df = fir.measure_ladder(["random"], games=40, search_games=4, seed=3)
+    assert len(df) == len(fir.PLAYERS) * len(fir.LEVELS)
+    assert (df.games == 40).all()
+    shares = df[[c for c in df.columns if c.startswith("cause_")]].sum(axis=1)
+    assert shares.round(9).eq(1.0).all()  # every game ends with exactly one outcome (F14)
+    assert (df.win_rate == 0.0).all()  # random play never escapes (the published random player: 0%)
+
+
+def test_island_escape_is_placed_on_the_ladder_and_anchored_levels_are_searched():
+    fi = _ladder({"expert": EXPERT, "lookahead": {"novice": 0.7, "normal": 0.5, "elite": 0.3, "legendary": 0.1}})
+    recs = [{"players": 1, "level": "normal", "win_rate": 0.30,
+             "other_policies": {"lookahead": {"win_rate": 0.52}}}]
+    md = fir.island_escape_against_ladder(recs, fi, "expert", {"screen_games": 400, "confirm_games": 3000,
+                                                               "max_changes": 1}, seed=9)
+    text = "\n".join(md)
+    assert ("| Normal | 1 | 30.0%: between Novice and Normal (Nov 45%, Nor 25%, Eli 10%, Leg 4%) | "
+            "52.0%: like Normal (Nov 70%, Nor 50%, Eli 30%, Leg 10%) |") in text
+    anchored = [line for line in md if line.startswith("| 2 |") or line.startswith("| 3 |")
+                or line.startswith("| 4 |")]
+    assert len(anchored) == 9  # Easy, Normal, Hard for 2, 3 and 4 players
+    assert "| 3 | Hard | Elite: 7.5–12.5% |" in text
+    found = [line for line in anchored if not line.endswith("| – |")]
+    assert found, "a 3,000-game confirmation fits some 10-point band within one change"
+    for line in found:  # each confirmed rate lies inside its aim
+        aim = line.split("|")[3].split(":")[1].strip().rstrip("%").split("–")
+        rate = float(line.split("|")[5].split("%")[0])
+        assert float(aim[0]) <= rate <= float(aim[1]), line
