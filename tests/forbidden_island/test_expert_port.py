@@ -61,4 +61,14 @@ def test_expert_plays_through_the_play_loop_and_wins_where_random_does_not():
     assert (one == two).all()
     wins = (one[:, L.RESULT_FIELDS.index("cause")] == L.CAUSE_WIN).sum()
     random_wins = (run_games(rules, "random", 300, seed=5)[:, 0] == L.CAUSE_WIN).sum()
-    assert random_wins == 0 and wins >= 20  # the published bot: 20.19% here (61 of 300)
+    assert random_wins == 0 and wins >= 90  # 113 now; the published bot: 20.19% here (61 of 300)
+
+
+@pytest.mark.slow
+def test_expert_wins_near_twice_the_published_rate_at_two_players_novice():
+    """Issue 14's target is twice the published bot (20.19%); 20,000 games measured 40.5%."""
+    from experiments.runner import wilson_interval
+
+    raw = run_games(Rules(players=2, difficulty="novice"), "expert", 20_000, seed=2026)
+    low, _ = wilson_interval(int((raw[:, 0] == L.CAUSE_WIN).sum()), len(raw))
+    assert low > 1.9 * 0.2019
