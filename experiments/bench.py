@@ -164,12 +164,16 @@ run_games(Rules(), sys.argv[1], 1, seed=0)
 print(time.perf_counter() - t0)
 """
 
+# The peak is this process's own high-water mark (VmHWM, reset by exec). Not getrusage's
+# ru_maxrss: Linux keeps that across the fork and exec that start the child, so it reported the
+# bench's own size (1.2 GiB after compiling lookahead) instead of the child's.
 _CHILD_MEMORY = """
-import resource, sys
+import sys
 from sim.rules import Rules
 from experiments.runner import simulate
 df = simulate(Rules(), sys.argv[1], int(sys.argv[2]), seed=0, progress=False)
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
 print(peak, int(df.memory_usage(deep=True).sum()))
 """
 
