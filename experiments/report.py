@@ -76,7 +76,7 @@ def load_study(path: str | Path) -> Study:
         from policies.forbidden_island.registry import POLICIES as FI_POLICIES
 
         for p in fi.get("policies", []):
-            if p not in FI_POLICIES and p != "lookahead":  # the search may not be registered yet: left out
+            if p not in FI_POLICIES:
                 raise SweepError(f"{path}: forbidden_island.policies: unknown policy {p!r}")
         for key in ("games", "search_games"):
             if key in fi and (not isinstance(fi[key], int) or fi[key] < 1):
