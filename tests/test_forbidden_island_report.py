@@ -69,16 +69,15 @@ def test_the_markdown_shows_published_and_lab_rates_side_by_side():
     assert "| Fools' Landing sank | Novice | 20.1% |" in md
 
 
-def test_a_study_with_an_unknown_forbidden_island_key_is_refused(tmp_path):
+@pytest.mark.parametrize(("section", "message"), [
+    ("games = 100\nrounds = 3", "forbidden_island.rounds: unknown key"),
+    ("games = 0", "forbidden_island.games"),
+    ('policies = ["sage"]', "unknown policy 'sage'"),
+])
+def test_a_bad_forbidden_island_section_is_refused(tmp_path, section, message):
     bad = tmp_path / "study.toml"
-    bad.write_text('[forbidden_island]\ngames = 100\nrounds = 3\n')
-    with pytest.raises(SweepError, match="forbidden_island.rounds: unknown key"):
-        load_study(bad)
-    bad.write_text('[forbidden_island]\ngames = 0\n')
-    with pytest.raises(SweepError, match="forbidden_island.games"):
-        load_study(bad)
-    bad.write_text('[forbidden_island]\npolicies = ["sage"]\n')
-    with pytest.raises(SweepError, match="unknown policy 'sage'"):
+    bad.write_text(f"[forbidden_island]\n{section}\n")
+    with pytest.raises(SweepError, match=message):
         load_study(bad)
 
 
