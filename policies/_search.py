@@ -29,7 +29,6 @@ from sim.layout import (
     DIR_DC,
     DIR_DR,
     DOWN,
-    DRY,
     FLOODED,
     FULL,
     GAUGE_TOP,
@@ -184,6 +183,93 @@ def distances_until(p, tiles, init, dist, wanted):
                     open_ |= 1 << w
 
 
+# goal_costs keeps a ring of 16 level masks per distinct goal value; with more distinct values
+# than this (a misjudging `skilled` player's goals all differ) `distances_until` is cheaper.
+MAX_GOAL_VALUES = 8
+
+
+@njit(cache=True)
+def goal_costs(p, tiles, init, wanted, dist):
+    """`distances_until` for the places of `wanted` alone: dist[x] = min over places u of
+    init[u] + the path cost from u to x (R7 moves 1, R8 swims P_SWIM), INF where no goal leads.
+
+    A goal's worth comes from a handful of bonuses, so the goals fall into a few groups of equal
+    `init`. Each group spreads level by level on bit masks (places first reached at cost k from
+    the group's places); the levels of all groups are taken in order of init + k, so each place
+    is settled at its least cost, as in Dijkstra, but a whole level at a time. Path costs are
+    whole numbers, so dist[x] is init + k computed at once (it may differ from a step-by-step
+    sum in the last bit, far below the 1e-9 the policies compare with). Returns False, touching
+    nothing, when the goals hold more than MAX_GOAL_VALUES distinct values.
+    """
+    vals = stack_empty(8, np.float64)  # (stack_empty wants a literal: MAX_GOAL_VALUES)
+    lev = stack_empty(8, np.int64)  # the group's next level
+    last = stack_empty(8, np.int64)  # its last level holding places
+    ring = stack_empty(128, np.int64)  # ring[16 g + k % 16]
+    ng = 0
+    m = tiles
+    while m:
+        i = lowest_bit(m)
+        m &= m - 1
+        v = init[i]
+        if v >= INF:
+            continue
+        g = 0
+        while g < ng and vals[g] != v:
+            g += 1
+        if g == ng:
+            if ng == MAX_GOAL_VALUES:
+                return False
+            vals[g] = v
+            lev[g] = 0
+            last[g] = 0
+            for k in range(16):
+                ring[16 * g + k] = 0
+            ng += 1
+        ring[16 * g] |= np.int64(1) << i
+    swim = p[P_SWIM]
+    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+    todo = wanted & tiles
+    m = wanted
+    while m:
+        dist[lowest_bit(m)] = INF
+        m &= m - 1
+    settled = 0
+    while todo:
+        g = -1
+        best = 0.0
+        for h in range(ng):  # the group whose next level is cheapest
+            if lev[h] <= last[h]:
+                v = vals[h] + lev[h]
+                if g < 0 or v < best:
+                    g = h
+                    best = v
+        if g < 0:
+            break
+        k = lev[g]
+        lev[g] = k + 1
+        slot = 16 * g + (k & 15)
+        cur = ring[slot] & ~settled
+        ring[slot] = 0
+        if not cur:
+            continue
+        settled |= cur
+        hit = cur & todo
+        todo &= ~hit
+        while hit:
+            dist[lowest_bit(hit)] = best
+            hit &= hit - 1
+        nxt = move_neighbours(cur, tiles) & ~settled
+        if nxt:
+            ring[16 * g + ((k + 1) & 15)] |= nxt
+            last[g] = max(last[g], k + 1)
+        if can_swim:
+            nxt = swim_neighbours(cur, tiles) & ~settled
+            if nxt:
+                ring[16 * g + ((k + swim) & 15)] |= nxt
+                last[g] = max(last[g], k + swim)
+    return True
+
+
 @njit(cache=True, forceinline=True)
 def move_neighbours(m, tiles):
     """The tiles one move (R7) from a place of the mask `m`."""
@@ -241,6 +327,63 @@ def path_costs(p, tiles, sources, dist):
 
 
 @njit(cache=True)
+def costs_and_nearer(p, tiles, mine, others, dist):
+    """`path_costs` from the place mask `mine` into `dist`, and, level by level beside it, the
+    same from `others`: returns the mask of places `others` reach at a lower cost than `mine`
+    (those `mine` never reaches included, those neither reaches not)."""
+    swim = p[P_SWIM]
+    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+    for i in range(25):
+        dist[i] = INF
+    ring = stack_empty(16, np.int64)  # ring[d % 16]: places first reached from `mine` at cost d
+    oring = stack_empty(16, np.int64)  # the same from `others`
+    for k in range(16):
+        ring[k] = 0
+        oring[k] = 0
+    ring[0] = mine & tiles
+    oring[0] = others & tiles
+    settled = 0
+    osettled = 0
+    nearer = 0
+    last = 0
+    d = 0
+    while d <= last:
+        cur = ring[d & 15] & ~settled
+        ring[d & 15] = 0
+        if cur:
+            settled |= cur
+            m = cur
+            while m:
+                dist[lowest_bit(m)] = d
+                m &= m - 1
+            nxt = move_neighbours(cur, tiles) & ~settled
+            if nxt:
+                ring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swim_neighbours(cur, tiles) & ~settled
+                if nxt:
+                    ring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
+        cur = oring[d & 15] & ~osettled
+        oring[d & 15] = 0
+        if cur:
+            osettled |= cur
+            nxt = move_neighbours(cur, tiles) & ~osettled
+            if nxt:
+                oring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swim_neighbours(cur, tiles) & ~osettled
+                if nxt:
+                    oring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
+        nearer |= osettled & ~settled
+        d += 1
+    return nearer
+
+
+@njit(cache=True)
 def dist_from(p, tiles, src, dist):
     path_costs(p, tiles, np.int64(1) << src, dist)
 
@@ -254,6 +397,30 @@ def reach_mask(p, tiles, start, swims):
         if new == reach:
             return reach
         reach = new
+
+
+@njit(cache=True, forceinline=True)
+def covers(tiles, start, target, swims):
+    """Does the R16 fill from the place mask `start` over `tiles` (moves, and with `swims` swims)
+    reach every place of `target`? It stops as soon as it does."""
+    reach = start & tiles
+    while (reach & target) != target:
+        new = grow_reach(reach, tiles, swims)
+        if new == reach:
+            return False
+        reach = new
+    return True
+
+
+@njit(cache=True, forceinline=True)
+def still_reaches(tiles, t, start, reach_before, target, swims):
+    """Once the tile `t` is gone, does `start` still reach every place of `target` (which holds
+    no `t`)? `reach_before`: what `start` reached with it. If `t` was not reached nothing
+    changes; else what is reached after lies inside `reach_before` (a swim across `t` joins
+    only tiles that were next to it), so the fill can stop once it has the target."""
+    if not (reach_before >> t) & 1:
+        return reach_before & target == target
+    return covers(tiles & ~(1 << t), start, target, swims)
 
 
 @njit(cache=True)
@@ -297,16 +464,55 @@ def critical_places(s, kpos):
     return m
 
 
-@njit(cache=True)
-def targets_mask(s, kpos, tiles):
+@njit(cache=True, forceinline=True)
+def targets_mask(s, kpos, tiles, down):
     """What must stay reachable (R16): the helicopter, unraised face-up Kings and, while a King
-    is unseen, every face-down place (any of them may hide it)."""
+    is unseen, every face-down place (`down`, a place mask: any of them may hide it)."""
     m = critical_places(s, kpos)
     if kings_unseen(s, kpos) > 0:
-        for place in range(25):
-            if s[TSTATE + place] == DOWN:
-                m |= 1 << place
+        m |= down
     return m & tiles
+
+
+# The public board as place masks, read once per decision (`scan_board`): the face-down
+# places, the flooded ones, and per suit the face-up places holding a land card of it.
+SC_DOWN, SC_FLOODED, SC_LAND = 0, 1, 2  # SC_LAND + suit
+N_SCAN = 6
+
+
+@njit(cache=True, forceinline=True)
+def scan_board(s, kpos, sc):
+    """One pass over the places: `sc` as above, and kpos as `face_up_kings` (R19: the card of a
+    place is read only when it is face up)."""
+    for k in range(4):
+        kpos[k] = -1
+    down = 0
+    flooded = 0
+    land = stack_empty(4, np.int64)
+    for k in range(4):
+        land[k] = 0
+    for place in range(25):
+        st = s[TSTATE + place]
+        if st == DOWN:
+            down |= 1 << place
+        elif st != SEA:
+            if st == FLOODED:
+                flooded |= 1 << place
+            card = s[CARD + place]
+            if 0 <= card < 4:
+                kpos[card] = place
+            elif 4 <= card < 24:
+                land[(card - 4) // 5] |= 1 << place
+    sc[SC_DOWN] = down
+    sc[SC_FLOODED] = flooded
+    for k in range(4):
+        sc[SC_LAND + k] = land[k]
+
+
+@njit(cache=True, forceinline=True)
+def each_place(m):
+    """The lowest place of the non-empty mask `m` (iterate with `m &= m - 1`)."""
+    return lowest_bit(m)
 
 
 @njit(cache=True)
@@ -332,16 +538,14 @@ def turns_left(s, p):
     g = s[GAUGE_TOP]
     glen = p[P_GLEN]
     turns = 1
-    while True:
+    while True:  # one gauge card a pass: its turns draw n floods each (n = its rank, 1 to 5)
         n = p[P_GRANK + g]
-        for _ in range(n):
-            pos += 1
-            if pos == 5:
-                if g == glen - 1:
-                    return turns
-                g += 1
-                pos = 0
-        turns += 1
+        k = (5 - pos + n - 1) // n  # turns until this pass's fifth flood, that turn included
+        if g == glen - 1:
+            return turns + k - 1  # that flood would remove the last gauge card
+        turns += k
+        pos += k * n - 5  # the rest of that turn's floods open the next pass (fewer than n <= 5)
+        g += 1
 
 
 @njit(cache=True)
@@ -394,16 +598,6 @@ def suit_of(card):
 
 
 @njit(cache=True, forceinline=True)
-def dist_from_others(s, p, me, tiles, dist):
-    """`dist`: path cost from the nearest pawn other than `me` (INF with no other pawn)."""
-    others = 0
-    for i in range(p[P_PAWNS]):
-        if i != me:
-            others |= np.int64(1) << s[PAWN + i]
-    path_costs(p, tiles, others, dist)
-
-
-@njit(cache=True, forceinline=True)
 def my_actions_left(s, p):
     """Actions the current pawn can still play before the game ends (R14): the ones left this
     turn plus its turns still to come (from `turns_left`: the gauge and the pile position)."""
@@ -451,14 +645,6 @@ def suit_needs(s, p, team, need):
     return max(0, short_need - (held - reserved))
 
 
-@njit(cache=True)
-def salvage_keeps_targets(s, p, tiles, kpos, t):
-    """R16 on a copy of the tile mask: after salvaging `t` every pawn still reaches every target."""
-    after = tiles & ~(1 << t)
-    need = targets_mask(s, kpos, after)
-    return reach_mask(p, after, pawn_mask(s, p), p[P_SWIM] <= p[P_ACTIONS]) & need == need
-
-
 # The board facts that `salvage_ok_in` and `is_bridge_in` test each candidate place against,
 # found once per decision (slots of a 5-entry int64 array, `board_context`).
 CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK = 0, 1, 2, 3, 4
@@ -466,67 +652,48 @@ N_CONTEXT = 5
 
 
 @njit(cache=True)
-def board_context(s, p, tiles, kpos, ctx):
+def board_context(s, p, tiles, kpos, down, ctx):
     """ctx: the targets (R16, `targets_mask`), the pawns, what the pawns reach by moves and swims,
-    what the helicopter reaches by moves and swims, and by moves alone."""
+    what the helicopter reaches by moves and swims, and by moves alone. The fills nest (walking
+    from the helicopter is inside swimming from it), so while the island is one piece one fill
+    answers all three."""
     swims = p[P_SWIM] <= p[P_ACTIONS]
     pawns = pawn_mask(s, p)
-    ctx[CX_TARGETS] = targets_mask(s, kpos, tiles)
+    ctx[CX_TARGETS] = targets_mask(s, kpos, tiles, down)
     ctx[CX_PAWNS] = pawns
-    ctx[CX_REACH] = reach_mask(p, tiles, pawns, swims)
-    ctx[CX_HOME] = reach_mask(p, tiles, 1 << CENTRE, swims)
-    ctx[CX_WALK] = reach_mask(p, tiles, 1 << CENTRE, False)
-
-
-@njit(cache=True)
-def reach_without(p, tiles, t, start, reach_before, swims):
-    """What `start` reaches once the tile `t` is gone, knowing what it reached before: unchanged
-    if `t` was not reached (then no reached place is next to it, so no new swim across it opens
-    either), else a new fill."""
-    if not (reach_before >> t) & 1:
-        return reach_before
-    return reach_mask(p, tiles & ~(1 << t), start, swims)
+    walk = reach_mask(p, tiles, 1 << CENTRE, False)
+    home = walk if walk == tiles else reach_mask(p, tiles, walk, swims)
+    if home & pawns:  # a pawn in the helicopter's piece reaches all of it
+        reach = home if home == tiles else reach_mask(p, tiles, pawns | home, swims)
+    else:
+        reach = reach_mask(p, tiles, pawns, swims)
+    ctx[CX_REACH] = reach
+    ctx[CX_HOME] = home
+    ctx[CX_WALK] = walk
 
 
 @njit(cache=True)
 def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
-    """`salvage_ok` against the `board_context` of this decision."""
+    """0: salvaging `t` cuts a target off (R16) or, with `home_reaches_all`, strands a target
+    away from the helicopter; 1: allowed but a walking path from the helicopter to a target
+    breaks; 2: fine. Tested against the `board_context` ctx of this decision."""
     swims = p[P_SWIM] <= p[P_ACTIONS]
     need = ctx[CX_TARGETS] & ~(1 << t)
-    if reach_without(p, tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], swims) & need != need:
+    if not still_reaches(tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], need, swims):
         return 0
-    if home_reaches_all and reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_HOME], swims) & need != need:
+    if home_reaches_all and not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_HOME], need, swims):
         return 0
-    walk_before = ctx[CX_WALK] & need
-    walk_after = reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_WALK], False) & need
-    if walk_after != walk_before:
+    if not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_WALK], ctx[CX_WALK] & need, False):
         return 1
     return 2
 
 
-@njit(cache=True, forceinline=True)
-def salvage_ok(s, p, tiles, kpos, t, home_reaches_all):
-    """0: salvaging `t` cuts a target off (R16) or, with `home_reaches_all`, strands a target
-    away from the helicopter; 1: allowed but a walking path from the helicopter breaks; 2: fine."""
-    ctx = stack_empty(N_CONTEXT, np.int64)
-    board_context(s, p, tiles, kpos, ctx)
-    return salvage_ok_in(p, tiles, t, home_reaches_all, ctx)
-
-
 @njit(cache=True)
 def is_bridge_in(p, tiles, t, ctx):
-    """`is_bridge` against the `board_context` of this decision."""
+    """Would losing `t` break a walking path from the helicopter to a target (against the
+    `board_context` ctx of this decision)?"""
     need = ctx[CX_TARGETS] & ~(1 << t)
-    return (reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_WALK], False) & need) != ctx[CX_WALK] & need
-
-
-@njit(cache=True)
-def is_bridge(s, p, tiles, kpos, t):
-    """Would losing `t` break a walking path from the helicopter to a target?"""
-    after = tiles & ~(1 << t)
-    need = targets_mask(s, kpos, after)
-    before = reach_mask(p, tiles, 1 << CENTRE, False) & need
-    return (reach_mask(p, after, 1 << CENTRE, False) & need) != before
+    return not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_WALK], ctx[CX_WALK] & need, False)
 
 
 @njit(cache=True, forceinline=True)
@@ -610,7 +777,8 @@ def step_to_goal(s, p, legal, here, tiles, init, dist):
             wanted |= np.int64(1) << NEIGHBOUR[here, d]
         if (legal >> (A_SWIM + d)) & 1:
             wanted |= np.int64(1) << NEIGHBOUR2[here, d]
-    distances_until(p, tiles, init, dist, wanted)
+    if not goal_costs(p, tiles, init, wanted, dist):
+        distances_until(p, tiles, init, dist, wanted)
     if init[here] > dist[here] + 1e-9:
         return step_toward(s, p, legal, here, dist)
     return A_END
@@ -705,36 +873,32 @@ def save_goal(place, tiles, dme, left, init, bonus_now, bonus_far):
 
 
 @njit(cache=True, forceinline=True)
-def may_hide_face_down(s, p, kpos, team, collect, any_need):
+def may_hide_face_down(s, p, kpos, team, collect, any_need, sc):
     """A King or a card I collect may still lie face down: a King unseen, short suits wanting any
-    card, or fewer cards of a `collect` suit in sight (face up, in hands) than in play (R12)."""
+    card, or fewer cards of a `collect` suit in sight (face up, in hands) than in play (R12;
+    sc: `scan_board`)."""
     if kings_unseen(s, kpos) > 0 or any_need > 0:
         return True
     isl = in_play(s, p)
     for suit in range(4):
         if collect[suit]:
-            hidden = popcount(isl & SUIT_MASK[suit]) - team[suit]
-            for place in range(25):
-                st = s[TSTATE + place]
-                if st == DRY or st == FLOODED:
-                    card = s[CARD + place]
-                    if 4 <= card < 24 and suit_of(card) == suit:
-                        hidden -= 1
-            if hidden > 0:
+            if popcount(isl & SUIT_MASK[suit]) - team[suit] - popcount(sc[SC_LAND + suit]) > 0:
                 return True
     return False
 
 
 @njit(cache=True, forceinline=True)
-def explore_goals(places, init, dme, dother, bonus, spread):
+def explore_goals(places, init, nearer, bonus, spread):
     """The places of the mask `places` are goals worth `bonus`, `spread` less where another pawn
-    is nearer (`dother` < `dme`)."""
-    for place in range(25):
-        if (places >> place) & 1:
-            b = bonus
-            if dother[place] < dme[place]:
-                b -= spread
-            init[place] = min(init[place], -b)
+    is nearer (the mask `nearer`, from `costs_and_nearer`)."""
+    m = places
+    while m:
+        place = lowest_bit(m)
+        m &= m - 1
+        b = bonus
+        if (nearer >> place) & 1:
+            b -= spread
+        init[place] = min(init[place], -b)
 
 
 @njit(cache=True, forceinline=True)
