@@ -134,14 +134,14 @@ TUNE_SPACE = {W_RAISE: (3.0, 20.0), W_SAVE: (2.0, 16.0), W_COLLECT: (0.5, 8.0), 
               W_BRIDGE: (-1.0, 1.0)}
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _w(pp, k):
     if k < pp.shape[0] and pp[k] != 0.0:
         return pp[k]
     return DEFAULTS[k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hit_risk(s, place, floods, cheat):
     """Chance that `place` is hit by one of the next `floods` floods. Fair: from the drawn
     column and row cards of this pass (R19). Cheat: the undrawn pile order is read."""
@@ -159,7 +159,7 @@ def hit_risk(s, place, floods, cheat):
     return min(1.0, (floods - (5 - pos)) / 25.0)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def king_places(s, kpos, cheat, sc):
     """kpos[suit]: place of the King of that suit if known and on the island, else -1; sc: the
     board's masks (`scan_board`)."""
@@ -169,7 +169,7 @@ def king_places(s, kpos, cheat, sc):
             kpos[k] = s[KINGPOS + k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _critical(s, p, kpos, tiles, bridges, ctx, flooded):
     """Places whose sinking loses the game: the helicopter, known unraised Kings and (with
     `bridges`) flooded tiles (the mask `flooded`) whose loss would cut a target off (R16; ctx:
@@ -187,7 +187,7 @@ def _critical(s, p, kpos, tiles, bridges, ctx, flooded):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
     """A shore-up for actions that would otherwise be lost: tiles that can still be hit soon
     first, bridges and needed tiles before the rest. The chances are worked out only where a
@@ -201,7 +201,7 @@ def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
     return spare_shore(s, p, legal, tiles, ctx, need, soon)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     """The expert's action. The human errors of `skilled` (policies/skilled.py) enter here:
     `misjudge` is the standard deviation (in actions) of noise added to every goal's worth, drawn
@@ -332,7 +332,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
             if init[place] < INF:
                 init[place] += misjudge * rand_normal(rng, STREAM_POLICY)
 
-    a = step_to_goal(s, p, legal, here, tiles, init, stack_empty(25, np.float64))
+    a = step_to_goal(s, p, legal, here, tiles, init, dme)
     if a != A_END:
         return a
     a = _spare_shore(s, p, legal, tiles, ctx, need, level, cheat)
@@ -341,7 +341,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     return A_END
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pick_escape(s, p, pp, pawn, opts, n, cheat):
     """R15: a tile with a path home, dry, not hit again soon, most tile neighbours, nearest home."""
     tiles = np.int64(s[TILES])
@@ -365,12 +365,12 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
     return best
 
 
-@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
+@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
 def choose(s, p, pp, legal, rng):
     return decide(s, p, pp, legal, False, 0.0, False, rng)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, False)
 

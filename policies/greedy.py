@@ -103,14 +103,14 @@ N_WEIGHTS = 8
 DEFAULTS = np.array([10.0, 8.0, 3.0, 5.0, 1.0, 0.5, 2.0, 3.0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weights(pp, w):
     """w[k] = pp[k], or its default where pp has no slot k or holds a zero."""
     for k in range(DEFAULTS.shape[0]):
         w[k] = pp[k] if k < pp.shape[0] and pp[k] != 0.0 else DEFAULTS[k]
 
 
-@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
+@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
 def choose(s, p, pp, legal, rng):
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
@@ -203,8 +203,7 @@ def choose(s, p, pp, legal, rng):
     # home: always a goal; urgent when the turns left barely cover the walk
     home_goal(init, my_actions_left(s, p), dme, w[W_HOME], w[W_COLLECT], w[W_EXPLORE])
 
-    dist = stack_empty(25, np.float64)
-    a = step_to_goal(s, p, legal, here, tiles, init, dist)
+    a = step_to_goal(s, p, legal, here, tiles, init, dme)
     if a != A_END:
         return a
     # (8) at the goal: spare actions shore up next-door floods, bridges and needed tiles first
@@ -214,7 +213,7 @@ def choose(s, p, pp, legal, rng):
     return A_END
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
     tiles = np.int64(s[TILES])
