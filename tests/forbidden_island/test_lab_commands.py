@@ -89,7 +89,8 @@ def test_sweep_command_checks_the_game_before_playing(tmp_path):
     assert "sweeps forbidden-island" in r.stderr and not (tmp_path / "out").exists()
     r = run("sweep", str(path), "--game", "forbidden-island", "--out", str(tmp_path / "out"), "--no-plots")
     assert r.returncode == 0, r.stderr
-    assert "novice" in r.stdout and "fi_p3_novice_expert.parquet" in {p.name for p in (tmp_path / "out" / "cells").iterdir()}
+    cells = {p.name for p in (tmp_path / "out" / "cells").iterdir()}
+    assert "novice" in r.stdout and cells == {"fi_p3_novice_expert.parquet"}
 
 
 def test_find_exports_forbidden_island_games_that_replay_to_the_table(tmp_path, fi_sweep):
