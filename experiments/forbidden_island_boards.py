@@ -18,6 +18,7 @@ if "ipykernel" not in sys.modules:  # files only, no screen; a notebook keeps it
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle  # noqa: E402
 
+from experiments.boards import grid_numbers, save_figure, sea_square, verdict, write_gif  # noqa: E402
 from sim.forbidden_island.engine import FLOODED, SUNK, Game  # noqa: E402
 from sim.forbidden_island.rules import (  # noqa: E402
     CARD_NAMES,
@@ -32,7 +33,6 @@ from sim.forbidden_island.rules import (  # noqa: E402
 ROLE_COLOURS = {"diver": "#2c3e50", "engineer": "#c0392b", "explorer": "#27ae60", "messenger": "#95a5a6",
                 "navigator": "#f1c40f", "pilot": "#2980b9"}
 TREASURE_COLOURS = {"earth": "#8d6e63", "fire": "#e67e22", "chalice": "#16a085", "wind": "#8e44ad"}
-SEA_BLUE = "#5dade2"
 FLOOD_TINT = "#d6eaf8"
 
 
@@ -69,10 +69,7 @@ def draw_board(game: Game, title: str = ""):
         tile = game.layout[place]
         state = game.state[tile]
         if state == SUNK:
-            ax.add_patch(Rectangle((x, y), 1, 1, color=SEA_BLUE, alpha=0.55, lw=0))
-            for k in range(3):
-                ax.plot([x + 0.15, x + 0.85], [y + 0.25 + 0.25 * k] * 2, color="white", lw=0.8, alpha=0.7,
-                        ls=(0, (2, 2)))
+            sea_square(ax, x, y)
             continue
         flooded = state == FLOODED
         if flooded:
@@ -97,9 +94,7 @@ def draw_board(game: Game, title: str = ""):
         ax.text(x + 0.5 + dx, y + 0.5 + dy, str(seat), ha="center", va="center", fontsize=7,
                 color="black" if game.roles[seat] in ("navigator", "messenger") else "white", weight="bold",
                 zorder=6)
-    for k in range(6):
-        ax.text(k + 0.5, 6.03, str(k + 1), ha="center", va="bottom", fontsize=7, color="grey")
-        ax.text(-0.05, 5.5 - k, str(k + 1), ha="right", va="center", fontsize=7, color="grey")
+    grid_numbers(ax, 6)
     side.axis("off")
     side.set_xlim(0, 1)
     side.set_ylim(0, 1)
@@ -127,23 +122,14 @@ def draw_board(game: Game, title: str = ""):
     yy -= 0.14
     side.text(0, yy, f"treasure pile {len(game.treasure_pile)}, flood pile {len(game.flood_pile)}, "
               f"{sum(1 for s in game.state.values() if s == SUNK)} tiles sunk", fontsize=8, va="top", color="#555")
-    if game.outcome:
-        yy -= 0.08
-        verdict = "the team escapes!" if game.outcome == "win" else f"lost: {game.outcome}"
-        side.text(0, yy, verdict, fontsize=12, weight="bold", va="top",
-                  color="#1e8449" if game.outcome == "win" else "#c0392b")
+    verdict(side, yy - 0.08, game.outcome)
     if title:
         fig.suptitle(title, fontsize=12)
     return fig
 
 
 def save_board(game: Game, path: str | Path, title: str = "") -> Path:
-    fig = draw_board(game, title)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-    return path
+    return save_figure(draw_board(game, title), path)
 
 
 def replay_pictures(record, folder: str | Path, gif: str | Path | None = None) -> list[Path]:
@@ -169,8 +155,5 @@ def replay_pictures(record, folder: str | Path, gif: str | Path | None = None) -
 
     replay(record, after_action=after_action)
     if gif:
-        from PIL import Image
-
-        frames = [Image.open(p).convert("P", palette=Image.Palette.ADAPTIVE) for p in paths]
-        frames[0].save(gif, save_all=True, append_images=frames[1:], duration=900, loop=0)
+        write_gif(paths, gif)
     return paths

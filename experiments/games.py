@@ -10,6 +10,7 @@ is used, so a command on one game never pays for the other's imports.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,16 +81,19 @@ class GameKind:
         """Replayable records of the chosen games of a setting (the kernel plays them again)."""
         raise NotImplementedError
 
+    records_module: str  # where the game's records are read and written
+    boards_module: str  # where its island is drawn
+
     def write_record(self, path: str | Path, record) -> None:
-        raise NotImplementedError
+        import_module(self.records_module).write_record(path, record)
 
     def load_record(self, path: str | Path):
-        raise NotImplementedError
+        return import_module(self.records_module).load_record(path)
 
     def replay_pictures(self, record, folder: str | Path, gif: str | Path | None = None) -> list[Path]:
         """The island drawn after each turn of a record, as PNG files in `folder` (and, given
         `gif`, an animated GIF of them)."""
-        raise NotImplementedError
+        return import_module(self.boards_module).replay_pictures(record, folder, gif=gif)
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"
@@ -100,6 +104,8 @@ class IslandEscape(GameKind):
     title = "Island Escape"
     grid_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")
     replay_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
+    records_module = "sim.records"
+    boards_module = "experiments.boards"
 
     @property
     def causes(self) -> tuple[str, ...]:
@@ -169,20 +175,6 @@ class IslandEscape(GameKind):
 
         return export_records(rules, policy, seed, games)
 
-    def write_record(self, path, record) -> None:
-        from sim.records import write_record
-
-        write_record(path, record)
-
-    def load_record(self, path):
-        from sim.records import load_record
-
-        return load_record(path)
-
-    def replay_pictures(self, record, folder, gif=None):
-        from experiments.boards import replay_pictures
-
-        return replay_pictures(record, folder, gif=gif)
 
 
 class ForbiddenIsland(GameKind):
@@ -190,6 +182,8 @@ class ForbiddenIsland(GameKind):
     title = "Forbidden Island"
     grid_keys = ("players", "difficulty")
     replay_keys = ("players", "difficulty", "policy")
+    records_module = "sim.forbidden_island.records"
+    boards_module = "experiments.forbidden_island_boards"
 
     @property
     def causes(self) -> tuple[str, ...]:
@@ -259,20 +253,6 @@ class ForbiddenIsland(GameKind):
 
         return export_games(rules, policy, seed, games)
 
-    def write_record(self, path, record) -> None:
-        from sim.forbidden_island.records import write_record
-
-        write_record(path, record)
-
-    def load_record(self, path):
-        from sim.forbidden_island.records import load_record
-
-        return load_record(path)
-
-    def replay_pictures(self, record, folder, gif=None):
-        from experiments.forbidden_island_boards import replay_pictures
-
-        return replay_pictures(record, folder, gif=gif)
 
 
 ISLAND_ESCAPE = IslandEscape()
