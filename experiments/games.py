@@ -27,13 +27,23 @@ class GameKind:
 
     name: str  # as `--game` takes it
     title: str
-    causes: tuple[str, ...]  # the win first, then the loss causes in the order the rules check them
-    result_fields: tuple[str, ...]  # the columns of the kernel's raw result rows
+    layout_module: str  # the kernel's layout: its result columns and causes
+    rules_module: str  # the game's Rules
     grid_keys: tuple[str, ...]  # the rule keys of a setting, as a sweep file's grid names them
     replay_keys: tuple[str, ...]  # the table columns that name one game (with seed and game)
 
+    @property
+    def causes(self) -> tuple[str, ...]:
+        """The win first, then the loss causes in the order the rules check them."""
+        return import_module(self.layout_module).CAUSES
+
+    @property
+    def result_fields(self) -> tuple[str, ...]:
+        """The columns of the kernel's raw result rows."""
+        return import_module(self.layout_module).RESULT_FIELDS
+
     def rules(self, **setting: Any):
-        raise NotImplementedError
+        return import_module(self.rules_module).Rules(**setting)
 
     def code_digest(self) -> str:
         """A hash of every source a game's result depends on: equal digests, rules, policy, seed
@@ -104,25 +114,11 @@ class IslandEscape(GameKind):
     title = "Island Escape"
     grid_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")
     replay_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
+    layout_module = "sim.layout"
+    rules_module = "sim.rules"
     records_module = "sim.records"
     boards_module = "experiments.boards"
 
-    @property
-    def causes(self) -> tuple[str, ...]:
-        from sim.layout import CAUSES
-
-        return CAUSES
-
-    @property
-    def result_fields(self) -> tuple[str, ...]:
-        from sim.layout import RESULT_FIELDS
-
-        return RESULT_FIELDS
-
-    def rules(self, **setting):
-        from sim.rules import Rules
-
-        return Rules(**setting)
 
     def check_policy(self, name: str) -> None:
         from policies.registry import player_params
@@ -182,25 +178,11 @@ class ForbiddenIsland(GameKind):
     title = "Forbidden Island"
     grid_keys = ("players", "difficulty")
     replay_keys = ("players", "difficulty", "policy")
+    layout_module = "sim.forbidden_island.layout"
+    rules_module = "sim.forbidden_island.rules"
     records_module = "sim.forbidden_island.records"
     boards_module = "experiments.forbidden_island_boards"
 
-    @property
-    def causes(self) -> tuple[str, ...]:
-        from sim.forbidden_island.layout import CAUSES
-
-        return CAUSES
-
-    @property
-    def result_fields(self) -> tuple[str, ...]:
-        from sim.forbidden_island.layout import RESULT_FIELDS
-
-        return RESULT_FIELDS
-
-    def rules(self, **setting):
-        from sim.forbidden_island.rules import Rules
-
-        return Rules(**setting)
 
     def code_digest(self) -> str:
         # its own packages, and Island Escape's (whose random streams it uses)
