@@ -193,7 +193,7 @@ def candidates(s, p, acts, n, base, out):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)
 def search(s, p, pp, acts, n, rng):
     """The code to play: expert's choice unless another is confirmed better (module doc)."""
     epp = pp[SLOTS:]
@@ -295,7 +295,7 @@ def search(s, p, pp, acts, n, rng):
     return base
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=True)  # it creates arrays: see policies/forbidden_island/play.py
 def choose(s, p, pp, acts, n, rng):
     """The play loop's interface: the index into acts[:n] of the searched choice (the rollouts
     use their own list of legal actions, so acts[:n] is intact here)."""
