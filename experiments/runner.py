@@ -132,7 +132,9 @@ def play_in_chunks(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, gam
     while done < games:
         n = min(BATCH, games - done)
         chunk = out[done:done + n]
-        parts = max(1, min(n // 256, 4 * threads))
+        # Many small chunks: the threads wait for the batch's last chunk, and with 4 a thread a
+        # thread idled about half a chunk per batch (a tenth of a random run on 2 threads).
+        parts = max(1, min(n // 512, 16 * threads))
         bounds = [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
         if threads == 1 or parts == 1:
             play_chunk(params, pp, seed, first_game + done, chunk, 0, n)
