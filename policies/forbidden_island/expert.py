@@ -247,7 +247,7 @@ def _bfs(s, bi, role, goals, stand, base):
         frontier = ring
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _distance(s, b, bi, seat, slot, goals, place):
     """Distance of `seat`'s pawn role from `place` to goal mask `goals`, searched once a decision
     for each (seat, slot)."""
@@ -284,7 +284,7 @@ def _reach_distance(s, bi, role, goals, place):
     return FAR
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _escapes(s, bi, seat, place):
     """expert_reference.Board.escapes as a place mask."""
     role = bi[BI_ROLE + seat]
@@ -294,23 +294,23 @@ def _escapes(s, bi, seat, place):
     return (NEIGH8[place] if role == ROLE_EXPLORER else NEIGH[place]) & stand
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _shore_reach(s, role, tile):
     at = s[TILE_PLACE + tile]
     return ((np.int64(1) << at) | (NEIGH8[at] if role == ROLE_EXPLORER else NEIGH[at])) & standing(s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _flooded_tile(s, tile):
     return _bit(s[FLOODED], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _sunk_tile(s, tile):
     return _bit(s[SUNK], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _drawn_within(b, bi, tile, n, extra_above):
     if n <= 0:
         return 0.0
@@ -323,7 +323,7 @@ def _drawn_within(b, bi, tile, n, extra_above):
     return min(max((n - above) / size, 0.0), 1.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _risk_now(s, b, bi, tile):
     if _sunk_tile(s, tile):
         return 0.0
@@ -339,26 +339,26 @@ def _risk_now(s, b, bi, tile):
     return (1 - rise) * stay + rise * after
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _risk_soon(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     later = _drawn_within(b, bi, tile, np.int64(b[B_FNOW] + b[B_FNEXT]), 0)
     return max(now, later)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _urgency(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     later = max(_risk_soon(s, b, bi, tile) - now, 0.0)
     return now + b[B_W + W_SOON] * later + b[B_W + W_FUTURE] * _bit(bi[BI_DISC], tile)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _count(bi, seat, card):
     return bi[BI_COUNTS + 7 * seat + card]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _uncaptured(bi, t):
     return _bit(bi[BI_CAPT], t) == 0
 
@@ -382,7 +382,7 @@ def _card_value(s, b, bi, seat, card, capture_cards):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _pickups_standing(s, t):
     m = np.int64(0)
     for k in range(2):
@@ -470,7 +470,7 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _open_sides(s, place):
     m = NEIGH[place] & standing(s)
     n = 0
@@ -613,7 +613,7 @@ def _lift_ok(s, p, seat, pawns_mask, to):
     return to != at and _bit(standing(s), to) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_code(seat, pawns_mask, place):
     return A_LIFT + 384 * seat + 24 * pawns_mask + place
 
@@ -879,7 +879,8 @@ def _discard(s, p, b, bi, seat):
 @njit(cache=True, _nrt=False)
 def _turn_action(s, p, b, bi):
     """expert_reference._turn_action over the kernel's own list of the turn's actions, with the
-    place score before the action (and after spending one where the pawn stands) computed once."""
+    place scores that do not depend on the action (before it; after spending one where the pawn
+    stands; a pushed pawn where it stands) computed once."""
     _threats(s, p, b, bi)
     buf = bi[BI_BUF:BI_BUF + MAX_TURN_ACTIONS]
     n = turn_actions(s, p, buf, 0)
@@ -891,6 +892,7 @@ def _turn_action(s, p, b, bi):
     before = _place_score(s, p, b, bi, me, here, k, 0)
     spent = 0.0
     spent_known = False
+    pushed, stays = -1, 0.0  # the Navigator's pushes come pawn by pawn
     best, best_score = -1, 0.0
     for i in range(n):
         a = buf[i]
@@ -923,8 +925,10 @@ def _turn_action(s, p, b, bi):
             else:
                 pawn = (a - A_NAVIGATE) // 24
                 q = (a - A_NAVIGATE) % 24
-                gain = _place_score(s, p, b, bi, pawn, q, 0, 0) \
-                    - _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                if pawn != pushed:  # the pushed pawn's score where it stands, once per pawn
+                    pushed = pawn
+                    stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                gain = _place_score(s, p, b, bi, pawn, q, 0, 0) - stays
                 score = 0.9 * gain + spent
         if best < 0 or score > best_score or (score == best_score and a < best):
             best, best_score = a, score
