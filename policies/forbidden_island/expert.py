@@ -30,6 +30,7 @@ from numba import njit
 import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from policies.forbidden_island.expert_reference import (
     BAG_INSTEAD,
+    BAGS_FREELY,
     CAPTURE,
     CARD_BASE,
     CARD_COLLECTOR,
@@ -40,6 +41,7 @@ from policies.forbidden_island.expert_reference import (
     FUTURE_RISK,
     GIVE,
     GIVE_PER_CARD,
+    LIFT_FREELY,
     LIFT_LAST,
     LIFT_MORE,
     LIFT_SPARE,
@@ -165,12 +167,13 @@ NB = B_W + 32
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
  W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
- W_CARD_GONE) = range(25)
+ W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY) = range(27)
 DEFAULT_WEIGHTS = np.zeros(32, dtype=np.float64)
 DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
                         SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
                         CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
+DEFAULT_WEIGHTS[25:27] = (BAGS_FREELY, LIFT_FREELY)
 
 
 def _near_table(neigh: np.ndarray) -> np.ndarray:
@@ -684,7 +687,56 @@ def _special_card(s, p, b, bi, ph):
                 a = _lift_to_capture(s, p, b, bi)
             if a < 0:
                 a = _lift_to_trade(s, p, b, bi)
-            return a
+            if a < 0:
+                a = _lift_freely(s, p, b, bi)
+            if a >= 0:
+                return a
+    if ph == PH_ACTIONS and bi[BI_TEAM + C_SANDBAGS] > 0:
+        return _bags_freely(s, p, b, bi)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _bags_freely(s, p, b, bi):
+    """expert_reference._bags_freely (the Sandbags of the fullest hand, ties to the lowest seat)."""
+    _threats(s, p, b, bi)
+    if bi[BI_NTHR] == 0 or b[B_THRW] < b[B_W + W_BAGS_FREELY]:
+        return -1
+    place = s[TILE_PLACE + bi[BI_THR]]
+    best, most = -1, -1
+    for seat in range(bi[BI_PLAYERS]):
+        if _count(bi, seat, C_SANDBAGS):
+            size = 0
+            for c in range(6):
+                size += _count(bi, seat, c)
+            if size > most:
+                best, most = seat, size
+    return A_SANDBAGS + 24 * best + place
+
+
+@njit(cache=True, _nrt=False)
+def _lift_freely(s, p, b, bi):
+    """expert_reference._lift_freely."""
+    me = s[CUR]
+    if bi[BI_TEAM + C_LIFT] < 2 or s[ACTS] < 1 or bi[BI_ROLE + me] == ROLE_PILOT:
+        return -1
+    _threats(s, p, b, bi)
+    here = bi[BI_PAWN + me]
+    k = s[ACTS]
+    before = _place_score(s, p, b, bi, me, here, k, 0)
+    stand = standing(s)
+    best, best_gain = -1, 0.0
+    for q in range(24):
+        if not _bit(stand, q) or q == here:
+            continue
+        gain = _place_score(s, p, b, bi, me, q, k, 0) - before
+        if gain > best_gain:
+            best, best_gain = q, gain
+    if best < 0 or best_gain < b[B_W + W_LIFT_FREELY]:
+        return -1
+    for seat in range(bi[BI_PLAYERS]):
+        if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, 1 << me, best):
+            return _lift_code(seat, 1 << me, best)
     return -1
 
 

@@ -35,8 +35,8 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): '6c1779c30ee489a5',
-    ('expert', '4p-elite'): '980bc6233fb65f07',
+    ('expert', '2p-novice'): '68e08cfaf82c51df',
+    ('expert', '4p-elite'): 'af7663b9e3f47ef2',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
