@@ -21,8 +21,14 @@ import importlib
 POLICIES: dict[str, tuple[int, str]] = {
     "random": (0, "uniform_random"),
     "expert": (1, "expert"),
+    "lookahead": (2, "lookahead"),
 }
 MODULES = {pid: module for pid, module in POLICIES.values()}
+# Search policies and the policy they roll out with: a search is never worse than its rollout
+# policy on the same games (tests/forbidden_island/test_lookahead.py).
+ROLLOUT = {"lookahead": "expert"}
+# Policies that search (a few games a second): experiments give them fewer games.
+SLOW = {"lookahead"}
 # The strongest fair policy registered plays when none is named (the comparison's judge).
 JUDGES = ("expert", "random")
 DEFAULT_POLICY = next(name for name in JUDGES if name in POLICIES)
