@@ -54,10 +54,7 @@ def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
     for (c, r), tile in game.board.items():
         x, y = _place_xy(c, r)
         if tile.state == SEA:
-            ax_board.add_patch(Rectangle((x, y), 1, 1, color=SEA_BLUE, alpha=0.55, lw=0, gid=f"place-{c}-{r}"))
-            for k in range(3):
-                ax_board.plot([x + 0.15, x + 0.35, x + 0.55, x + 0.75], [y + 0.25 + 0.25 * k] * 4,
-                              color="white", lw=0.8, alpha=0.7, marker=None, ls=(0, (2, 2)))
+            sea_square(ax_board, x, y, gid=f"place-{c}-{r}")
             continue
         flooded = tile.state == FLOODED
         if flooded:  # crosswise on a blue tint
@@ -91,9 +88,7 @@ def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
         ax_board.add_patch(Circle((x + 0.5 + dx, y + 0.5 + dy), 0.13, fc=PAWN_COLOURS[i], ec="black", lw=1, zorder=5))
         ax_board.text(x + 0.5 + dx, y + 0.5 + dy, str(i), ha="center", va="center", fontsize=7, color="white",
                       weight="bold", zorder=6)
-    for k in range(5):
-        ax_board.text(k + 0.5, 5.03, str(k + 1), ha="center", va="bottom", fontsize=7, color="grey")
-        ax_board.text(-0.05, 4.5 - k, str(k + 1), ha="right", va="center", fontsize=7, color="grey")
+    grid_numbers(ax_board, 5)
     # the side panel: salvage, raised treasures, gauge
     ax_side.axis("off")
     ax_side.set_xlim(0, 1)
@@ -122,11 +117,7 @@ def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
     ax_side.text(0, yy, f"floods this pass: {drawn}", fontsize=8, va="top", color="#555")
     yy -= 0.05
     ax_side.text(0, yy, f"turn {game.turn}, {game.floods} floods so far", fontsize=8, va="top", color="#555")
-    if game.outcome:
-        yy -= 0.08
-        verdict = "the team escapes!" if game.outcome == "win" else f"lost: {game.outcome}"
-        ax_side.text(0, yy, verdict, fontsize=12, weight="bold", va="top",
-                     color="#1e8449" if game.outcome == "win" else "#c0392b")
+    verdict(ax_side, yy - 0.08, game.outcome)
     if title:
         fig.suptitle(title, fontsize=12)
     return fig
@@ -143,13 +134,47 @@ def board_svg(game: Game, title: str = "") -> str:
     return buf.getvalue()
 
 
-def save_board(game: Game, path: str | Path, title: str = "") -> Path:
-    fig = draw_board(game, title)
+def grid_numbers(ax, n: int) -> None:
+    """Column numbers above an n x n board and row numbers at its left (row 1 at the top)."""
+    for k in range(n):
+        ax.text(k + 0.5, n + 0.03, str(k + 1), ha="center", va="bottom", fontsize=7, color="grey")
+        ax.text(-0.05, n - 0.5 - k, str(k + 1), ha="right", va="center", fontsize=7, color="grey")
+
+
+def sea_square(ax, x: float, y: float, gid: str | None = None) -> None:
+    """A place lost to the sea: water with a few dashed waves."""
+    ax.add_patch(Rectangle((x, y), 1, 1, color=SEA_BLUE, alpha=0.55, lw=0, gid=gid))
+    for k in range(3):
+        ax.plot([x + 0.15, x + 0.35, x + 0.55, x + 0.75], [y + 0.25 + 0.25 * k] * 4,
+                color="white", lw=0.8, alpha=0.7, marker=None, ls=(0, (2, 2)))
+
+
+def verdict(ax, y: float, outcome: str | None) -> None:
+    """How the game ended, in the side panel (nothing while it goes on)."""
+    if outcome:
+        text = "the team escapes!" if outcome == "win" else f"lost: {outcome}"
+        ax.text(0, y, text, fontsize=12, weight="bold", va="top", color="#1e8449" if outcome == "win" else "#c0392b")
+
+
+def save_figure(fig, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=80)
     plt.close(fig)
     return path
+
+
+def save_board(game: Game, path: str | Path, title: str = "") -> Path:
+    return save_figure(draw_board(game, title), path)
+
+
+def write_gif(paths: list[Path], gif: str | Path) -> None:
+    """The pictures as an animated GIF, a frame every 0.9 s."""
+    from PIL import Image
+
+    frames = [Image.open(p).convert("P", palette=Image.Palette.ADAPTIVE) for p in paths]
+    if frames:
+        frames[0].save(gif, save_all=True, append_images=frames[1:], duration=900, loop=0)
 
 
 def replay_pictures(record, folder: str | Path, gif: str | Path | None = None, sinkings: bool = True) -> list[Path]:
@@ -180,9 +205,5 @@ def replay_pictures(record, folder: str | Path, gif: str | Path | None = None, s
 
     replay(record, after_turn=after_turn, after_flood=after_flood)
     if gif:
-        from PIL import Image
-
-        frames = [Image.open(p).convert("P", palette=Image.Palette.ADAPTIVE) for p in paths]
-        if frames:
-            frames[0].save(gif, save_all=True, append_images=frames[1:], duration=900, loop=0)
+        write_gif(paths, gif)
     return paths

@@ -504,3 +504,68 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
                     rungs[p] = Rung(p, pick.gauge, pick.result, band)
         levels.append(LadderLevel(level, band, rule, dict(sorted(rungs.items()))))
     return Ladder(levels, policy, tuple(knobs))
+
+
+# --- Forbidden Island: its printed levels against the bands -------------------------------------
+
+
+@dataclass
+class LevelFit:
+    """Which Forbidden Island level (F4: the starting water mark) plays inside a band for one
+    player count, judged by one policy; `difficulty` is None when none is confirmed inside it."""
+
+    players: int
+    level: str
+    band: tuple[float, float]
+    policy: str
+    difficulty: str | None
+    rates: dict[str, Measured]  # every level's result at this player count
+
+    def nearest(self) -> tuple[str, Measured]:
+        """The level whose rate lies closest to the band (the chosen one, when there is one)."""
+        if self.difficulty is not None:
+            return self.difficulty, self.rates[self.difficulty]
+        lo, hi = self.band
+        return min(self.rates.items(), key=lambda kv: max(lo - kv[1].rate, kv[1].rate - hi, 0.0))
+
+    def verdict(self) -> str:
+        name, m = self.nearest()
+        lo, hi = m.ci
+        text = f"{name} {100 * m.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
+        if self.difficulty is not None:
+            return text
+        near = Near(Setting(2, FULL_GAUGE, False), m, self.band)  # only its verdict is used
+        return f"none; nearest {text}: {near.verdict()}"
+
+    def to_json(self) -> dict:
+        name, m = self.nearest()
+        return {"game": "forbidden-island", "players": self.players, "level": self.level, "band": list(self.band),
+                "policy": self.policy, "difficulty": self.difficulty, "confirmed": self.difficulty is not None,
+                "nearest": {"difficulty": name, "win_rate": m.rate, "ci95": list(m.ci), "games": m.games},
+                "rates": {lv: {"win_rate": r.rate, "ci95": list(r.ci), "games": r.games}
+                          for lv, r in self.rates.items()}}
+
+
+def forbidden_island_levels(players: list[int] = (2, 3, 4), bands: dict[str, tuple[float, float]] | None = None,
+                            policy: str = "expert", games: int = 8000, seed: int = 2026,
+                            threads: int | None = None) -> list[LevelFit]:
+    """`calibrate --game forbidden-island`: Forbidden Island's rules are printed, so the only
+    setting a table chooses is the level. Each level is played `games` times per player count
+    (the same deals at every level), and a band is met by the level whose 95% interval lies
+    inside it - where two do, the one nearer the band's centre."""
+    from experiments.games import FORBIDDEN_ISLAND
+    from sim.forbidden_island.rules import DIFFICULTIES
+
+    bands = bands or DEFAULT_BANDS
+    fits = []
+    for p in players:
+        rates = {}
+        for difficulty in DIFFICULTIES:
+            raw = FORBIDDEN_ISLAND.run_games(FORBIDDEN_ISLAND.rules(players=p, difficulty=difficulty), policy,
+                                             games, seed, threads=threads)
+            rates[difficulty] = Measured(int((raw[:, 0] == 0).sum()), games)
+        for level, (lo, hi) in bands.items():
+            inside = [d for d, m in rates.items() if lo <= m.ci[0] and m.ci[1] <= hi]
+            best = min(inside, key=lambda d: abs(rates[d].rate - (lo + hi) / 2)) if inside else None
+            fits.append(LevelFit(p, level, (lo, hi), policy, best, rates))
+    return fits

@@ -70,24 +70,13 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
     bad = 0
     for path in records:
         try:
-            if _is_forbidden_island_record(path):
-                if png_dir:
-                    raise RecordError("--png and --gif draw Island Escape's island only; this is a Forbidden "
-                                      "Island record (use --board)")
+            forbidden_island = _is_forbidden_island_record(path)
+            if png_dir:
+                _replay_pictures(path, forbidden_island, png_dir, gif, len(records) > 1, as_json)
+            if forbidden_island:
                 _replay_forbidden_island(path, as_json, board)
                 continue
             record = load_record(path)
-            if png_dir:
-                from experiments.boards import replay_pictures
-
-                many = len(records) > 1
-                folder = Path(png_dir) / Path(path).stem if many else Path(png_dir)
-                gif_path = None
-                if gif:
-                    gif_path = Path(gif).with_name(f"{Path(gif).stem}-{Path(path).stem}.gif") if many else Path(gif)
-                pictures = replay_pictures(record, folder, gif=gif_path)
-                also = f", animation {gif_path}" if gif_path else ""
-                click.echo(f"{path}: {len(pictures)} pictures in {folder}{also}", err=as_json)
             if as_json:
                 game = replay(record)
                 click.echo(json.dumps(result_json(game), ensure_ascii=False))
@@ -119,6 +108,27 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
             click.echo(f"island-escape replay: {path}: {exc}", err=True)
     if bad:
         sys.exit(EXIT_BAD_INPUT)
+
+
+def _replay_pictures(path: str, forbidden_island: bool, png_dir: str, gif: str | None, many: bool,
+                     as_json: bool) -> None:
+    """`replay --png/--gif` of one record, either game's (experiments/games.py draws it); with
+    several records each gets its own subfolder and GIF named after the record."""
+    from experiments.games import FORBIDDEN_ISLAND, ISLAND_ESCAPE
+    from sim.forbidden_island.records import RecordError as FIRecordError
+    from sim.records import RecordError
+
+    game = FORBIDDEN_ISLAND if forbidden_island else ISLAND_ESCAPE
+    folder = Path(png_dir) / Path(path).stem if many else Path(png_dir)
+    gif_path = None
+    if gif:
+        gif_path = Path(gif).with_name(f"{Path(gif).stem}-{Path(path).stem}.gif") if many else Path(gif)
+    try:
+        pictures = game.replay_pictures(game.load_record(path), folder, gif=gif_path)
+    except FIRecordError as exc:
+        raise RecordError(str(exc)) from None
+    also = f", animation {gif_path}" if gif_path else ""
+    click.echo(f"{path}: {len(pictures)} pictures in {folder}{also}", err=as_json)
 
 
 def _is_forbidden_island_record(path: str) -> bool:
@@ -232,17 +242,18 @@ def compile_notice(policy: str, warm, echo=None, after: float = COMPILE_NOTICE_A
         timer.cancel()
 
 
-def warm_up(*policies: str, play: bool = True, logged: bool = False) -> None:
-    """Compile (or load) the kernel for each policy before any work, with the compile notice:
-    the bulk entry (`play`) and the one that logs records (`logged`)."""
-    from experiments.runner import export_records, run_games
-    from sim.rules import Rules
+def warm_up(*policies: str, play: bool = True, logged: bool = False, game=None) -> None:
+    """Compile (or load) the kernel for each policy of `game` (default Island Escape) before any
+    work, with the compile notice: the bulk entry (`play`) and the one that logs records (`logged`)."""
+    from experiments.games import ISLAND_ESCAPE
 
+    game = game or ISLAND_ESCAPE
+    rules = game.rules()
     for policy in dict.fromkeys(policies):
         if play:
-            compile_notice(policy, lambda policy=policy: run_games(Rules(), policy, 1, 0, threads=1))
+            compile_notice(policy, lambda policy=policy: game.run_games(rules, policy, 1, 0, threads=1))
         if logged:
-            compile_notice(policy, lambda policy=policy: export_records(Rules(), policy, 0, [0]))
+            compile_notice(policy, lambda policy=policy: game.export(rules, policy, 0, [0]))
 
 
 def _summary_text(summary: dict, threads: int) -> str:
@@ -493,9 +504,9 @@ def _forbidden_island_run(players, difficulty, policy, given: dict, seed) -> _Ru
         fail(str(exc).replace("rules.players", "--players"))
 
     def warm(logged: bool) -> None:
-        compile_notice(policy, lambda: FI.run_games(rules, policy, 1, 0, threads=1))
-        if logged:
-            compile_notice(policy, lambda: FI.export_games(rules, policy, 0, [0]))
+        from experiments.games import FORBIDDEN_ISLAND
+
+        warm_up(policy, logged=logged, game=FORBIDDEN_ISLAND)
 
     return _Run(
         rules=rules, policy=policy, causes=FI.CAUSES, nresult=L.NRESULT, setting_line=FI.summary_line(rules),
@@ -596,10 +607,14 @@ def compare_cmd(rules_a, rules_b, policy, games, seed, threads, as_json):
 @click.option("--png", "png_dir", type=click.Path(file_okay=False),
               help="Also draw each game turn by turn, one subfolder per game.")
 def find_cmd(table, where, limit, records_dir, png_dir):
-    """Pick games from a per-game TABLE (Parquet file or folder) and export them as records."""
+    """Pick games from a per-game TABLE (Parquet file or folder) and export them as records.
+
+    Either game's tables: the table says which game it holds (Forbidden Island's have a
+    game_kind column), and its games are exported as that game's records and pictures.
+    """
     import pandas as pd
 
-    from experiments.find import FindError, export_found, find_games
+    from experiments.find import FindError, export_found, find_games, table_game
 
     try:
         df = pd.read_parquet(table)
@@ -607,6 +622,7 @@ def find_cmd(table, where, limit, records_dir, png_dir):
         fail(f"{table}: cannot read it as Parquet ({str(exc).splitlines()[0]})")
     try:
         rows = find_games(df, where, limit)
+        game = table_game(rows)
     except FindError as exc:
         fail(f"{table}: {exc}")
     if rows.empty:
@@ -618,18 +634,15 @@ def find_cmd(table, where, limit, records_dir, png_dir):
         planned_paths(rows, records_dir)  # refuse before any work if a record would be overwritten
     except FindError as exc:
         fail(f"--records: {exc}")
-    warm_up(*rows["policy"].astype(str).unique(), play=False, logged=True)
+    warm_up(*rows["policy"].astype(str).unique(), play=False, logged=True, game=game)
     paths = export_found(rows, records_dir)
     for path in paths:
         click.echo(str(path))
     if png_dir:
         from pathlib import Path
 
-        from experiments.boards import replay_pictures
-        from sim.records import load_record
-
         for path in paths:
-            replay_pictures(load_record(path), Path(png_dir) / path.stem)
+            game.replay_pictures(game.load_record(path), Path(png_dir) / path.stem)
         click.echo(f"pictures in {png_dir}")
 
 
@@ -660,7 +673,9 @@ def policies_cmd(game_kind):
 @click.option("--workers", type=click.IntRange(min=1, max=64),
               help="Run on a new local Dask cluster of N worker processes (tests the cluster path).")
 @click.option("--chunk", type=click.IntRange(min=100), help="Games per cluster task (default 25,000).")
-def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, workers, chunk):
+@click.option("--game", "game_kind", type=click.Choice(GAMES),
+              help="The game the file must be for (its `game` key; without one, Island Escape).")
+def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, workers, chunk, game_kind):
     """Run a sweep defined in a TOML file (see experiments/configs/).
 
     Every cell plays the same games (common random numbers). Writes OUT/cells/*.parquet (the
@@ -669,6 +684,11 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
     after an interruption, --resume runs only what is missing (and plays again, saying so, any
     cell file that is damaged or was played by other code). Into a folder holding a sweep, give
     --resume or --force.
+
+    A file with `game = "forbidden-island"` sweeps Forbidden Island: its grid takes players
+    (2-4), difficulty (novice, normal, elite, legendary) and policy
+    (experiments/configs/forbidden-island-ladder.toml); its figures put the published bot's
+    rates beside the lab's.
     """
     from experiments.sweep import SweepError, load_config, prepare_out, run_sweep
 
@@ -677,6 +697,8 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
     client = cluster = None
     try:
         cfg = load_config(config)
+        if game_kind and game_kind != cfg.game.name:
+            fail(f"{config}: game: the file sweeps {cfg.game.name} (its `game` key), not {game_kind}")
         if games:
             cfg.games = games
         out = out or f"out/{cfg.name}"
@@ -689,7 +711,7 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
             except (OSError, TimeoutError) as exc:
                 fail(f"cannot reach the Dask scheduler {scheduler}: {exc}")
         if client is None:
-            warm_up(*(c.policy for c in cfg.cells))
+            warm_up(*(c.policy for c in cfg.cells), game=cfg.game)
         result = run_sweep(cfg, out, resume=resume, plots=not no_plots, threads=threads, client=client,
                            chunk=chunk, force=force, echo=lambda line: click.echo(line, err=True))
     except SweepError as exc:
@@ -702,11 +724,14 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
     s = result.summary
     resumed = len(s) - len(result.ran)
     click.echo(f"{len(result.ran)} cell(s) played, {resumed} resumed; tables in {result.out}")
-    from experiments.calibrate import gauge_name
+    if "difficulty" in s:  # Forbidden Island
+        shown = s[["players", "difficulty", "policy", "games", "win_rate", "ci_low", "ci_high", "mean_turns"]]
+    else:
+        from experiments.calibrate import gauge_name
 
-    cols = ["players", "cards_per_treasure", "gauge", "variant", "policy", "games", "win_rate",
-            "ci_low", "ci_high", "mean_turns"]
-    shown = s[cols].assign(gauge=s["gauge"].map(lambda g: gauge_name(str(g).split())))  # named by its cards
+        cols = ["players", "cards_per_treasure", "gauge", "variant", "policy", "games", "win_rate",
+                "ci_low", "ci_high", "mean_turns"]
+        shown = s[cols].assign(gauge=s["gauge"].map(lambda g: gauge_name(str(g).split())))  # named by its cards
     with pd_options():
         click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
@@ -755,8 +780,11 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
               help="The rulebook-ready ladder: one rule per level for every player count, the count "
                    "adjusting only the gauge.")
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendations as a JSON list.")
-def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, knobs,
-                  same_rule, as_json):
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default="island-escape", show_default=True,
+              help="Forbidden Island: which of its four levels falls in each band (players 2-4).")
+@click.pass_context
+def calibrate_cmd(ctx, policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, knobs,
+                  same_rule, as_json, game_kind):
     """Find rules for Easy, Normal and Hard for each player count.
 
     Searches what a table can lay out with one deck (1-3 cards per treasure, gauges of A-5 of
@@ -765,7 +793,14 @@ def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max
     the rulebook calls the easier variant, only ever serves a level easier than Normal. Where
     nothing is confirmed, the nearest candidates are shown with their intervals. With
     --same-rule: one rule per level for every player count (see experiments/calibrate.py).
+
+    With --game forbidden-island the rules are the printed game's and the only choice is the
+    level (the starting water mark): each level is played --confirm-games times per player count
+    (--players, default 2,3,4) and each band gets the level whose 95% interval lies inside it.
     """
+    if game_kind == "forbidden-island":
+        _calibrate_forbidden_island(ctx, policy, bands, players, seed, confirm_games, threads, as_json)
+        return
     from experiments.calibrate import UNFAIR, calibrate, ladder, parse_knobs
     from experiments.report import difficulty_table, ladder_table
     from policies.registry import POLICIES, default_judge
@@ -816,6 +851,47 @@ def calibrate_cmd(policy, bands, players, seed, screen_games, confirm_games, max
             lo, hi = n.result.ci
             click.echo(f"  {n.setting.describe()}: {100 * n.result.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, "
                        f"{n.result.games:,} games) - {n.verdict()}")
+
+
+def _calibrate_forbidden_island(ctx, policy, bands, players, seed, confirm_games, threads, as_json) -> None:
+    from click.core import ParameterSource
+
+    from experiments.calibrate import forbidden_island_levels
+    from experiments.games import FORBIDDEN_ISLAND
+
+    for name in ("screen_games", "max_changes", "knobs", "same_rule"):
+        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            fail(f"--{name.replace('_', '-')} is Island Escape's; Forbidden Island's rules are printed and only "
+                 "its level varies")
+    policy = policy or FORBIDDEN_ISLAND.default_policy
+    try:
+        FORBIDDEN_ISLAND.check_policy(policy)
+    except ValueError as exc:
+        fail(str(exc))
+    if ctx.get_parameter_source("players") is ParameterSource.DEFAULT:
+        players = "2,3,4"
+    try:
+        counts = sorted({int(x) for x in players.split(",")})
+    except ValueError:
+        fail(f"--players: {players!r} is not a comma-separated list of numbers")
+    if not counts or not all(2 <= n <= 4 for n in counts):
+        fail(f"--players: {players!r}: Forbidden Island is played by 2-4")
+    band_dict = _parse_bands(bands)
+    warm_up(policy, game=FORBIDDEN_ISLAND)
+    fits = forbidden_island_levels(counts, band_dict, policy, confirm_games, seed, threads)
+    if as_json:
+        click.echo(json.dumps([f.to_json() for f in fits], ensure_ascii=False))
+        return
+    click.echo(f"Forbidden Island judged by {policy}, {confirm_games:,} games a level and player count (seed {seed})")
+    levels = list(fits[0].rates)
+    click.echo("players  " + "".join(f"{lv:>24}" for lv in levels))
+    for p in counts:
+        row = next(f for f in fits if f.players == p).rates
+        cells = [f"{100 * m.rate:.1f}% ({100 * m.ci[0]:.1f}-{100 * m.ci[1]:.1f})" for m in row.values()]
+        click.echo(f"{p:<9}" + "".join(f"{c:>24}" for c in cells))
+    for f in fits:
+        lo, hi = f.band
+        click.echo(f"{f.level} ({100 * lo:.0f}-{100 * hi:.0f}%) for {f.players} players: {f.verdict()}")
 
 
 @cli.command("report")

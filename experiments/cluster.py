@@ -14,17 +14,16 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sim.rules import Rules
-
 DEFAULT_CHUNK = 25_000
 
 
 def play_chunk_task(rules: dict, policy: str, seed: int, first_game: int, games: int,
-                    threads: int | None) -> np.ndarray:
+                    threads: int | None, game: str = "island-escape") -> np.ndarray:
     """Runs on a worker: games first_game … first_game+games-1 of one cell, raw kernel rows."""
-    from experiments.runner import run_games
+    from experiments.games import game_kind
 
-    return run_games(Rules(**rules), policy, games, seed, first_game=first_game, threads=threads)
+    kind = game_kind(game)
+    return kind.run_games(kind.rules(**rules), policy, games, seed, first_game=first_game, threads=threads)
 
 
 def connect(scheduler: str | None = None, workers: int | None = None):
@@ -56,7 +55,7 @@ def play_cells(client, cells: list, config, write_cell: Callable, on_games: Call
     def submit(cell, first: int, n: int):
         key = f"island-{config.digest}-{cell.key}-{first}-{n}"
         future = client.submit(play_chunk_task, cell.rules.as_record(), cell.policy, config.seed, first, n,
-                               threads, key=key, retries=retries, pure=False)
+                               threads, cell.game.name, key=key, retries=retries, pure=False)
         meta[future.key] = (cell, first, n)
         return future
 

@@ -16,6 +16,9 @@ import pandas as pd  # noqa: E402
 CAUSE_COLOURS = {"treasure": "#c0392b", "helicopter": "#8e44ad", "drowned": "#2c3e50",
                  "water": "#2980b9", "cut_off": "#e67e22", "cards": "#7f8c8d"}
 LOSS_CAUSES = tuple(CAUSE_COLOURS)
+# Forbidden Island's losses (F14), in the same colours where the cause is the same kind of loss
+FI_CAUSE_COLOURS = {"water": "#2980b9", "drowned": "#2c3e50", "treasure": "#c0392b", "fools_landing": "#8e44ad"}
+FI_LEVELS = ("novice", "normal", "elite", "legendary")
 
 
 def _gauge_tick(gauge: str) -> str:
@@ -111,8 +114,10 @@ def heatmaps(summary: pd.DataFrame, folder: Path) -> list[Path]:
 
 
 def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40, labels: list[str] | None = None,
-                title: str = "How games end") -> Path:
-    """Stacked bars: how each setting's games end (wins and each loss cause)."""
+                title: str = "How games end", colours: dict[str, str] | None = None) -> Path:
+    """Stacked bars: how each setting's games end (wins and each loss cause; `colours` names the
+    causes and their colours, Island Escape's by default)."""
+    colours = colours or CAUSE_COLOURS
     s = summary.head(max_rows)
     if labels is None:
         labels = [f"{r.players}p, {r.cards_per_treasure} cards, gauge {_gauge_tick(r.gauge).replace(chr(10), ' ')},"
@@ -123,9 +128,9 @@ def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40, labels: l
     y = np.arange(len(s))
     ax.barh(y, 100 * s["win_rate"], left=left, color="#27ae60", label="win")
     left += 100 * s["win_rate"].to_numpy()
-    for cause in LOSS_CAUSES:
+    for cause, colour in colours.items():
         v = 100 * s[f"loss_{cause}"].to_numpy()
-        ax.barh(y, v, left=left, color=CAUSE_COLOURS[cause], label=cause)
+        ax.barh(y, v, left=left, color=colour, label=cause)
         left += v
     ax.set_yticks(y, labels, fontsize=7)
     ax.invert_yaxis()
@@ -136,16 +141,17 @@ def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40, labels: l
     return _save(fig, path)
 
 
-def loss_hazard(games: pd.DataFrame, path: Path) -> Path:
+def loss_hazard(games: pd.DataFrame, path: Path, colours: dict[str, str] | None = None) -> Path:
     """When games are lost: per turn, the share of games still running that are lost, by cause."""
+    colours = colours or CAUSE_COLOURS
     turns = np.arange(1, int(games["turns"].max()) + 1)
     alive = np.array([(games["turns"] >= t).sum() for t in turns], dtype=float)
     fig, ax = plt.subplots(figsize=(7, 3.6))
     bottom = np.zeros(len(turns))
-    for cause in LOSS_CAUSES:
+    for cause, colour in colours.items():
         lost = games[games["cause"] == cause]["turns"].value_counts().reindex(turns, fill_value=0).to_numpy()
         rate = np.divide(100 * lost, alive, out=np.zeros_like(alive), where=alive > 0)
-        ax.bar(turns, rate, bottom=bottom, color=CAUSE_COLOURS[cause], label=cause, width=0.85)
+        ax.bar(turns, rate, bottom=bottom, color=colour, label=cause, width=0.85)
         bottom += rate
     ax.set_xlabel("turn")
     ax.set_ylabel("% of games still running, lost this turn")
@@ -227,8 +233,50 @@ def policy_ladder(rows: pd.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
+def win_rate_by_level(summary: pd.DataFrame, path: Path) -> Path | None:
+    """Forbidden Island: win rate by level (its starting water mark), a line per player count
+    and policy with 95% intervals, beside the published bot's rates (dashed)."""
+    from experiments.forbidden_island_report import PUBLISHED_WIN
+
+    levels = [lv for lv in FI_LEVELS if lv in set(summary["difficulty"].astype(str))]
+    if not levels:
+        return None
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    x = np.arange(len(levels))
+    colours = dict(zip(sorted(summary["players"].unique()), ("#e74c3c", "#2980b9", "#27ae60"), strict=False))
+    markers = dict(zip(summary["policy"].astype(str).unique(), "osD^v", strict=False))
+    for (players, policy), g in summary.groupby(["players", "policy"], sort=True, observed=True):
+        g = g.set_index(g["difficulty"].astype(str)).reindex(levels)
+        rate = 100 * g["win_rate"].to_numpy(dtype=float)
+        err = [rate - 100 * g["ci_low"].to_numpy(dtype=float), 100 * g["ci_high"].to_numpy(dtype=float) - rate]
+        ax.errorbar(x, rate, yerr=err, color=colours.get(players, "grey"), marker=markers.get(str(policy), "o"),
+                    capsize=3, label=f"{players} players, {policy}")
+    for players in sorted(summary["players"].unique()):
+        if players in PUBLISHED_WIN:
+            ax.plot(x, [100 * PUBLISHED_WIN[players][lv] for lv in levels], color=colours.get(players, "grey"),
+                    ls="--", lw=1, alpha=0.7, label=f"{players} players, published bot")
+    ax.set_xticks(x, [lv.capitalize() for lv in levels])
+    ax.set_xlabel("level (starting water mark)")
+    ax.set_ylabel("win rate, %")
+    ax.set_title("Forbidden Island: win rate by level")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, ncol=2)
+    return _save(fig, path)
+
+
+def forbidden_island_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path) -> list[Path]:
+    labels = [f"{r.players}p, {r.difficulty}, {r.policy}" for r in summary.itertuples()]
+    paths = [win_rate_by_level(summary, folder / "win_rate_by_level.png"),
+             loss_causes(summary, folder / "loss_causes.png", labels=labels, colours=FI_CAUSE_COLOURS)]
+    if len(games):
+        paths.append(loss_hazard(games, folder / "loss_hazard.png", colours=FI_CAUSE_COLOURS))
+    return [p for p in paths if p is not None]
+
+
 def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path) -> list[Path]:
     folder = Path(folder)
+    if "difficulty" in summary:  # a Forbidden Island sweep (experiments/games.py)
+        return forbidden_island_figures(games, summary, folder)
     paths = [win_rate_by_gauge(summary, folder / "win_rate_by_gauge.png")]
     paths += heatmaps(summary, folder)
     paths.append(loss_causes(summary, folder / "loss_causes.png"))

@@ -1,6 +1,8 @@
 """Sweeps: a grid of rule settings and policies, every cell played on the same seeds.
 
-A sweep is a TOML file (see experiments/configs/). Every cell plays games 0 … N-1 of the same
+A sweep is a TOML file (see experiments/configs/); its `game` key says which game it plays
+(Island Escape unless it says `game = "forbidden-island"`, whose grid is players, difficulty and
+policy). Every cell plays games 0 … N-1 of the same
 seed, so cells are paired game by game (common random numbers: same islands, same flood
 orders). Each finished cell is written atomically to `OUT/cells/<cell>.parquet`; `--resume`
 skips the cells already there, and since a cell's games depend only on (seed, game), a resumed
@@ -22,15 +24,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.runner import results_frame, run_games, wilson_interval
+from experiments.games import FORBIDDEN_ISLAND, GAME_KINDS, ISLAND_ESCAPE, GameKind, game_of_rules
+from experiments.runner import wilson_interval
 from policies.registry import DEFAULT_POLICY, POLICIES, UnknownPolicy, with_skill
-from sim import source_digest
-from sim.layout import CAUSES, RESULT_FIELDS
+from sim.layout import CAUSES
 from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
 
-TOP_KEYS = {"name", "description", "games", "seed", "grid", "adaptive"}
+TOP_KEYS = {"name", "description", "game", "games", "seed", "grid", "adaptive"}
 GRID_KEYS = {"players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
              "variant", "policy", "skill"}
+FI_GRID_KEYS = {"players", "difficulty", "policy"}  # Forbidden Island's setting (F4: the level is the start mark)
 ADAPTIVE_KEYS = {"half_width", "max_games", "batch"}
 LOSS_CAUSES = CAUSES[1:]
 ACTION_COLUMNS = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
@@ -50,13 +53,16 @@ class Cell:
     gauge_length: int | None = None
 
     @property
+    def game(self) -> GameKind:
+        return game_of_rules(self.rules)
+
+    @property
     def key(self) -> str:
-        r = self.rules
-        gauge = "-".join(r.gauge)
-        return (f"p{r.players}_c{r.cards_per_treasure}_s{r.swim_cost}_a{r.actions_per_turn}"
-                f"_{self.variant}_{self.policy}_g{gauge}")
+        return self.game.cell_key(self.rules, self.policy, self.variant)
 
     def labels(self) -> dict:
+        if self.game is not ISLAND_ESCAPE:
+            return {"cell": self.key}
         return {"cell": self.key, "variant": self.variant,
                 "gauge_length": self.gauge_length if self.gauge_length is not None else len(self.rules.gauge)}
 
@@ -78,6 +84,7 @@ class SweepConfig:
     description: str = ""
     adaptive: Adaptive | None = None
     raw: dict = field(default_factory=dict)
+    game: GameKind = ISLAND_ESCAPE
 
     @property
     def digest(self) -> str:
@@ -167,7 +174,7 @@ def check_types(data: dict, path: str = "<sweep>") -> None:
             raise bad(key, f"must be a whole number, not {data[key]!r}")
     if _is_int(data.get("seed")) and data["seed"] > MAX_SEED:
         raise bad("seed", f"must be at most 2**63 - 1 = {MAX_SEED}, not {data['seed']}")
-    for key in ("name", "description"):
+    for key in ("name", "description", "game"):
         if key in data and not isinstance(data[key], str):
             raise bad(key, f"must be a string, not {data[key]!r}")
     grid = data.get("grid", {})
@@ -176,7 +183,7 @@ def check_types(data: dict, path: str = "<sweep>") -> None:
             for value in _as_list(grid.get(key, [])):
                 if not _is_int(value):
                     raise bad(f"grid.{key}", f"must be whole numbers, not {value!r}")
-        for key in ("variant", "policy"):
+        for key in ("variant", "policy", "difficulty"):
             for value in _as_list(grid.get(key, [])):
                 if not isinstance(value, str):
                     raise bad(f"grid.{key}", f"must be names (strings), not {value!r}")
@@ -218,6 +225,11 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     grid = data.get("grid", {})
     if not isinstance(grid, dict):
         raise bad("grid", "must be a table")
+    game_name = data.get("game", ISLAND_ESCAPE.name)
+    if game_name not in GAME_KINDS:
+        raise bad("game", f"unknown game {game_name!r} (choose from {', '.join(GAME_KINDS)})")
+    if game_name == FORBIDDEN_ISLAND.name:
+        return _forbidden_island_config(data, path, games, seed, grid, bad)
     for key in grid:
         if key not in GRID_KEYS:
             raise bad(f"grid.{key}", f"unknown key (the grid takes {', '.join(sorted(GRID_KEYS))})")
@@ -284,6 +296,44 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
         if cell.key not in seen:
             seen.add(cell.key)
             cells.append(cell)
+    return SweepConfig(path, str(data.get("name", Path(path).stem)), games, seed, cells,
+                       str(data.get("description", "")), _adaptive(data, games, bad), data)
+
+
+def _forbidden_island_config(data: dict, path: str, games: int, seed: int, grid: dict, bad) -> SweepConfig:
+    """A Forbidden Island sweep: players 2-4 x difficulty x policy (F2, F4)."""
+    from policies.forbidden_island.registry import UnknownPolicy
+    from sim.forbidden_island.rules import RuleError
+
+    game = FORBIDDEN_ISLAND
+    for key in grid:
+        if key not in FI_GRID_KEYS:
+            raise bad(f"grid.{key}", f"not a Forbidden Island setting (its grid takes "
+                                     f"{', '.join(sorted(FI_GRID_KEYS))})")
+        if _as_list(grid[key]) == []:
+            raise bad(f"grid.{key}", "is empty: the grid would have no cells")
+    for name in _as_list(grid.get("policy", [game.default_policy])):
+        try:
+            game.check_policy(name)
+        except UnknownPolicy as exc:
+            raise bad("grid.policy", str(exc)) from None
+    cells: list[Cell] = []
+    for players, difficulty, policy in itertools.product(
+            _as_list(grid.get("players", [2])), _as_list(grid.get("difficulty", ["novice"])),
+            _as_list(grid.get("policy", [game.default_policy]))):
+        try:
+            rules = game.rules(players=players, difficulty=difficulty)
+        except RuleError as exc:
+            found = re.match(r"rules\.(\w+) (.*)", str(exc))
+            raise bad(f"grid.{found.group(1)}" if found else "grid", found.group(2) if found else str(exc)) from None
+        cell = Cell(rules, policy)
+        if cell.key not in {c.key for c in cells}:
+            cells.append(cell)
+    return SweepConfig(path, str(data.get("name", Path(path).stem)), games, seed, cells,
+                       str(data.get("description", "")), _adaptive(data, games, bad), data, game)
+
+
+def _adaptive(data: dict, games: int, bad) -> Adaptive | None:
     adaptive = None
     if "adaptive" in data:
         a = data["adaptive"]
@@ -298,8 +348,7 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
             raise bad("adaptive.half_width", f"must be between 0 and 0.5, not {adaptive.half_width!r}")
         if adaptive.max_games < games or adaptive.batch < 1:
             raise bad("adaptive.max_games", "must be at least games, and batch at least 1")
-    return SweepConfig(path, str(data.get("name", Path(path).stem)), games, seed, cells,
-                       str(data.get("description", "")), adaptive, data)
+    return adaptive
 
 
 # --- statistics ------------------------------------------------------------------------------------
@@ -315,6 +364,13 @@ def summarize_cell(cell: Cell, df: pd.DataFrame) -> dict:
     n = len(df)
     wins = int(df["won"].sum())
     lo, hi = wilson_interval(wins, n)
+    if cell.game is not ISLAND_ESCAPE:
+        row = {**cell.labels(), "policy": cell.policy, **cell.game.setting(cell.rules), "games": n, "wins": wins,
+               "win_rate": wins / n, "ci_low": lo, "ci_high": hi, "mean_turns": float(df["turns"].mean())}
+        counts = df["cause"].value_counts()
+        for cause in cell.game.causes[1:]:
+            row[f"loss_{cause}"] = int(counts.get(cause, 0)) / n
+        return row
     row = {**cell.labels(), "policy": cell.policy, "players": cell.rules.players,
            "cards_per_treasure": cell.rules.cards_per_treasure, "gauge": " ".join(cell.rules.gauge),
            "swim_cost": cell.rules.swim_cost, "actions_per_turn": cell.rules.actions_per_turn,
@@ -375,9 +431,9 @@ def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
 
 def cell_metadata(cell: Cell, seed: int) -> dict:
     """What a cell file must hold to be resumed: its cell, seed and the code that played it
-    (`source_digest`, the hash of the rules' and policies' sources)."""
+    (the game's `code_digest`, a hash of the rules' and policies' sources)."""
     return {"cell": cell.key, "seed": seed, "policy": cell.policy, "rules": cell.rules.as_record(),
-            "code": source_digest()}
+            "code": cell.game.code_digest()}
 
 
 def iter_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = None,
@@ -392,8 +448,8 @@ def iter_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = Non
     def play(first: int, count: int):
         nonlocal n, wins
         for lo in range(first, first + count, batch):
-            raw = run_games(cell.rules, cell.policy, min(batch, first + count - lo), seed, first_game=lo,
-                            threads=threads, on_batch=on_games)
+            raw = cell.game.run_games(cell.rules, cell.policy, min(batch, first + count - lo), seed,
+                                      first_game=lo, threads=threads, on_batch=on_games)
             n += len(raw)
             wins += int((raw[:, 0] == 0).sum())
             yield raw
@@ -413,11 +469,12 @@ def play_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = Non
 
 def cell_frame(cell: Cell, raw: np.ndarray, seed: int, first_game: int = 0) -> pd.DataFrame:
     """The per-game table of a cell from the kernel's raw rows (games first_game, first_game+1, …)."""
-    df = results_frame(raw, cell.rules, cell.policy, seed, first_game=first_game)
+    df = cell.game.results_frame(raw, cell.rules, cell.policy, seed, first_game=first_game)
     for name, value in cell.labels().items():
         df[name] = value
     df["cell"] = df["cell"].astype("category")
-    df["variant"] = df["variant"].astype("category")
+    if "variant" in df:
+        df["variant"] = df["variant"].astype("category")
     return df
 
 
@@ -483,10 +540,10 @@ def check_cell(path: Path, cell: Cell, config: SweepConfig) -> str | None:
     return None
 
 
-def table_bytes_per_game() -> int:
+def table_bytes_per_game(game: GameKind = ISLAND_ESCAPE) -> int:
     """Memory a game takes in a sweep's collected table (measured on a one-game cell)."""
-    cell = Cell(Rules(), "idle")
-    df = cell_frame(cell, np.zeros((1, len(RESULT_FIELDS)), dtype=np.int32), 0)
+    cell = Cell(game.rules(), "random")
+    df = cell_frame(cell, np.zeros((1, len(game.result_fields)), dtype=np.int32), 0)
     return int(df.memory_usage(index=False, deep=False).sum())
 
 
@@ -511,7 +568,7 @@ def prepare_out(config: SweepConfig, out: str | Path, resume: bool = False, forc
     """
     out = Path(out)
     per_cell = max(config.games, config.adaptive.max_games if config.adaptive else 0)
-    need = per_cell * len(config.cells) * table_bytes_per_game()
+    need = per_cell * len(config.cells) * table_bytes_per_game(config.game)
     if need > machine_memory():
         raise SweepError(f"{config.path}: games: {per_cell:,} games a cell × {len(config.cells)} cell(s) make a "
                          f"{_size(need)} table, more than this machine's {_size(machine_memory())} of memory")
@@ -556,7 +613,7 @@ def run_sweep(config: SweepConfig, out: str | Path, resume: bool = False, progre
     for leftover in [*(out / TMP_DIR).iterdir(), *cells_dir.glob("*.tmp")]:
         leftover.unlink()  # partial files of a killed run: never complete, never read
     manifest_path = out / "sweep.json"
-    manifest = {"name": config.name, "config": config.path, "digest": config.digest,
+    manifest = {"name": config.name, "game": config.game.name, "config": config.path, "digest": config.digest,
                 "games": config.games, "seed": config.seed, "cells": [c.key for c in config.cells]}
     if manifest_path.exists() and resume:
         try:
@@ -629,7 +686,7 @@ def collect(config: SweepConfig, out: Path) -> tuple[pd.DataFrame, pd.DataFrame]
             frames.append(df)
             rows.append(summarize_cell(cell, df))
     games = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    for col in ("cell", "variant", "policy", "gauge", "cause"):
+    for col in ("cell", "variant", "policy", "gauge", "cause", "difficulty", "game_kind"):
         if col in games:
             games[col] = games[col].astype("category")
     summary = pd.DataFrame(rows)
