@@ -30,6 +30,7 @@ from numba import njit
 import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from policies.forbidden_island.expert_reference import (
     BAG_INSTEAD,
+    BAGS_FREELY,
     CAPTURE,
     CARD_BASE,
     CARD_COLLECTOR,
@@ -40,6 +41,7 @@ from policies.forbidden_island.expert_reference import (
     FUTURE_RISK,
     GIVE,
     GIVE_PER_CARD,
+    LIFT_FREELY,
     LIFT_LAST,
     LIFT_MORE,
     LIFT_SPARE,
@@ -165,12 +167,13 @@ NB = B_W + 32
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
  W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
- W_CARD_GONE) = range(25)
+ W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY) = range(27)
 DEFAULT_WEIGHTS = np.zeros(32, dtype=np.float64)
 DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
                         SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
                         CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
+DEFAULT_WEIGHTS[25:27] = (BAGS_FREELY, LIFT_FREELY)
 
 
 def _near_table(neigh: np.ndarray) -> np.ndarray:
@@ -247,7 +250,7 @@ def _bfs(s, bi, role, goals, stand, base):
         frontier = ring
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _distance(s, b, bi, seat, slot, goals, place):
     """Distance of `seat`'s pawn role from `place` to goal mask `goals`, searched once a decision
     for each (seat, slot)."""
@@ -284,7 +287,7 @@ def _reach_distance(s, bi, role, goals, place):
     return FAR
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _escapes(s, bi, seat, place):
     """expert_reference.Board.escapes as a place mask."""
     role = bi[BI_ROLE + seat]
@@ -294,23 +297,23 @@ def _escapes(s, bi, seat, place):
     return (NEIGH8[place] if role == ROLE_EXPLORER else NEIGH[place]) & stand
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _shore_reach(s, role, tile):
     at = s[TILE_PLACE + tile]
     return ((np.int64(1) << at) | (NEIGH8[at] if role == ROLE_EXPLORER else NEIGH[at])) & standing(s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _flooded_tile(s, tile):
     return _bit(s[FLOODED], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _sunk_tile(s, tile):
     return _bit(s[SUNK], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _drawn_within(b, bi, tile, n, extra_above):
     if n <= 0:
         return 0.0
@@ -323,7 +326,7 @@ def _drawn_within(b, bi, tile, n, extra_above):
     return min(max((n - above) / size, 0.0), 1.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _risk_now(s, b, bi, tile):
     if _sunk_tile(s, tile):
         return 0.0
@@ -339,26 +342,26 @@ def _risk_now(s, b, bi, tile):
     return (1 - rise) * stay + rise * after
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _risk_soon(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     later = _drawn_within(b, bi, tile, np.int64(b[B_FNOW] + b[B_FNEXT]), 0)
     return max(now, later)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _urgency(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     later = max(_risk_soon(s, b, bi, tile) - now, 0.0)
     return now + b[B_W + W_SOON] * later + b[B_W + W_FUTURE] * _bit(bi[BI_DISC], tile)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _count(bi, seat, card):
     return bi[BI_COUNTS + 7 * seat + card]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _uncaptured(bi, t):
     return _bit(bi[BI_CAPT], t) == 0
 
@@ -382,7 +385,7 @@ def _card_value(s, b, bi, seat, card, capture_cards):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _pickups_standing(s, t):
     m = np.int64(0)
     for k in range(2):
@@ -470,7 +473,7 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _open_sides(s, place):
     m = NEIGH[place] & standing(s)
     n = 0
@@ -613,7 +616,7 @@ def _lift_ok(s, p, seat, pawns_mask, to):
     return to != at and _bit(standing(s), to) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_code(seat, pawns_mask, place):
     return A_LIFT + 384 * seat + 24 * pawns_mask + place
 
@@ -684,7 +687,56 @@ def _special_card(s, p, b, bi, ph):
                 a = _lift_to_capture(s, p, b, bi)
             if a < 0:
                 a = _lift_to_trade(s, p, b, bi)
-            return a
+            if a < 0:
+                a = _lift_freely(s, p, b, bi)
+            if a >= 0:
+                return a
+    if ph == PH_ACTIONS and bi[BI_TEAM + C_SANDBAGS] > 0:
+        return _bags_freely(s, p, b, bi)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _bags_freely(s, p, b, bi):
+    """expert_reference._bags_freely (the Sandbags of the fullest hand, ties to the lowest seat)."""
+    _threats(s, p, b, bi)
+    if bi[BI_NTHR] == 0 or b[B_THRW] < b[B_W + W_BAGS_FREELY]:
+        return -1
+    place = s[TILE_PLACE + bi[BI_THR]]
+    best, most = -1, -1
+    for seat in range(bi[BI_PLAYERS]):
+        if _count(bi, seat, C_SANDBAGS):
+            size = 0
+            for c in range(6):
+                size += _count(bi, seat, c)
+            if size > most:
+                best, most = seat, size
+    return A_SANDBAGS + 24 * best + place
+
+
+@njit(cache=True, _nrt=False)
+def _lift_freely(s, p, b, bi):
+    """expert_reference._lift_freely."""
+    me = s[CUR]
+    if bi[BI_TEAM + C_LIFT] < 2 or s[ACTS] < 1 or bi[BI_ROLE + me] == ROLE_PILOT:
+        return -1
+    _threats(s, p, b, bi)
+    here = bi[BI_PAWN + me]
+    k = s[ACTS]
+    before = _place_score(s, p, b, bi, me, here, k, 0)
+    stand = standing(s)
+    best, best_gain = -1, 0.0
+    for q in range(24):
+        if not _bit(stand, q) or q == here:
+            continue
+        gain = _place_score(s, p, b, bi, me, q, k, 0) - before
+        if gain > best_gain:
+            best, best_gain = q, gain
+    if best < 0 or best_gain < b[B_W + W_LIFT_FREELY]:
+        return -1
+    for seat in range(bi[BI_PLAYERS]):
+        if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, 1 << me, best):
+            return _lift_code(seat, 1 << me, best)
     return -1
 
 
@@ -879,7 +931,8 @@ def _discard(s, p, b, bi, seat):
 @njit(cache=True, _nrt=False)
 def _turn_action(s, p, b, bi):
     """expert_reference._turn_action over the kernel's own list of the turn's actions, with the
-    place score before the action (and after spending one where the pawn stands) computed once."""
+    place scores that do not depend on the action (before it; after spending one where the pawn
+    stands; a pushed pawn where it stands) computed once."""
     _threats(s, p, b, bi)
     buf = bi[BI_BUF:BI_BUF + MAX_TURN_ACTIONS]
     n = turn_actions(s, p, buf, 0)
@@ -891,6 +944,7 @@ def _turn_action(s, p, b, bi):
     before = _place_score(s, p, b, bi, me, here, k, 0)
     spent = 0.0
     spent_known = False
+    pushed, stays = -1, 0.0  # the Navigator's pushes come pawn by pawn
     best, best_score = -1, 0.0
     for i in range(n):
         a = buf[i]
@@ -923,8 +977,10 @@ def _turn_action(s, p, b, bi):
             else:
                 pawn = (a - A_NAVIGATE) // 24
                 q = (a - A_NAVIGATE) % 24
-                gain = _place_score(s, p, b, bi, pawn, q, 0, 0) \
-                    - _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                if pawn != pushed:  # the pushed pawn's score where it stands, once per pawn
+                    pushed = pawn
+                    stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                gain = _place_score(s, p, b, bi, pawn, q, 0, 0) - stays
                 score = 0.9 * gain + spent
         if best < 0 or score > best_score or (score == best_score and a < best):
             best, best_score = a, score
