@@ -4,10 +4,22 @@ over the kernel's state, decision by decision.
 Every function below mirrors the function of the same name in `expert_reference.py`, in the
 same order of arithmetic, so that both choose the same action whenever they see the same state
 (tests/forbidden_island/test_expert_port.py plays them side by side). The reference documents
-the reasoning; this file only says where the port differs in form (masks instead of sets, a
-table of distances filled on demand instead of a dictionary). Only public parts of the state
-are read: hands, tiles, pawns, the treasure discard, the flood discard and the sizes of the
+the reasoning; this file only says where the port differs in form. Only public parts of the
+state are read: hands, tiles, pawns, the treasure discard, the flood discard and the sizes of the
 flood pile's layers with their cards (never the order inside the treasure or flood pile).
+
+The port is written for speed (issue 14 asks 20,000 games/s), so it differs in form thus:
+- It never reads the legal list (USES_LEGAL = False: the play loop skips building it). The
+  reference picks among the legal actions, but it only ever considers a few kinds; the port
+  lists those itself (the kernel's `turn_actions`, the discards and swims of the seat that must
+  act) and checks a Helicopter Lift or Sandbags it wants against F9 directly (`_lift_ok`).
+- It builds the board in stages and only the stages a decision reads: a flood draw with no
+  special card in any hand needs no board at all; tile worths and flood odds only when a risk is
+  read; a seat's goals only when its place is scored.
+- Distances are searched on place masks: a ring of the search is the union of the rings'
+  neighbours, three table lookups (`_NEAR4`, `_NEAR8`); the rings are kept, not a table of 24.
+- The place score before an action is computed once per decision, not once per action.
+- Scratch space is stamped with a generation number per decision instead of being cleared.
 """
 
 from __future__ import annotations
@@ -18,6 +30,7 @@ from numba import njit
 import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from policies.forbidden_island.expert_reference import (
     BAG_INSTEAD,
+    BAGS_FREELY,
     CAPTURE,
     CARD_BASE,
     CARD_COLLECTOR,
@@ -28,6 +41,7 @@ from policies.forbidden_island.expert_reference import (
     FUTURE_RISK,
     GIVE,
     GIVE_PER_CARD,
+    LIFT_FREELY,
     LIFT_LAST,
     LIFT_MORE,
     LIFT_SPARE,
@@ -45,7 +59,16 @@ from policies.forbidden_island.expert_reference import (
     TO_LANDING,
     TO_TRADE,
 )
-from sim.forbidden_island.kernel import diver_chain_ends, phase, standing
+from sim.forbidden_island.kernel import (
+    can_lift_off,
+    diver_chain_ends,
+    escape_targets,
+    low_seat,
+    over_limit,
+    phase,
+    standing,
+    turn_actions,
+)
 from sim.forbidden_island.layout import (
     A_CAPTURE,
     A_DISCARD,
@@ -101,6 +124,7 @@ from sim.forbidden_island.layout import (
     ROLE_PILOT,
     SKULL,
     SUNK,
+    SWIMMERS,
     T_FOOLS_LANDING,
     TDISC,
     TILE_PLACE,
@@ -110,94 +134,160 @@ from sim.forbidden_island.layout import (
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
+SLOTS = MAX_GOALS + THREAT_SLOTS  # distance searches a seat may need in one decision
+MAX_TURN_ACTIONS = 320  # more than a turn can offer: 24 moves, 24 flights, 96 pushes, 36 double shore-ups...
 
-# Board layout: one float64 array `b` and one int64 array `bi` per decision.
-# bi: [0:24] layer above (-1 not in pile), [24:48] layer size, [48:52] collector,
-#     [52:76] threatened tiles sorted, [76] threatened count, [77:81] pawn places,
-#     [81:85] roles, [85] players, [86:86+4*7] counts, [114:121] team, [121] pile size,
-#     [122] discard mask, [123] n discard, [124] captured mask, [125] treasure discard base copy,
-#     goals: [200 + seat*MAX_GOALS + g] goal place mask, [280 + seat] goal count,
-#     distance table: [300 + (seat*(MAX_GOALS+THREAT_SLOTS) + slot)*24 + place], filled flags at [3000+]
-# b:  [0:24] tile value, [24:48] worth of threatened (by sorted slot), [48:72] goal weights (x4 seats
-#     by 16 -> 48..112), scalars at 120+.
-BI_ABOVE, BI_SIZE, BI_COLLECTOR, BI_THR, BI_NTHR, BI_PAWN, BI_ROLE, BI_PLAYERS = 0, 24, 48, 52, 76, 77, 81, 85
-BI_COUNTS, BI_TEAM, BI_PILE, BI_DISC, BI_NDISC, BI_CAPT = 86, 114, 121, 122, 123, 124
-BI_GOAL, BI_NGOAL, BI_DIST = 200, 280, 300
-SLOTS = MAX_GOALS + THREAT_SLOTS
-BI_FILLED = BI_DIST + 4 * SLOTS * 24
-NBI = BI_FILLED + 4 * SLOTS
-B_VALUE, B_THRW, B_GOALW = 0, 24, 48
-B_RISE, B_FNOW, B_FAFTER, B_FNEXT, B_WRISE = 120, 121, 122, 123, 124
+# Scratch layout. `bi` (int64) and `b` (float64) are kept for a whole run of games; every
+# decision that builds a board takes a new generation number, and the parts built lazily carry
+# the generation they were built for (so nothing is cleared between decisions).
+(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN, BI_DSTEP_GEN) = range(9)
+BI_PAWN = 10  # 4 seats
+BI_ROLE = 14  # 4
+BI_COLLECTOR = 18  # 4 treasures
+BI_TEAM = 22  # 7 cards
+BI_COUNTS = 29  # 4 x 7
+BI_GOALS_GEN = 57  # 4: the generation each seat's goals were listed for
+BI_NGOAL = 61  # 4
+BI_THR = 65  # 24: flooded tiles, most pressing first
+BI_ABOVE = 89  # 24: flood cards above each tile's layer (-1: not in the pile)
+BI_SIZE = 113  # 24: the size of that layer
+BI_DSTEP = 137  # 24: the Diver's one-move reach from each place
+BI_DSTEP_MADE = 161  # 24: the generation that reach was found in
+BI_GOAL = 185  # 4 x MAX_GOALS goal place masks
+BI_ROW_GEN = BI_GOAL + 4 * MAX_GOALS  # 4 x SLOTS: the generation each distance search ran in
+BI_NRING = BI_ROW_GEN + 4 * SLOTS  # 4 x SLOTS: rings found
+BI_RING = BI_NRING + 4 * SLOTS  # 4 x SLOTS x 24: the rings (places at distance 0, 1, ...)
+BI_BUF = BI_RING + 4 * SLOTS * 24  # the turn's candidate actions
+NBI = BI_BUF + MAX_TURN_ACTIONS
+B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
+B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
 NB = B_W + 32
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
  W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
- W_CARD_GONE) = range(25)
+ W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY) = range(27)
 DEFAULT_WEIGHTS = np.zeros(32, dtype=np.float64)
 DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
                         SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
                         CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
+DEFAULT_WEIGHTS[25:27] = (BAGS_FREELY, LIFT_FREELY)
 
 
-@njit(cache=True, forceinline=True)
+def _near_table(neigh: np.ndarray) -> np.ndarray:
+    """[byte k, value v]: the union of the neighbours of the places 8k ... 8k+7 whose bits v holds,
+    so that the neighbours of any place mask are three lookups."""
+    out = np.zeros((3, 256), dtype=np.int64)
+    for k in range(3):
+        for v in range(256):
+            for i in range(8):
+                if (v >> i) & 1:
+                    out[k, v] |= neigh[8 * k + i]
+    return out
+
+
+_NEAR4 = _near_table(NEIGH)
+_NEAR8 = _near_table(NEIGH8)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _bit(mask, i):
     return (np.int64(mask) >> i) & 1
 
 
-@njit(cache=True)
-def _steps(s, role, place, stand):
-    """expert_reference.Board.steps."""
-    m = (NEIGH8[place] if role == ROLE_EXPLORER else NEIGH[place]) & stand
+@njit(cache=True, forceinline=True, _nrt=False)
+def _around(mask, table):
+    m = np.int64(mask)
+    return table[0, m & 255] | table[1, (m >> 8) & 255] | table[2, (m >> 16) & 255]
+
+
+@njit(cache=True, _nrt=False)
+def _diver_steps(s, bi, place, stand):
+    """expert_reference.Board.steps for the Diver (its chains are searched once a decision)."""
+    gen = bi[BI_GEN]
+    if bi[BI_DSTEP_MADE + place] != gen:
+        m = (NEIGH[place] & stand) | diver_chain_ends(s, place)
+        bi[BI_DSTEP + place] = m & ~(np.int64(1) << place)
+        bi[BI_DSTEP_MADE + place] = gen
+    return bi[BI_DSTEP + place]
+
+
+@njit(cache=True, _nrt=False)
+def _next_ring(s, bi, role, frontier, stand):
+    """Places one move (expert_reference.Board.steps) from any place of `frontier`."""
     if role == ROLE_DIVER:
-        m |= diver_chain_ends(s, place)
-        m &= ~(np.int64(1) << place)
-    return m
+        ring = np.int64(0)
+        for q in range(24):
+            if _bit(frontier, q):
+                ring |= _diver_steps(s, bi, q, stand)
+        return ring
+    return _around(frontier, _NEAR8 if role == ROLE_EXPLORER else _NEAR4) & stand
 
 
-@njit(cache=True)
-def _bfs(s, role, goals, stand, out):
-    """expert_reference.Board.distances into out[0:24] (FAR where cut off)."""
-    for q in range(24):
-        out[q] = FAR
+@njit(cache=True, _nrt=False)
+def _bfs(s, bi, role, goals, stand, base):
+    """expert_reference.Board.distances as rings: bi[base + d] holds the places d actions from
+    the goals; returns the number of rings. The Pilot flies anywhere in one action."""
     frontier = goals & stand
-    for q in range(24):
-        if _bit(frontier, q):
-            out[q] = 0
+    if frontier == 0:
+        return 0
+    if role == ROLE_PILOT:
+        bi[base] = frontier
+        bi[base + 1] = stand & ~frontier
+        return 2
+    bi[base] = frontier
+    seen = frontier
+    n = 1
+    while True:
+        ring = _next_ring(s, bi, role, frontier, stand) & ~seen
+        if ring == 0:
+            return n
+        bi[base + n] = ring
+        n += 1
+        seen |= ring
+        frontier = ring
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _distance(s, b, bi, seat, slot, goals, place):
+    """Distance of `seat`'s pawn role from `place` to goal mask `goals`, searched once a decision
+    for each (seat, slot)."""
+    row = seat * SLOTS + slot
+    base = BI_RING + row * 24
+    if bi[BI_ROW_GEN + row] != bi[BI_GEN]:
+        bi[BI_NRING + row] = _bfs(s, bi, bi[BI_ROLE + seat], goals, standing(s), base)
+        bi[BI_ROW_GEN + row] = bi[BI_GEN]
+    for d in range(bi[BI_NRING + row]):
+        if _bit(bi[base + d], place):
+            return d
+    return FAR
+
+
+@njit(cache=True, _nrt=False)
+def _reach_distance(s, bi, role, goals, place):
+    """A one-off distance (not one of the cached goals): the search stops once it meets `place`."""
+    stand = standing(s)
+    frontier = goals & stand
+    if frontier == 0:
+        return FAR
+    if _bit(frontier, place):
+        return 0
+    if role == ROLE_PILOT:
+        return 1 if _bit(stand, place) else FAR
     seen = frontier
     d = 0
     while frontier:
         d += 1
-        ring = np.int64(0)
-        for q in range(24):
-            if _bit(frontier, q):
-                ring |= _steps(s, role, q, stand)
-        ring &= ~seen
-        for q in range(24):
-            if _bit(ring, q):
-                out[q] = d
-        seen |= ring
-        frontier = ring
-    if role == ROLE_PILOT and (goals & stand):
-        for q in range(24):
-            if _bit(stand, q):
-                out[q] = 0 if _bit(goals, q) else min(out[q], 1)
+        frontier = _next_ring(s, bi, role, frontier, stand) & ~seen
+        if _bit(frontier, place):
+            return d
+        seen |= frontier
+    return FAR
 
 
-@njit(cache=True)
-def _distance(s, b, bi, seat, slot, goals, place):
-    """Distance of `seat`'s pawn role from `place` to goal mask `goals`, cached in table slot."""
-    row = seat * SLOTS + slot
-    base = BI_DIST + row * 24
-    if bi[BI_FILLED + row] == 0:
-        _bfs(s, bi[BI_ROLE + seat], goals, standing(s), bi[base:base + 24])
-        bi[BI_FILLED + row] = 1
-    return bi[base + place]
-
-
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _escapes(s, bi, seat, place):
     """expert_reference.Board.escapes as a place mask."""
     role = bi[BI_ROLE + seat]
@@ -207,23 +297,23 @@ def _escapes(s, bi, seat, place):
     return (NEIGH8[place] if role == ROLE_EXPLORER else NEIGH[place]) & stand
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _shore_reach(s, role, tile):
     at = s[TILE_PLACE + tile]
     return ((np.int64(1) << at) | (NEIGH8[at] if role == ROLE_EXPLORER else NEIGH[at])) & standing(s)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _flooded_tile(s, tile):
     return _bit(s[FLOODED], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _sunk_tile(s, tile):
     return _bit(s[SUNK], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _drawn_within(b, bi, tile, n, extra_above):
     if n <= 0:
         return 0.0
@@ -236,7 +326,7 @@ def _drawn_within(b, bi, tile, n, extra_above):
     return min(max((n - above) / size, 0.0), 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _risk_now(s, b, bi, tile):
     if _sunk_tile(s, tile):
         return 0.0
@@ -252,31 +342,31 @@ def _risk_now(s, b, bi, tile):
     return (1 - rise) * stay + rise * after
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _risk_soon(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     later = _drawn_within(b, bi, tile, np.int64(b[B_FNOW] + b[B_FNEXT]), 0)
     return max(now, later)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _urgency(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     later = max(_risk_soon(s, b, bi, tile) - now, 0.0)
     return now + b[B_W + W_SOON] * later + b[B_W + W_FUTURE] * _bit(bi[BI_DISC], tile)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _count(bi, seat, card):
     return bi[BI_COUNTS + 7 * seat + card]
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _uncaptured(bi, t):
     return _bit(bi[BI_CAPT], t) == 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _card_value(s, b, bi, seat, card, capture_cards):
     lifts = bi[BI_TEAM + C_LIFT]
     if card == C_LIFT:
@@ -295,7 +385,7 @@ def _card_value(s, b, bi, seat, card, capture_cards):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _pickups_standing(s, t):
     m = np.int64(0)
     for k in range(2):
@@ -305,7 +395,7 @@ def _pickups_standing(s, t):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add_goal(b, bi, seat, weight, mask):
     g = bi[BI_NGOAL + seat]
     bi[BI_GOAL + seat * MAX_GOALS + g] = mask
@@ -313,9 +403,12 @@ def _add_goal(b, bi, seat, weight, mask):
     bi[BI_NGOAL + seat] = g + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _goals(s, p, b, bi, seat):
-    """expert_reference.Board.goals, written into the seat's goal slots."""
+    """expert_reference.Board.goals, written into the seat's goal slots (once a decision)."""
+    if bi[BI_GOALS_GEN + seat] == bi[BI_GEN]:
+        return
+    bi[BI_GOALS_GEN + seat] = bi[BI_GEN]
     bi[BI_NGOAL + seat] = 0
     if bi[BI_CAPT] == 15:
         _add_goal(b, bi, seat, b[B_W + W_TO_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
@@ -351,9 +444,10 @@ def _goals(s, p, b, bi, seat):
             _add_goal(b, bi, seat, weight, np.int64(1) << bi[BI_PAWN + collector])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _place_score(s, p, b, bi, seat, place, actions, shored):
-    """expert_reference.Board.place_score; `shored` is a tile mask."""
+    """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`."""
+    _goals(s, p, b, bi, seat)
     role = bi[BI_ROLE + seat]
     score = 0.0
     for g in range(bi[BI_NGOAL + seat]):
@@ -379,7 +473,7 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _open_sides(s, place):
     m = NEIGH[place] & standing(s)
     n = 0
@@ -388,7 +482,7 @@ def _open_sides(s, place):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _tile_value(s, b, bi, tile):
     losing = b[B_W + W_LOSING]
     if tile == T_FOOLS_LANDING:
@@ -405,9 +499,11 @@ def _tile_value(s, b, bi, tile):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _board(s, p, b, bi):
-    """expert_reference.Board.__init__: everything the choice reads, from the public state."""
+    """expert_reference.Board.__init__, first stage: hands, pawns and collectors. The flood odds
+    and tile worths (`_threats`) and each seat's goals (`_goals`) follow when first read."""
+    bi[BI_GEN] += 1
     players = p[P_PLAYERS]
     bi[BI_PLAYERS] = players
     bi[BI_CAPT] = s[CAPTURED]
@@ -421,8 +517,28 @@ def _board(s, p, b, bi):
             n = s[HAND + HAND_STRIDE * seat + c] if seat < players else 0
             bi[BI_COUNTS + 7 * seat + c] = n
             bi[BI_TEAM + c] += n
-    for row in range(4 * SLOTS):
-        bi[BI_FILLED + row] = 0
+    # collectors: most cards, then not the Messenger, then seat order
+    for t in range(4):
+        best = -1
+        for seat in range(players):
+            if best < 0:
+                best = seat
+                continue
+            cs, cb = _count(bi, seat, t), _count(bi, best, t)
+            ms = bi[BI_ROLE + seat] == ROLE_MESSENGER
+            mb = bi[BI_ROLE + best] == ROLE_MESSENGER
+            if cs > cb or (cs == cb and mb and not ms):
+                best = seat
+        bi[BI_COLLECTOR + t] = best
+
+
+@njit(cache=True, _nrt=False)
+def _threats(s, p, b, bi):
+    """The board's second stage (once a decision): flood odds (expert_reference.Board._flood_odds),
+    the worth of each flooded tile and the flooded tiles by worth times urgency."""
+    if bi[BI_THREATS_GEN] == bi[BI_GEN]:
+        return
+    bi[BI_THREATS_GEN] = bi[BI_GEN]
     # flood odds: the public layers (sets of cards, bottom layer first in the kernel)
     for tile in range(24):
         bi[BI_ABOVE + tile] = -1
@@ -466,25 +582,12 @@ def _board(s, p, b, bi):
         b[B_FNOW] = FLOOD_DRAWS[mark] if mark < SKULL else 0
     b[B_FAFTER] = FLOOD_DRAWS[mark + 1] if mark + 1 < SKULL else 0
     b[B_FNEXT] = FLOOD_DRAWS[mark] if mark < SKULL else 0
-    # collectors: most cards, then not the Messenger, then seat order
-    for t in range(4):
-        best = -1
-        for seat in range(players):
-            if best < 0:
-                best = seat
-                continue
-            cs, cb = _count(bi, seat, t), _count(bi, best, t)
-            ms = bi[BI_ROLE + seat] == ROLE_MESSENGER
-            mb = bi[BI_ROLE + best] == ROLE_MESSENGER
-            if cs > cb or (cs == cb and mb and not ms):
-                best = seat
-        bi[BI_COLLECTOR + t] = best
-    for tile in range(24):
-        b[B_VALUE + tile] = _tile_value(s, b, bi, tile) if not _sunk_tile(s, tile) else 0.0
-    # threatened: flooded tiles by worth (value x urgency) descending, then tile index
+    # threatened: flooded tiles by worth (value x urgency) descending, then tile index; only
+    # flooded tiles' worths are ever read
     nt = 0
     for tile in range(24):
         if _flooded_tile(s, tile):
+            b[B_VALUE + tile] = _tile_value(s, b, bi, tile)
             worth = b[B_VALUE + tile] * _urgency(s, b, bi, tile)
             k = nt
             while k > 0 and b[B_THRW + k - 1] < worth:
@@ -495,80 +598,154 @@ def _board(s, p, b, bi):
             bi[BI_THR + k] = tile
             nt += 1
     bi[BI_NTHR] = nt
-    for seat in range(players):
-        _goals(s, p, b, bi, seat)
 
 
 # --- the choice -------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _is_legal(legal, n, a):
-    for i in range(n):
-        if legal[i] == a:
-            return True
-    return False
+@njit(cache=True, _nrt=False)
+def _lift_ok(s, p, seat, pawns_mask, to):
+    """F9: may `seat` play a Helicopter Lift moving the pawns of `pawns_mask` (standing together)
+    to place `to` now? (The caller asks only in a phase where `seat` may play special cards.)"""
+    if s[HAND + HAND_STRIDE * seat + C_LIFT] <= 0 or pawns_mask <= 0 or pawns_mask >> p[P_PLAYERS]:
+        return False
+    at = s[PAWN + low_seat(pawns_mask)]
+    for pawn in range(p[P_PLAYERS]):
+        if _bit(pawns_mask, pawn) and s[PAWN + pawn] != at:
+            return False
+    return to != at and _bit(standing(s), to) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_code(seat, pawns_mask, place):
     return A_LIFT + 384 * seat + 24 * pawns_mask + place
 
 
-@njit(cache=True)
-def choose_code(s, p, legal, n, b, bi):
-    """expert_reference.choose over the kernel state: one code of legal[:n]. `b` (NB floats)
-    and `bi` (NBI ints) are scratch arrays the caller keeps for the whole game."""
-    if n == 1:
-        return legal[0]
-    _board(s, p, b, bi)
-    a = _special_card(s, p, b, bi, legal, n)
-    if a >= 0:
-        return a
-    ph = phase(s, p)
-    if ph == PH_SWIM:
-        return _swim(s, p, b, bi, legal, n)
-    if ph == PH_DISCARD:
-        return _discard(s, p, b, bi, legal, n)
-    if ph == PH_ACTIONS:
-        return _turn_action(s, p, b, bi, legal, n)
-    for i in range(n):
-        if legal[i] == A_DRAW or legal[i] == A_FLOOD:
-            return legal[i]
-    return legal[0]
-
-
-@njit(cache=True)
-def _special_card(s, p, b, bi, legal, n):
-    for i in range(n):
-        if legal[i] >= A_LIFTOFF:
-            best = legal[i]
-            for j in range(n):
-                if legal[j] >= A_LIFTOFF and legal[j] < best:
-                    best = legal[j]
-            return best
-    ph = phase(s, p)
-    if ph == PH_FLOOD:
-        a = _rescue(s, p, b, bi, legal, n)
-        if a >= 0:
-            return a
-    if (ph == PH_ACTIONS or ph == PH_TREASURE or ph == PH_FLOOD) and bi[BI_TEAM + C_LIFT] > 0:
-        a = _lift_to_landing(s, p, b, bi, legal, n)
-        if a >= 0:
-            return a
-        if ph == PH_ACTIONS:
-            a = _lift_to_save(s, p, b, bi, legal, n)
-            if a < 0:
-                a = _lift_to_capture(s, p, b, bi, legal, n)
-            if a < 0:
-                a = _lift_to_trade(s, p, b, bi, legal, n)
-            return a
+@njit(cache=True, _nrt=False)
+def _liftoff(s, p, lo, hi):
+    """F13: the lift-off of the lowest seat of lo ... hi-1 holding a Lift, or -1."""
+    if not can_lift_off(s, p):
+        return -1
+    for seat in range(lo, hi):
+        if s[HAND + HAND_STRIDE * seat + C_LIFT] > 0:
+            return A_LIFTOFF + seat
     return -1
 
 
-@njit(cache=True)
-def _rescue(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def choose_code(s, p, b, bi):
+    """expert_reference.choose over the kernel state: the code of the action it takes (never
+    -1 while the game runs). `b` (NB floats, the weights from B_W on) and `bi` (NBI ints) are
+    scratch arrays the caller keeps for the whole run."""
+    ph = phase(s, p)
+    if ph == PH_SWIM:  # F11: no special card while a pawn swims
+        seat = low_seat(s[SWIMMERS])
+        targets = escape_targets(s, p, seat)
+        if targets & (targets - 1) == 0:  # one way out: the reference takes the only legal action
+            return A_SWIM + 24 * seat + low_seat(targets)
+        _board(s, p, b, bi)
+        _threats(s, p, b, bi)
+        return _swim(s, p, b, bi, seat, targets)
+    if ph == PH_DISCARD:  # F8: only the seat above the limit acts, its specials included
+        seat = over_limit(s, p)
+        a = _liftoff(s, p, seat, seat + 1)
+        if a >= 0:
+            return a
+        _board(s, p, b, bi)
+        return _discard(s, p, b, bi, seat)
+    holds = 0  # the team's Lifts and Sandbags
+    for seat in range(p[P_PLAYERS]):
+        holds += s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]
+    if ph != PH_ACTIONS and holds == 0:  # a draw with no special card in any hand: nothing to weigh
+        return A_DRAW if ph == PH_TREASURE else A_FLOOD
+    a = _liftoff(s, p, 0, p[P_PLAYERS])
+    if a >= 0:
+        return a
+    _board(s, p, b, bi)
+    a = _special_card(s, p, b, bi, ph)
+    if a >= 0:
+        return a
+    if ph == PH_ACTIONS:
+        return _turn_action(s, p, b, bi)
+    return A_DRAW if ph == PH_TREASURE else A_FLOOD
+
+
+@njit(cache=True, _nrt=False)
+def _special_card(s, p, b, bi, ph):
+    """expert_reference._special_card after the lift-off (checked by the caller)."""
+    if ph == PH_FLOOD:
+        a = _rescue(s, p, b, bi)
+        if a >= 0:
+            return a
+    if bi[BI_TEAM + C_LIFT] > 0:
+        a = _lift_to_landing(s, p, b, bi)
+        if a >= 0:
+            return a
+        if ph == PH_ACTIONS:
+            a = _lift_to_save(s, p, b, bi)
+            if a < 0:
+                a = _lift_to_capture(s, p, b, bi)
+            if a < 0:
+                a = _lift_to_trade(s, p, b, bi)
+            if a < 0:
+                a = _lift_freely(s, p, b, bi)
+            if a >= 0:
+                return a
+    if ph == PH_ACTIONS and bi[BI_TEAM + C_SANDBAGS] > 0:
+        return _bags_freely(s, p, b, bi)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _bags_freely(s, p, b, bi):
+    """expert_reference._bags_freely (the Sandbags of the fullest hand, ties to the lowest seat)."""
+    _threats(s, p, b, bi)
+    if bi[BI_NTHR] == 0 or b[B_THRW] < b[B_W + W_BAGS_FREELY]:
+        return -1
+    place = s[TILE_PLACE + bi[BI_THR]]
+    best, most = -1, -1
+    for seat in range(bi[BI_PLAYERS]):
+        if _count(bi, seat, C_SANDBAGS):
+            size = 0
+            for c in range(6):
+                size += _count(bi, seat, c)
+            if size > most:
+                best, most = seat, size
+    return A_SANDBAGS + 24 * best + place
+
+
+@njit(cache=True, _nrt=False)
+def _lift_freely(s, p, b, bi):
+    """expert_reference._lift_freely."""
+    me = s[CUR]
+    if bi[BI_TEAM + C_LIFT] < 2 or s[ACTS] < 1 or bi[BI_ROLE + me] == ROLE_PILOT:
+        return -1
+    _threats(s, p, b, bi)
+    here = bi[BI_PAWN + me]
+    k = s[ACTS]
+    before = _place_score(s, p, b, bi, me, here, k, 0)
+    stand = standing(s)
+    best, best_gain = -1, 0.0
+    for q in range(24):
+        if not _bit(stand, q) or q == here:
+            continue
+        gain = _place_score(s, p, b, bi, me, q, k, 0) - before
+        if gain > best_gain:
+            best, best_gain = q, gain
+    if best < 0 or best_gain < b[B_W + W_LIFT_FREELY]:
+        return -1
+    for seat in range(bi[BI_PLAYERS]):
+        if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, 1 << me, best):
+            return _lift_code(seat, 1 << me, best)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _rescue(s, p, b, bi):
     players = bi[BI_PLAYERS]
+    if bi[BI_TEAM + C_SANDBAGS] == 0 and bi[BI_TEAM + C_LIFT] == 0:
+        return -1  # nothing to rescue with
+    _threats(s, p, b, bi)
     for k in range(bi[BI_NTHR]):
         tile = bi[BI_THR + k]
         if b[B_THRW + k] <= 0 or b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_now(s, b, bi, tile) <= 0:
@@ -576,9 +753,7 @@ def _rescue(s, p, b, bi, legal, n):
         place = s[TILE_PLACE + tile]
         for seat in range(players):
             if _count(bi, seat, C_SANDBAGS):
-                a = A_SANDBAGS + 24 * seat + place
-                if _is_legal(legal, n, a):
-                    return a
+                return A_SANDBAGS + 24 * seat + place  # the tile is flooded: always playable
         stranded = 0
         first = -1
         for seat in range(players):
@@ -590,14 +765,12 @@ def _rescue(s, p, b, bi, legal, n):
         if stranded and tile != T_FOOLS_LANDING and not (t >= 0 and _uncaptured(bi, t)):
             to = _safe_spot(s, p, b, bi, first)
             for seat in range(players):
-                if _count(bi, seat, C_LIFT):
-                    a = _lift_code(seat, stranded, to)
-                    if _is_legal(legal, n, a):
-                        return a
+                if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, stranded, to):
+                    return _lift_code(seat, stranded, to)
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _safe_spot(s, p, b, bi, seat):
     best = s[TILE_PLACE + T_FOOLS_LANDING]
     found = False
@@ -614,8 +787,8 @@ def _safe_spot(s, p, b, bi, seat):
     return best
 
 
-@njit(cache=True)
-def _lift_to_landing(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def _lift_to_landing(s, p, b, bi):
     if bi[BI_CAPT] != 15 or bi[BI_TEAM + C_LIFT] < 2:
         return -1
     players = bi[BI_PLAYERS]
@@ -639,45 +812,35 @@ def _lift_to_landing(s, p, b, bi, legal, n):
     if best_size == 0:
         return -1
     for seat in range(players):
-        if _count(bi, seat, C_LIFT):
-            a = _lift_code(seat, best_mask, landing)
-            if _is_legal(legal, n, a):
-                return a
+        if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, best_mask, landing):
+            return _lift_code(seat, best_mask, landing)
     return -1
 
 
-@njit(cache=True)
-def _lift_to_save(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def _lift_to_save(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
     if s[ACTS] < 1 or (role == ROLE_PILOT and not s[FLEW]):
         return -1
+    _threats(s, p, b, bi)
     for k in range(bi[BI_NTHR]):
         tile = bi[BI_THR + k]
         if b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_soon(s, b, bi, tile) <= 0.0:
             continue
         reach = _shore_reach(s, role, tile)
-        # a distance to `reach` from the pawn: a fresh search (not one of the cached goals)
-        d = _reach_distance(s, role, reach, bi[BI_PAWN + me])
+        d = _reach_distance(s, bi, role, reach, bi[BI_PAWN + me])
         if d <= s[ACTS] - 1:
             return -1
         for seat in range(bi[BI_PLAYERS]):
-            if _count(bi, seat, C_LIFT):
-                a = _lift_code(seat, 1 << me, s[TILE_PLACE + tile])
-                if _is_legal(legal, n, a):
-                    return a
+            to = s[TILE_PLACE + tile]
+            if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, 1 << me, to):
+                return _lift_code(seat, 1 << me, to)
     return -1
 
 
-@njit(cache=True)
-def _reach_distance(s, role, goals, place):
-    out = np.empty(24, dtype=np.int64)
-    _bfs(s, role, goals, standing(s), out)
-    return out[place]
-
-
-@njit(cache=True)
-def _lift_to_capture(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def _lift_to_capture(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
     if bi[BI_TEAM + C_LIFT] < 2 or role == ROLE_PILOT:
@@ -686,7 +849,7 @@ def _lift_to_capture(s, p, b, bi, legal, n):
         if not _uncaptured(bi, t) or _count(bi, me, t) < p[P_CAPTURE]:
             continue
         pickups = _pickups_standing(s, t)
-        if pickups == 0 or _reach_distance(s, role, pickups, bi[BI_PAWN + me]) < s[ACTS]:
+        if pickups == 0 or _reach_distance(s, bi, role, pickups, bi[BI_PAWN + me]) < s[ACTS]:
             continue
         for seat in range(bi[BI_PLAYERS]):
             if _count(bi, seat, C_LIFT):
@@ -694,14 +857,14 @@ def _lift_to_capture(s, p, b, bi, legal, n):
                     tile = PICKUP[t, k]
                     if _sunk_tile(s, tile):
                         continue
-                    a = _lift_code(seat, 1 << me, s[TILE_PLACE + tile])
-                    if _is_legal(legal, n, a):
-                        return a
+                    to = s[TILE_PLACE + tile]
+                    if _lift_ok(s, p, seat, 1 << me, to):
+                        return _lift_code(seat, 1 << me, to)
     return -1
 
 
-@njit(cache=True)
-def _lift_to_trade(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def _lift_to_trade(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
     if bi[BI_TEAM + C_LIFT] < 2 or role == ROLE_MESSENGER or role == ROLE_PILOT or s[ACTS] < 2:
@@ -715,23 +878,21 @@ def _lift_to_trade(s, p, b, bi, legal, n):
             continue
         there = bi[BI_PAWN + to]
         if there == bi[BI_PAWN + me] or \
-                _reach_distance(s, role, np.int64(1) << there, bi[BI_PAWN + me]) <= s[ACTS] - 1:
+                _reach_distance(s, bi, role, np.int64(1) << there, bi[BI_PAWN + me]) <= s[ACTS] - 1:
             continue
         for seat in range(bi[BI_PLAYERS]):
-            if _count(bi, seat, C_LIFT):
-                a = _lift_code(seat, 1 << me, there)
-                if _is_legal(legal, n, a):
-                    return a
+            if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, 1 << me, there):
+                return _lift_code(seat, 1 << me, there)
     return -1
 
 
-@njit(cache=True)
-def _swim(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def _swim(s, p, b, bi, seat, targets):
     best, best_score = -1, 0.0
-    for i in range(n):
-        a = legal[i]
-        seat = (a - A_SWIM) // 24
-        q = (a - A_SWIM) % 24
+    for q in range(24):
+        if not _bit(targets, q):
+            continue
+        a = A_SWIM + 24 * seat + q
         tile = s[PLACE_TILE + q]
         score = (_place_score(s, p, b, bi, seat, q, 0, 0) + b[B_W + W_DRY] * (0 if _bit(s[FLOODED], q) else 1)
                  - b[B_W + W_RISKY] * _risk_soon(s, b, bi, tile) + b[B_W + W_OPEN] * _open_sides(s, q))
@@ -740,82 +901,93 @@ def _swim(s, p, b, bi, legal, n):
     return best
 
 
-@njit(cache=True)
-def _discard(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def _discard(s, p, b, bi, seat):
     worst, worst_value = -1, 0.0
-    seat = -1
-    for i in range(n):
-        a = legal[i]
-        if A_DISCARD <= a < A_SWIM:
-            seat = (a - A_DISCARD) // 8
-            v = _card_value(s, b, bi, seat, (a - A_DISCARD) % 8, p[P_CAPTURE])
-            if worst < 0 or v < worst_value or (v == worst_value and a < worst):
-                worst, worst_value = a, v
-    if worst_value >= b[B_W + W_BAG_INSTEAD] or (worst - A_DISCARD) % 8 == C_SANDBAGS:
+    for c in range(6):
+        if _count(bi, seat, c) == 0:
+            continue
+        a = A_DISCARD + 8 * seat + c
+        v = _card_value(s, b, bi, seat, c, p[P_CAPTURE])
+        if worst < 0 or v < worst_value or (v == worst_value and a < worst):
+            worst, worst_value = a, v
+    flooded = np.int64(s[FLOODED])
+    if (worst_value >= b[B_W + W_BAG_INSTEAD] or (worst - A_DISCARD) % 8 == C_SANDBAGS) \
+            and _count(bi, seat, C_SANDBAGS) and flooded:
+        _threats(s, p, b, bi)
         best, best_score = -1, 0.0
-        for i in range(n):
-            a = legal[i]
-            if A_SANDBAGS <= a < A_LIFT:
-                tile = s[PLACE_TILE + (a - A_SANDBAGS) % 24]
-                score = b[B_VALUE + tile] * (_urgency(s, b, bi, tile) + 0.01)
-                if best < 0 or score > best_score or (score == best_score and a < best):
-                    best, best_score = a, score
-        if best >= 0:
-            return best
+        for q in range(24):
+            if not _bit(flooded, q):
+                continue
+            a = A_SANDBAGS + 24 * seat + q
+            tile = s[PLACE_TILE + q]
+            score = b[B_VALUE + tile] * (_urgency(s, b, bi, tile) + 0.01)
+            if best < 0 or score > best_score or (score == best_score and a < best):
+                best, best_score = a, score
+        return best
     return worst
 
 
-@njit(cache=True)
-def _turn_action(s, p, b, bi, legal, n):
+@njit(cache=True, _nrt=False)
+def _turn_action(s, p, b, bi):
+    """expert_reference._turn_action over the kernel's own list of the turn's actions, with the
+    place scores that do not depend on the action (before it; after spending one where the pawn
+    stands; a pushed pawn where it stands) computed once."""
+    _threats(s, p, b, bi)
+    buf = bi[BI_BUF:BI_BUF + MAX_TURN_ACTIONS]
+    n = turn_actions(s, p, buf, 0)
+    buf[n] = A_DRAW
+    n += 1
+    me = s[CUR]
+    here = bi[BI_PAWN + me]
+    k = s[ACTS]
+    before = _place_score(s, p, b, bi, me, here, k, 0)
+    spent = 0.0
+    spent_known = False
+    pushed, stays = -1, 0.0  # the Navigator's pushes come pawn by pawn
     best, best_score = -1, 0.0
     for i in range(n):
-        a = legal[i]
-        if a > A_DRAW:
-            continue
-        score = _score(s, p, b, bi, a)
+        a = buf[i]
+        if a == A_CAPTURE:
+            score = CAPTURE
+        elif a == A_DRAW:
+            score = _place_score(s, p, b, bi, me, here, 0, 0) - before
+        elif a < A_NAVIGATE:
+            fly = a >= A_FLY
+            q = a - (A_FLY if fly else A_MOVE)
+            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - (0.01 if fly else 0.0)
+        elif A_SHORE <= a < A_GIVE:
+            if a < A_SHORE2:
+                t1 = s[PLACE_TILE + a - A_SHORE]
+                worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5)
+                shored = np.int64(1) << t1
+            else:
+                t1 = s[PLACE_TILE + (a - A_SHORE2) // 24]
+                t2 = s[PLACE_TILE + (a - A_SHORE2) % 24]
+                worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5) \
+                    + (b[B_VALUE + t2] * _urgency(s, b, bi, t2) + 0.5)
+                shored = (np.int64(1) << t1) | (np.int64(1) << t2)
+            score = worth + _place_score(s, p, b, bi, me, here, k - 1, shored) - before
+        else:
+            if not spent_known:
+                spent = _place_score(s, p, b, bi, me, here, k - 1, 0) - before
+                spent_known = True
+            if A_GIVE <= a < A_CAPTURE:
+                score = _give_score(s, p, b, bi, me, (a - A_GIVE) // 4, (a - A_GIVE) % 4) + spent
+            else:
+                pawn = (a - A_NAVIGATE) // 24
+                q = (a - A_NAVIGATE) % 24
+                if pawn != pushed:  # the pushed pawn's score where it stands, once per pawn
+                    pushed = pawn
+                    stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                gain = _place_score(s, p, b, bi, pawn, q, 0, 0) - stays
+                score = 0.9 * gain + spent
         if best < 0 or score > best_score or (score == best_score and a < best):
             best, best_score = a, score
     return best
 
 
-@njit(cache=True)
-def _score(s, p, b, bi, a):
-    me = s[CUR]
-    here = bi[BI_PAWN + me]
-    k = s[ACTS]
-    before = _place_score(s, p, b, bi, me, here, k, 0)
-    if a == A_CAPTURE:
-        return CAPTURE
-    if a == A_DRAW:
-        return _place_score(s, p, b, bi, me, here, 0, 0) - before
-    if a < A_NAVIGATE:
-        fly = a >= A_FLY
-        q = a - (A_FLY if fly else A_MOVE)
-        return _place_score(s, p, b, bi, me, q, k - 1, 0) - before - (0.01 if fly else 0.0)
-    if A_SHORE <= a < A_GIVE:
-        if a < A_SHORE2:
-            t1 = s[PLACE_TILE + a - A_SHORE]
-            worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5)
-            shored = np.int64(1) << t1
-        else:
-            t1 = s[PLACE_TILE + (a - A_SHORE2) // 24]
-            t2 = s[PLACE_TILE + (a - A_SHORE2) % 24]
-            worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5) \
-                + (b[B_VALUE + t2] * _urgency(s, b, bi, t2) + 0.5)
-            shored = (np.int64(1) << t1) | (np.int64(1) << t2)
-        return worth + _place_score(s, p, b, bi, me, here, k - 1, shored) - before
-    spent = _place_score(s, p, b, bi, me, here, k - 1, 0) - before
-    if A_GIVE <= a < A_CAPTURE:
-        to = (a - A_GIVE) // 4
-        card = (a - A_GIVE) % 4
-        return _give_score(s, p, b, bi, me, to, card) + spent
-    pawn = (a - A_NAVIGATE) // 24
-    q = (a - A_NAVIGATE) % 24
-    gain = _place_score(s, p, b, bi, pawn, q, 0, 0) - _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
-    return 0.9 * gain + spent
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _give_score(s, p, b, bi, giver, to, card):
     if not _uncaptured(bi, card) or bi[BI_COLLECTOR + card] != to:
         return -1.0
@@ -843,6 +1015,7 @@ def scratch() -> tuple[np.ndarray, np.ndarray]:
 
 DESCRIPTION = "goal-directed fair player: flood odds, collectors, special cards just in time (issue 14)"
 WEIGHTS = 32  # the policy parameter slots proper: the W_* weights (0 = the reference's value)
+USES_LEGAL = False  # it lists its own candidates: the play loop need not build the legal list
 
 
 def default_params() -> np.ndarray:
@@ -851,15 +1024,20 @@ def default_params() -> np.ndarray:
     return np.zeros(WEIGHTS + NB + NBI, dtype=np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose(s, p, pp, acts, n, rng):
-    """The play loop's interface: the index into acts[:n] of the expert's choice. The scratch
-    arrays live at the end of `pp` (an int64 view of the float64 slots: nothing allocated)."""
+    """The play loop's interface. Called with the legal list (n > 0) it returns the index of its
+    choice there; called blind (n = 0, as the play loop does for this policy) it writes its
+    choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
+    int64 view of the float64 slots: nothing allocated)."""
     b = pp[WEIGHTS:WEIGHTS + NB]
     bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
     for i in range(WEIGHTS):
         b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
-    code = choose_code(s, p, acts, n, b, bi)
+    code = choose_code(s, p, b, bi)
+    if n == 0:
+        acts[0] = code
+        return 0
     for i in range(n):
         if acts[i] == code:
             return i

@@ -15,7 +15,10 @@ How it plays (rulings cited as F1-F14, ../shared/rules/FI-RULINGS.md):
   (F11); a pickup tile whose twin still stands comes next; any other tile a little.
 - Special cards just in time (F9): before each flood card, a Sandbags (or a Helicopter Lift for
   a stranded pawn) saves a tile whose loss would end the game if its card may still come up in
-  this flood phase. Helicopter Lift: the lift-off at once (F13); everyone to Fools' Landing at
+  this flood phase. And not hoarded: every card in a hand is one fewer in the treasure deck's
+  cycle, so the Waters Rise! cards come round sooner (F6, F7); a Sandbags goes on a badly
+  threatened tile on the next turn, and a spare Lift flies the current player where it gains
+  most. Helicopter Lift: the lift-off at once (F13); everyone to Fools' Landing at
   the end while another Lift is kept for the lift-off; a pawn holding four cards of a treasure to
   its pickup tile on its own turn when the table holds two Lifts.
 - Cards (F8, F12): each uncaptured treasure has a collector, the player holding most of it;
@@ -86,6 +89,11 @@ DRY_BONUS = 20.0  # swims and lifts: a dry tile,
 RISKY_PENALTY = 200.0  # ... minus this times its chance of sinking soon,
 OPEN_SIDE = 5.0  # ... plus this per standing side neighbour
 BAG_INSTEAD = 8.0  # a discard this useful or more: play a Sandbags instead
+# Cards held are cards the treasure deck cycles without: with fewer cards in its pile each pass
+# brings the three Waters Rise! sooner (F6, F7), which is how four full hands drown the island.
+# So special cards are spent, not hoarded (set on 5,000 paired games a cell at 3 and 4 players):
+BAGS_FREELY = 100.0  # on its own turn, Sandbags the most threatened tile once its worth reaches this
+LIFT_FREELY = 150.0  # with a Lift to spare, fly the player where its place score gains this much
 
 
 class Board:
@@ -395,8 +403,51 @@ def _special_card(board: Board, legal: list[Action], legal_set: set[Action]) -> 
         if gather is not None:
             return gather
         if v.phase == "actions":
-            return (_lift_to_save(board, legal_set) or _lift_to_capture(board, legal_set)
-                    or _lift_to_trade(board, legal_set))
+            lift = (_lift_to_save(board, legal_set) or _lift_to_capture(board, legal_set)
+                    or _lift_to_trade(board, legal_set) or _lift_freely(board, legal_set))
+            if lift is not None:
+                return lift
+    if v.phase == "actions" and board.team[SANDBAGS]:
+        return _bags_freely(board, legal_set)
+    return None
+
+
+def _bags_freely(board: Board, legal_set: set[Action]) -> Action | None:
+    """On the actions of a turn, the most threatened flooded tile, once its worth times urgency
+    reaches BAGS_FREELY, gets a Sandbags at once (an action saved, a card back into the deck),
+    from the fullest hand holding one (it is the likeliest to discard)."""
+    threats = board.threatened()
+    if not threats or threats[0][0] < BAGS_FREELY:
+        return None
+    place = board.place_of[threats[0][1]]
+    holders = _holders(board, SANDBAGS)
+    seat = max(holders, key=lambda s: (len(board.view.hands[s]), -s))
+    a = Action("sandbags", by=seat, place=place)
+    return a if a in legal_set else None
+
+
+def _lift_freely(board: Board, legal_set: set[Action]) -> Action | None:
+    """On its own turn, with a Lift to spare (one stays for the lift-off), a player other than
+    the Pilot is flown to the place that raises its place score most, if by LIFT_FREELY or more."""
+    v = board.view
+    me = v.current
+    if board.lifts < 2 or v.actions_left < 1 or board.roles[me] == "pilot":
+        return None
+    here, k = v.pawns[me], v.actions_left
+    before = board.place_score(me, here, k)
+    best, best_gain = None, 0.0
+    for p in PLACES:
+        if not board.standing(p) or p == here:
+            continue
+        gain = board.place_score(me, p, k) - before
+        if gain > best_gain:
+            best, best_gain = p, gain
+    if best is None or best_gain < LIFT_FREELY:
+        return None
+    for seat in _holders(board, LIFT):
+        a = Action("lift", by=seat, pawns=(me,), place=best)
+        if a in legal_set:
+            return a
     return None
 
 

@@ -3,34 +3,45 @@ any state.
 
 The rules (sim/forbidden_island/kernel.py) know nothing of policies. This loop asks the policy
 for every decision - actions, draws, discards, swims and any player's special cards alike, as the
-kernel lists them - and applies it. `play_on` plays on from any state (whole games, or a search
-policy's rollouts); `play_chunk` plays a run's games into rows of a results table;
+kernel lists them (unless the policy decides without the list) - and applies it. `play_on`
+plays on from any state (whole games, or a search policy's rollouts); `play_chunk` plays a run's
+games into rows of a results table;
 `play_logged` plays one game and logs every decision's code (for records).
 
 `pid` must be a compile-time constant (policies/forbidden_island/dispatch.py): enter through
-`entries.py`. Nothing in a game allocates; a chunk allocates its scratch arrays once.
+`entries.py`. Nothing in a game allocates; a chunk allocates its scratch arrays once. So the
+game loop, the kernel and the expert are compiled without numba's reference counting
+(`_nrt=False`): otherwise every call passing the state or the scratch arrays pays atomic
+increments and decrements, and those cost the expert two thirds of its time. A policy that
+allocates must switch counting back on for itself (`_nrt=True` on its `choose`), as in Island
+Escape's loop (policies/play.py).
 """
 
 import numpy as np
 from numba import njit
 
-from policies.forbidden_island.dispatch import choose
+from policies.forbidden_island.dispatch import choose, uses_legal
 from sim.forbidden_island import kernel as K
-from sim.forbidden_island.layout import MAX_LEGAL, NSTATE, TURN
+from sim.forbidden_island.layout import MAX_LEGAL, NSTATE, OUTCOME, TURN
 
 LOG_SIZE = 1 << 14  # decisions a logged game may take (a long game takes about a thousand)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
     """Play from the current state to the end of the game, or with `turns` > 0 until turn
     s[TURN] + turns begins. Logs each decision's code into log[nlog:] while nlog >= 0 (and
     the log has room); returns the new nlog."""
     last = s[TURN] + turns if turns > 0 else 1 << 30
     while s[TURN] < last:
-        n = K.legal_actions(s, p, acts)
-        if n == 0:
-            break
+        if uses_legal(pid):
+            n = K.legal_actions(s, p, acts)
+            if n == 0:
+                break
+        else:  # a blind policy writes its code into acts[0] (dispatch.py)
+            if s[OUTCOME] >= 0:
+                break
+            n = 0
         a = acts[choose(pid, s, p, pp, acts, n, rng)]
         if 0 <= nlog < log.size:
             log[nlog] = a
@@ -39,7 +50,7 @@ def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
     return nlog
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(s, p, pid, pp, rng, acts, seed, game, log, logging):
     """Deal game `game` of `seed` and play it to its end; returns the number of logged codes."""
     K.init_game(s, p, rng, seed, game)

@@ -3,9 +3,11 @@
 A policy is a module of this package with `DESCRIPTION` and a numba function
 `choose(s, p, pp, acts, n, rng) -> index into acts[:n]`: given the state and rule parameters
 (docs/FI-KERNEL.md), its own parameter array `pp` and the codes of the legal actions, it picks
-one. It decides for the whole team, so it may pick any player's out-of-turn special card. A fair
-policy reads no order of the draw piles (the issue's twin of R19) and draws randomness only from
-the policy stream (`layout.STREAM_POLICY`).
+one. It decides for the whole team, so it may pick any player's out-of-turn special card. A
+policy that lists its own candidates says `USES_LEGAL = False`: the play loop then builds no
+legal list and calls it with n = 0, and it writes the code of its (legal) choice into acts[0]
+and returns 0. A fair policy reads no order of the draw piles (the issue's twin of R19) and
+draws randomness only from the policy stream (`layout.STREAM_POLICY`).
 
 Modules are named here, not imported, so that the play loop's dispatch can read this registry
 while search policies import the play loop.
@@ -19,8 +21,14 @@ import importlib
 POLICIES: dict[str, tuple[int, str]] = {
     "random": (0, "uniform_random"),
     "expert": (1, "expert"),
+    "lookahead": (2, "lookahead"),
 }
 MODULES = {pid: module for pid, module in POLICIES.values()}
+# Search policies and the policy they roll out with: a search is never worse than its rollout
+# policy on the same games (tests/forbidden_island/test_lookahead.py).
+ROLLOUT = {"lookahead": "expert"}
+# Policies that search (a few games a second): experiments give them fewer games.
+SLOW = {"lookahead"}
 # The strongest fair policy registered plays when none is named (the comparison's judge).
 JUDGES = ("expert", "random")
 DEFAULT_POLICY = next(name for name in JUDGES if name in POLICIES)

@@ -137,6 +137,41 @@ def test_f9_lift_brings_everyone_to_fools_landing_while_another_lift_is_kept():
     assert expert(game).kind in ("move", "draw")
 
 
+def test_f9_spends_sandbags_from_the_fullest_hand_on_a_badly_threatened_tile_on_its_turn():
+    """Cards held are cards the treasure deck cycles without (F7), so a Sandbags is not kept for
+    an emergency once a tile is threatened enough (BAGS_FREELY): Fools' Landing, flooded, its
+    card in the two drawn next, is sandbagged at once, from the fuller of the two hands."""
+    game = arranged(["engineer", "messenger"])
+    game.pawns[0] = (4, 6)  # far from the landing: walking there would cost the turn
+    set_state(game, [(3, 1)], FLOODED)
+    hand(game, 0, ["sandbags"])
+    hand(game, 1, ["sandbags", "fire", "earth"])
+    flood_top(game, [FOOLS_LANDING, "watchtower"])
+    game.flood_layers = [2, len(game.flood_pile) - 2]  # as after a Waters Rise!: drawn next
+    assert expert(game) == Action("sandbags", by=1, place=(3, 1))
+    set_state(game, [(3, 1)], DRY)  # a plain tile instead: too little at stake, the card is kept
+    set_state(game, [(4, 1)], FLOODED)
+    flood_top(game, ["bronze_gate", "watchtower"])
+    game.flood_layers = [2, len(game.flood_pile) - 2]
+    assert expert(game).kind != "sandbags"
+
+
+def test_f9_a_spare_lift_flies_the_player_within_reach_of_a_threatened_pickup_tile():
+    """With two Lifts (one stays for the lift-off), the player is flown next to a threatened
+    pickup tile it could not walk to and shore this turn; with one Lift it walks."""
+    game = arranged(["diver", "engineer"])
+    game.pawns[0] = (4, 6)
+    set_state(game, [(5, 3)], FLOODED)  # the Temple of the Moon: its card is drawn next
+    flood_top(game, ["temple_of_the_moon", "watchtower"])
+    game.flood_layers = [2, len(game.flood_pile) - 2]  # as after a Waters Rise!: drawn next
+    hand(game, 1, ["lift", "lift"])
+    action = expert(game)
+    assert action.kind == "lift" and action.pawns == (0,) and action.by == 1
+    assert abs(action.place[0] - 5) + abs(action.place[1] - 3) <= 1
+    hand(game, 1, ["lift"])
+    assert expert(game).kind != "lift"
+
+
 # --- discards and swims (F8, F11) --------------------------------------------------------------------------
 
 

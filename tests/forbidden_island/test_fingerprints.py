@@ -14,7 +14,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from policies.forbidden_island.registry import POLICIES
+from policies.forbidden_island.registry import POLICIES, SLOW
 from sim.forbidden_island.rules import Rules
 
 # Two players at Novice (the most turns, the most decisions a game) and four at Elite (every
@@ -24,19 +24,22 @@ SETTINGS = {
     "4p-elite": (Rules(players=4, difficulty="elite"), 8),
 }
 GAMES = 300
+SLOW_GAMES = 12  # search policies: a game takes them a tenth of a second or more
 
 
 def fingerprint(policy: str, setting: str) -> str:
     from experiments.forbidden_island import run_games
 
     rules, seed = SETTINGS[setting]
-    raw = run_games(rules, policy, GAMES, seed=seed, threads=1)
+    raw = run_games(rules, policy, SLOW_GAMES if policy in SLOW else GAMES, seed=seed, threads=1)
     return hashlib.sha256(np.ascontiguousarray(raw, dtype=np.int32).tobytes()).hexdigest()[:16]
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): '6c1779c30ee489a5',
-    ('expert', '4p-elite'): '980bc6233fb65f07',
+    ('expert', '2p-novice'): '68e08cfaf82c51df',
+    ('expert', '4p-elite'): 'af7663b9e3f47ef2',
+    ('lookahead', '2p-novice'): 'd92ac1965b23ccd9',
+    ('lookahead', '4p-elite'): '6206ba8bb2fc1d20',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }

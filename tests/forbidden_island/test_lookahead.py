@@ -1,0 +1,131 @@
+"""Forbidden Island's `lookahead`: never worse than the expert it rolls out with, and fair.
+
+The twin of tests/test_search.py (Island Escape's search) and of R19's honesty test: the search
+may read everything but the order of the treasure and flood draw piles (issue 14), so
+reshuffling those piles - and the game's own shuffle stream, which decides later reshuffles -
+must never change its choice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from experiments.forbidden_island import run_games
+from experiments.sweep import paired_difference
+from policies.forbidden_island import entries, expert, lookahead
+from policies.forbidden_island.registry import POLICIES, ROLLOUT
+from sim.forbidden_island import kernel as K
+from sim.forbidden_island import layout as L
+from sim.forbidden_island.convert import params_of
+from sim.forbidden_island.rules import Rules
+
+PAIRED = Rules(players=2, difficulty="novice")  # expert wins about 40% here: room both ways
+
+
+def _won(policy: str, games: int, seed: int, pp: np.ndarray | None = None) -> np.ndarray:
+    return run_games(PAIRED, policy, games, seed=seed, policy_params=pp)[:, 0] == L.CAUSE_WIN
+
+
+def test_lookahead_rolls_out_with_its_registered_policy_and_carries_its_parameters():
+    assert ROLLOUT == {"lookahead": "expert"}
+    assert lookahead.EXPERT_ID == POLICIES[ROLLOUT["lookahead"]][0]
+    pp = lookahead.default_params()
+    assert len(pp) == lookahead.SLOTS + len(expert.default_params()) and not pp.any()
+
+
+def test_lookahead_is_not_worse_than_expert_on_the_same_games():
+    """Paired games (game g of a seed is the same deal for both): the 95% interval of
+    lookahead - expert must reach zero or above."""
+    d = paired_difference(_won("lookahead", 120, 31), _won("expert", 120, 31))
+    assert d["ci95"][1] >= 0.0, d
+
+
+def test_the_paired_test_catches_a_search_without_its_safeguards():
+    """The mutant check: with the confirmation off and ties in the screening let through
+    (slot 7 = 2), the search plays whichever candidate ties the expert's choice over a short
+    horizon; the paired test above must reject it. (The confirmation alone off, slot 7 = 1, is
+    not caught: with a two-turn screening the search barely suffers from the winner's curse.)"""
+    pp = lookahead.default_params()
+    pp[7] = 2.0
+    d = paired_difference(_won("lookahead", 60, 31, pp), _won("expert", 60, 31))
+    assert d["ci95"][1] < 0.0, d
+
+
+def _decisions(rules: Rules, games: int, start: int, every: int):
+    """Every `every`-th decision the search may take (the current player's actions, discards,
+    swims) from turn `start` to the end of games played by expert on the kernel's deals."""
+    p = params_of(rules)
+    pp = expert.default_params()
+    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    log = np.zeros(1, dtype=np.int32)
+    k = 0
+    for game in range(games):
+        s = np.zeros(L.NSTATE, dtype=np.int32)
+        rng = np.zeros(3, dtype=np.uint64)
+        K.init_game(s, p, rng, 23, game)
+        entries.PLAY_ON["expert"](s, p, pp, rng, acts, log, -1, start - 1)
+        while (n := K.legal_actions(s, p, acts)) > 0:
+            if n > 1 and K.phase(s, p) in (L.PH_ACTIONS, L.PH_DISCARD, L.PH_SWIM):
+                k += 1
+                if k % every == 0:
+                    yield s.copy(), p, rng.copy()
+            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
+
+
+def _reshuffle_hidden(s: np.ndarray, rng: np.ndarray, shuffle: np.random.Generator) -> tuple:
+    """The same public state with the draw piles in another order: the treasure pile as a whole,
+    the flood pile within each public layer; and another shuffle stream."""
+    t = s.copy()
+    n = t[L.TPILE_N]
+    t[L.TPILE:L.TPILE + n] = shuffle.permutation(t[L.TPILE:L.TPILE + n])
+    layers = t[L.FLAYERS_N]
+    for k in range(layers):
+        lo = L.FPILE + t[L.FLAYER + k]
+        hi = L.FPILE + (t[L.FLAYER + k + 1] if k + 1 < layers else t[L.FPILE_N])
+        t[lo:hi] = shuffle.permutation(t[lo:hi])
+    r = rng.copy()
+    r[L.STREAM_SHUFFLE] = np.uint64(shuffle.integers(1 << 62))
+    return t, r
+
+
+@pytest.mark.parametrize("confirmed", [True, False])
+def test_reshuffling_the_hidden_draw_piles_never_changes_the_choice(confirmed):
+    """The issue's twin of R19, at turn starts of 2-4 player games. The search is set to leave
+    expert's choice easily (two screening worlds, any confirmed gain; or the screening's pick
+    unconfirmed) so that the test exercises the search's own worlds, not only expert."""
+    pp = lookahead.default_params()
+    pp[0] = 2.0
+    pp[2] = 0.01
+    pp[7] = 0.0 if confirmed else 1.0
+    shuffle = np.random.default_rng(5)
+    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    checked = changed = deviated = 0
+    for rules in (Rules(players=2, difficulty="normal"), Rules(players=3, difficulty="elite"),
+                  Rules(players=4, difficulty="novice")):
+        for s, p, rng in _decisions(rules, 4, 2, 3):
+            n = K.legal_actions(s, p, acts)
+            base = acts[expert.choose(s, p, pp[lookahead.SLOTS:], acts, n, rng.copy())]
+            want = acts[lookahead.choose(s.copy(), p, pp, acts, n, rng.copy())]
+            deviated += want != base
+            for _ in range(2):
+                t, r = _reshuffle_hidden(s, rng, shuffle)
+                changed += (t != s).any()
+                n2 = K.legal_actions(t, p, acts)
+                assert n2 == n
+                got = acts[lookahead.choose(t, p, pp, acts, n2, r)]
+                assert got == want, rules
+                checked += 1
+    assert checked >= 60 and changed >= checked // 2
+    assert deviated >= 4  # the search itself decided some of these
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("difficulty", ["novice", "normal", "elite", "legendary"])
+def test_lookahead_is_never_worse_than_expert_at_any_level(players, difficulty):
+    rules = Rules(players=players, difficulty=difficulty)
+    a = run_games(rules, "lookahead", 300, seed=5)[:, 0] == L.CAUSE_WIN
+    b = run_games(rules, "expert", 300, seed=5)[:, 0] == L.CAUSE_WIN
+    d = paired_difference(a, b)
+    assert d["ci95"][1] >= 0.0, d
