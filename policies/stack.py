@@ -10,7 +10,6 @@ loading the search helpers (about 50 ms of start-up) for policies that never sea
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 
 @intrinsic
@@ -26,6 +25,10 @@ def stack_empty(typingctx, n, dtype):
     arrty = types.Array(dtype.dtype, 1, "C")
 
     def codegen(context, builder, signature, args):
+        # imported here, when compiling: it loads numba's array support, a tenth of a second of
+        # start-up that a run of cached kernels does without
+        from numba.np.arrayobj import populate_array
+
         elem = context.get_data_type(dtype.dtype)
         itemsize = context.get_abi_sizeof(elem)
         ary = context.make_array(arrty)(context, builder)
