@@ -25,6 +25,32 @@ if TYPE_CHECKING:
 BATCH = 1 << 16  # games per kernel call: bounds memory and paces the progress bar
 
 
+def _load_cached_kernels_without_the_compiler() -> None:
+    """Load compiled kernels from numba's cache without first setting up numba's compiler.
+
+    Before every cache lookup numba readies its whole compiler (it imports and registers the
+    typing and lowering of everything it can compile: about 0.2 s, a quarter of `simulate`'s
+    start-up), although running cached machine code needs only its runtime's symbols. Here a
+    lookup sets up the runtime alone; a miss compiles, and numba's compiler readies itself when
+    it starts. Numba is pinned (tests/test_numba_pin.py): this replaces one method of its cache.
+    tests/test_compile.py checks that a cached run never sets the compiler up and plays the same
+    games, and that a cold start still compiles.
+    """
+    from numba.core import caching
+    from numba.core.runtime import rtsys
+
+    def load_overload(self, sig, target_context):
+        rtsys.initialize(target_context)  # the runtime (NRT) the loaded code links against
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        # None when the `with` block swallowed an I/O error: a miss, so numba compiles
+
+    caching.Cache.load_overload = load_overload
+
+
+_load_cached_kernels_without_the_compiler()
+
+
 def card_code(card_id: int) -> str | None:
     """Kernel card id -> card code (R1)."""
     if card_id < 0:
@@ -106,7 +132,9 @@ def play_in_chunks(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, gam
     while done < games:
         n = min(BATCH, games - done)
         chunk = out[done:done + n]
-        parts = max(1, min(n // 256, 4 * threads))
+        # Many small chunks: the threads wait for the batch's last chunk, and with 4 a thread a
+        # thread idled about half a chunk per batch (a tenth of a random run on 2 threads).
+        parts = max(1, min(n // 512, 16 * threads))
         bounds = [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
         if threads == 1 or parts == 1:
             play_chunk(params, pp, seed, first_game + done, chunk, 0, n)

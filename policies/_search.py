@@ -8,11 +8,9 @@ Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is pl
 """
 
 import numpy as np
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
+from numba import njit
 
+from policies.stack import stack_empty
 from sim.layout import (
     A_END,
     A_GIVE,
@@ -60,31 +58,6 @@ from sim.layout import (
 )
 
 INF = 1e9
-
-
-@intrinsic
-def stack_empty(typingctx, n, dtype):
-    """`np.empty(n, dtype)` on the stack of the calling function: per-decision scratch with no
-    heap allocation and no reference count. `n` must be a constant. The array lives until the
-    function that called `stack_empty` returns: pass it down, never return it or keep it.
-    A call site inside a loop reuses the same memory on every pass.
-    """
-    if not isinstance(n, types.IntegerLiteral) or not isinstance(dtype, (types.NumberClass, types.DType)):
-        return None
-    size = n.literal_value
-    arrty = types.Array(dtype.dtype, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        elem = context.get_data_type(dtype.dtype)
-        itemsize = context.get_abi_sizeof(elem)
-        ary = context.make_array(arrty)(context, builder)
-        populate_array(ary, data=cgutils.alloca_once(builder, elem, size=size),
-                       shape=[context.get_constant(types.intp, size)],
-                       strides=[context.get_constant(types.intp, itemsize)],
-                       itemsize=context.get_constant(types.intp, itemsize), meminfo=None)
-        return ary._getvalue()
-
-    return arrty(n, dtype), codegen
 
 
 @njit(cache=True)

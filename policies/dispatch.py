@@ -6,14 +6,17 @@ Only the policy in use is compiled. numba compiles every function a loop may cal
 of `if pid == k:` is not pruned before typing even when `pid` is a constant, so such a chain
 compiled all the policies into every game loop (about 40 s of cold compile, whichever played).
 Instead `pid` is always a numba literal (Literal[int]): policies/entries.py passes constants and
-policies/play.py asks for literals with `numba.literally`; the overloads below read that literal
-while typing and hand the loop the one policy's function. A policy module is imported only
-then, so this module imports no policy: search policies can import the play loop, which imports
-this dispatch, without a circle.
+the play loop hands them on; the intrinsics below read that literal while typing and emit a
+direct call to the one policy's function. A policy module is imported only then, so this module
+imports no policy: search policies can import the play loop, which imports this dispatch,
+without a circle.
 
-The play loop runs without numba's reference counting and these functions are inlined into it,
-so a policy that creates nothing (idle, random) costs no call at all. A policy that creates
-arrays (np.empty and friends) must switch reference counting back on for itself:
+Intrinsics rather than `@overload`s: numba compiles an overload's implementation as a function
+of its own before inlining it, and that function, linking the whole policy, was optimised and
+turned into machine code once more for nothing (about 4 s of expert's cold compile).
+
+The play loop runs without numba's reference counting. A policy that creates arrays (np.empty
+and friends) must switch reference counting back on for itself:
 `@njit(cache=True, _nrt=True)` on its `choose` and `escape`, which the functions they call
 inherit. tests/test_policies.py compiles every registered policy.
 """
@@ -22,7 +25,7 @@ import importlib
 
 from numba import types
 from numba.core.errors import TypingError
-from numba.extending import overload
+from numba.extending import intrinsic
 
 # id -> policy module name (in policies/)
 MODULES = {
@@ -48,36 +51,38 @@ def _module(pid):
     return importlib.import_module(f"policies.{MODULES[pid.literal_value]}")
 
 
-def choose_action(pid, s, p, pp, legal, rng):
-    """The action policy `pid` chooses (numba code only; compiled by `_choose_action`)."""
-    raise NotImplementedError("for numba code only")
+def _direct_call(typingctx, function, pid, args):
+    """The signature and code of a call to numba function `function` with argument types `args`,
+    for an intrinsic whose first argument is the policy id (typing compiles `function`)."""
+    fnty = typingctx.resolve_value_type(function)
+    sig = typingctx.resolve_function_type(fnty, args, {})
+
+    def codegen(context, builder, signature, values):
+        return context.get_function(fnty, sig)(builder, values[1:])
+
+    return sig.return_type(pid, *args), codegen
 
 
-@overload(choose_action, prefer_literal=True, inline='always')
-def _choose_action(pid, s, p, pp, legal, rng):
-    choose = _module(pid).choose
-    return lambda pid, s, p, pp, legal, rng: choose(s, p, pp, legal, rng)
+@intrinsic(prefer_literal=True)
+def choose_action(typingctx, pid, s, p, pp, legal, rng):
+    """The action policy `pid` chooses (numba code only): its module's `choose(s, p, pp, legal, rng)`."""
+    return _direct_call(typingctx, _module(pid).choose, pid, (s, p, pp, legal, rng))
 
 
-def choose_escape(pid, s, p, pp, pawn, opts, n, rng):
-    """The index into `opts[:n]` policy `pid` escapes to (numba code only; see `_choose_escape`)."""
-    raise NotImplementedError("for numba code only")
+@intrinsic(prefer_literal=True)
+def choose_escape(typingctx, pid, s, p, pp, pawn, opts, n, rng):
+    """The index into `opts[:n]` policy `pid` escapes to (numba code only): its module's `escape`."""
+    return _direct_call(typingctx, _module(pid).escape, pid, (s, p, pp, pawn, opts, n, rng))
 
 
-@overload(choose_escape, prefer_literal=True, inline='always')
-def _choose_escape(pid, s, p, pp, pawn, opts, n, rng):
-    escape = _module(pid).escape
-    return lambda pid, s, p, pp, pawn, opts, n, rng: escape(s, p, pp, pawn, opts, n, rng)
-
-
-def uses_legal(pid):
+@intrinsic(prefer_literal=True)
+def uses_legal(typingctx, pid):
     """False for the policies that decide without the legal actions (they get A_END only),
-    sparing the loop computing them (numba code only)."""
-    raise NotImplementedError("for numba code only")
-
-
-@overload(uses_legal, prefer_literal=True, inline='always')
-def _uses_legal(pid):
+    sparing the loop computing them (numba code only): a constant."""
     _module(pid)
     uses = pid.literal_value not in BLIND
-    return lambda pid: uses
+
+    def codegen(context, builder, signature, values):
+        return context.get_constant(types.boolean, uses)
+
+    return types.boolean(pid), codegen

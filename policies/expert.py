@@ -197,7 +197,9 @@ def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
     return spare_shore(s, p, legal, tiles, ctx, need, soon)
 
 
-@njit(cache=True)
+# inlined by numba into each caller (one or two call sites each): not compiled, optimised and turned
+# into machine code once more as a function of its own (a tenth of expert's cold compile)
+@njit(cache=True, inline="always")
 def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     """The expert's action. The human errors of `skilled` (policies/skilled.py) enter here:
     `misjudge` is the standard deviation (in actions) of noise added to every goal's worth, drawn
@@ -336,7 +338,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     return A_END
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # as decide
 def pick_escape(s, p, pp, pawn, opts, n, cheat):
     """R15: a tile with a path home, dry, not hit again soon, most tile neighbours, nearest home."""
     tiles = np.int64(s[TILES])

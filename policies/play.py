@@ -14,40 +14,29 @@ constants, so each policy gets its own compiled copy with only that policy in it
 `literally` would do the same for a Python caller, but its cached copies crashed on reload.)
 
 Speed: the loop runs without numba's reference counting (`_nrt=False`): nothing in a game
-allocates, and counting array references cost more than the game itself. Policies that
-allocate switch counting back on for themselves (see policies/dispatch.py).
+allocates (its scratch arrays live on the entry's stack), and counting array references cost
+more than the game itself. Policies that allocate switch counting back on for themselves (see
+policies/dispatch.py).
+
+Compile time: numba optimises and compiles every function of its own together with everything
+it calls, so each wrapper between the entry and the policy (play_chunk, play_game, play_on, the
+dispatch) used to cost one more pass over the whole game and policy: about a third of expert's
+cold compile. These functions are therefore inlined into the generated entry (`inline="always"`,
+numba's own inlining, before typing), and the policy is called through an intrinsic; only
+`play_on`, for the search policies' rollouts, remains a function of its own.
+tests/test_compile.py checks that none of them is compiled separately.
 """
 
 import numpy as np
 from numba import njit
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 from policies.dispatch import choose_action, choose_escape, uses_legal
+from policies.stack import stack_empty
 from sim import kernel as K
-from sim.layout import A_END, ACTS, NSTATE, OUTCOME, P_PAWNS, PAWN, TURN, seed_streams
+from sim.layout import A_END, ACTS, NPARAMS, NSTATE, OUTCOME, P_PAWNS, PAWN, TURN, seed_streams
 
 
-@njit(cache=True, inline="never")
-def keep_alive(a, b, c, d, e, f):
-    return a.size + b.size + c.size + d.size + e.size + f.size
-
-@intrinsic
-def borrowed(typingctx, arr):
-    """A view of `arr` that carries no reference count (a null meminfo).
-
-    For the arrays a chunk hands to its games: the policies' functions are compiled with
-    numba's reference counting (they may allocate), and every call into them would otherwise
-    pay atomic increments and decrements on these arrays. The chunk owns the arrays and
-    outlives the view.
-    """
-    def codegen(context, builder, signature, args):
-        view = context.make_array(arr)(context, builder, value=args[0])
-        view.meminfo = cgutils.get_null_value(view.meminfo.type)
-        return view._getvalue()
-    return arr(arr), codegen
-
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, inline="always")
 def flood_step(s, p, pid, pp, rng, opts, log, nlog):
     """R14, R15: one flood, the escapes of the pawns on a sinking place chosen by the policy."""
     nlog, sank, card = K.draw_flood(s, p, log, nlog)
@@ -64,12 +53,10 @@ def flood_step(s, p, pid, pp, rng, opts, log, nlog):
     K.end_flood(s, p, rng, sank, card)
     return nlog
 
-@njit(cache=True, forceinline=True, _nrt=False)
-def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
-    """Play from the current state to the end of the game: the rest of this turn's actions
-    (none if the state is between turns with no actions left), its flood phase, then whole turns.
-    With `turns` > 0 it stops after the flood phase of turn s[TURN] + turns - 1, the game maybe
-    still going. Returns the new log length."""
+
+@njit(cache=True, inline="always")
+def play_on_inline(s, p, pid, pp, rng, opts, log, nlog, turns):
+    """`play_on`'s body, inlined into the caller's own code (see `play_on`)."""
     last = s[TURN] + turns - 1 if turns > 0 else 1 << 30
     while True:
         while s[ACTS] > 0:
@@ -86,46 +73,60 @@ def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
             return nlog
         K.begin_turn(s, p)
 
-@njit(cache=True, _nrt=False)
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
+    """Play from the current state to the end of the game: the rest of this turn's actions
+    (none if the state is between turns with no actions left), its flood phase, then whole turns.
+    With `turns` > 0 it stops after the flood phase of turn s[TURN] + turns - 1, the game maybe
+    still going. Returns the new log length.
+
+    A function of its own for the search policies' rollouts; the whole-game entries below
+    inline `play_on_inline` instead, so that numba does not compile (and optimise) the game
+    loop and the policy once more as a separate function.
+    """
+    return play_on_inline(s, p, pid, pp, rng, opts, log, nlog, turns)
+
+
+@njit(cache=True, inline="always")
 def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
     """Deal game `game` of `seed` and play it to its end; returns the number of log rows."""
     K.init_game(s, p, rng, seed, game)
     K.begin_turn(s, p)
-    nlog = play_on(s, p, pid, pp, rng, opts, log, 0 if logging else -1, 0)
+    nlog = play_on_inline(s, p, pid, pp, rng, opts, log, 0 if logging else -1, 0)
     return max(nlog, 0)
 
-@njit(cache=True, nogil=True)
+
+@njit(cache=True, inline="always")
 def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     """Play the games of rows lo … hi-1 of `out` (row i is game first_game + i).
 
-    Scratch arrays are allocated once per chunk; each game writes only its own row, and its
-    randomness depends only on (seed, game), so any split into chunks and threads gives the same
-    table. `nogil` lets the runner play chunks on several threads at once. Each chunk plays on
-    its own copies of the rule and policy parameters, so that threads share no memory that
-    they touch per game (only their own rows of `out`).
+    The caller (a generated entry, compiled with `nogil` and without reference counting) gets
+    this loop inlined. Scratch arrays live on its stack, once per chunk; each game writes only
+    its own row, and its randomness depends only on (seed, game), so any split into chunks and
+    threads gives the same table. The rule parameters are copied onto the stack as well: the
+    compiler then knows that writing the state never changes them.
     """
-    s = np.empty(NSTATE, dtype=np.int32)
-    rng = np.empty(3, dtype=np.uint64)
-    opts = np.empty(8, dtype=np.int64)
-    log = np.empty((1, 4), dtype=np.int32)
-    p_own = p.copy()
-    pp_own = pp.copy()
-    s_, p_, pp_ = borrowed(s), borrowed(p_own), borrowed(pp_own)
-    rng_, opts_, log_ = borrowed(rng), borrowed(opts), borrowed(log)
+    s = stack_empty(NSTATE, np.int32)
+    rng = stack_empty(3, np.uint64)
+    opts = stack_empty(8, np.int64)
+    log = stack_empty(4, np.int32).reshape((1, 4))  # never written: the games are not logged
+    p_own = stack_empty(NPARAMS, np.int32)
+    for i in range(NPARAMS):
+        p_own[i] = p[i]
     for i in range(lo, hi):
-        play_game(s_, p_, pid, pp_, rng_, opts_, seed, first_game + i, log_, False)
-        K.write_result(s_, p_, out, i)
-    # keep the owners alive until the games are done: numba frees a variable after its last use
-    keep_alive(s, p_own, pp_own, rng, opts, log)
+        play_game(s, p_own, pid, pp, rng, opts, seed, first_game + i, log, False)
+        K.write_result(s, p_own, out, i)
 
-@njit(cache=True)
+
+@njit(cache=True, inline="always")
 def play_logged(p, pid, pp, seed, game, out, log, layout, s):
     """One game with every action, escape and flood logged (for record export).
 
     `layout` receives the dealt cards, `s` the final state, `out[0]` the result row.
     """
-    rng = np.empty(3, dtype=np.uint64)
-    opts = np.empty(8, dtype=np.int64)
+    rng = stack_empty(3, np.uint64)
+    opts = stack_empty(8, np.int64)
     seed_streams(rng, seed, game)
     K.deal_layout(rng, layout)
     n = play_game(s, p, pid, pp, rng, opts, seed, game, log, True)

@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import experiments.sweep as sweep_module
+from experiments.games import IslandEscape
 from experiments.runner import RunningSummary, run_games, summarize_raw
 from experiments.sweep import CELL_META, SweepError, parse_config, run_sweep
 from sim.rules import Rules
@@ -222,7 +223,7 @@ def test_resume_replays_truncated_foreign_and_old_code_cells(tmp_path, monkeypat
     cfg = parse_config(SMALL, "small.toml")
     straight = run_sweep(cfg, tmp_path / "straight", progress=False, plots=False)
     out = tmp_path / "damaged"
-    monkeypatch.setattr(sweep_module, "source_digest", lambda: "0123456789abcdef")  # "before an upgrade"
+    monkeypatch.setattr(IslandEscape, "code_digest", lambda self: "0123456789abcdef")  # "before an upgrade"
     run_sweep(cfg, out, progress=False, plots=False, stop_after=1)
     monkeypatch.undo()
     run_sweep(cfg, out, resume=True, progress=False, plots=False)  # the old-code cell is played again
@@ -250,7 +251,7 @@ def test_resume_replays_truncated_foreign_and_old_code_cells(tmp_path, monkeypat
 def test_resume_after_a_code_change_plays_every_cell_again(tmp_path, monkeypatch):
     cfg = parse_config(SMALL, "small.toml")
     run_sweep(cfg, tmp_path, progress=False, plots=False)
-    monkeypatch.setattr(sweep_module, "source_digest", lambda: "fedcba9876543210")
+    monkeypatch.setattr(IslandEscape, "code_digest", lambda self: "fedcba9876543210")
     said = []
     result = run_sweep(cfg, tmp_path, resume=True, progress=False, plots=False, echo=said.append)
     assert len(result.ran) == 4 and all("code version" in why for why in result.replayed.values())
@@ -294,14 +295,14 @@ def test_big_cells_are_played_and_written_in_batches(tmp_path, monkeypatch):
     cfg = parse_config({**SMALL, "adaptive": {"half_width": 0.001, "max_games": 420, "batch": 100}}, "a.toml")
     whole = run_sweep(cfg, tmp_path / "whole", progress=False, plots=False)
     sizes = []
-    real = sweep_module.run_games
+    real = IslandEscape.run_games
 
-    def recording(rules, policy, games, *args, **kwargs):
+    def recording(self, rules, policy, games, *args, **kwargs):
         sizes.append(games)
-        return real(rules, policy, games, *args, **kwargs)
+        return real(self, rules, policy, games, *args, **kwargs)
 
     monkeypatch.setattr(sweep_module, "CELL_BATCH", 64)
-    monkeypatch.setattr(sweep_module, "run_games", recording)
+    monkeypatch.setattr(IslandEscape, "run_games", recording)
     batched = run_sweep(cfg, tmp_path / "batched", progress=False, plots=False)
     assert max(sizes) == 64  # never more games at once than a batch
     path = next(iter(_cells(tmp_path / "batched").values()))

@@ -1,0 +1,73 @@
+"""What numba compiles on a cold start: the shape that keeps the cold compile short.
+
+Every numba function compiled on its own is optimised and turned into machine code together
+with everything it calls, so a chain of wrappers around the game loop compiled the whole game
+(and the whole policy) once per link. The generated entry inlines the play loop
+(policies/play.py) and calls the policy through an intrinsic (policies/dispatch.py), so none of
+those links is compiled as a function of its own. Checked in a fresh process on an empty numba
+cache with `random`, the cheapest policy to compile (timing lives in `make bench`, not here).
+
+A second process then loads the compiled kernel from that cache: it must play the same games
+without readying numba's compiler (experiments/runner.py explains why that saves start-up).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_CHILD = """
+import hashlib
+import json
+import sys
+
+from numba.core import event
+
+compiled = []
+
+
+class Listener(event.Listener):
+    def on_start(self, ev):
+        fn = ev.data["dispatcher"].py_func
+        compiled.append(f"{fn.__module__}.{fn.__qualname__}")
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", Listener())
+from experiments.runner import run_games
+from sim.rules import Rules
+
+raw = run_games(Rules(), "random", 200, seed=0, threads=1)
+print(json.dumps({"compiled": compiled, "games": len(raw), "table": hashlib.sha256(raw.tobytes()).hexdigest(),
+                  "compiler_readied": "numba.typed.typeddict" in sys.modules}))
+"""
+
+
+def _run_child(cache: Path) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+    out = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, env=env, cwd=ROOT,
+                         check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_cold_start_compiles_the_game_loop_once_and_a_warm_start_only_loads_it(tmp_path):
+    cold = _run_child(tmp_path)
+    compiled = cold["compiled"]
+    assert cold["games"] == 200
+    assert "policies.entries.play_chunk_random" in compiled
+    assert "policies.uniform_random.choose" in compiled  # the policy: called, not inlined
+    wrappers = [name for name in compiled if name.startswith(("policies.play.", "policies.dispatch."))]
+    assert wrappers == [], f"compiled as functions of their own (each one more pass over the game): {wrappers}"
+
+    warm = _run_child(tmp_path)
+    assert warm["compiled"] == []  # everything came from the cache
+    assert warm["table"] == cold["table"]
+    assert not warm["compiler_readied"], "loading cached kernels set up numba's whole compiler"
+    assert cold["compiler_readied"]  # the check can tell: compiling does set it up
