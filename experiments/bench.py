@@ -117,14 +117,15 @@ def engine_rate(rules: Rules, policy: str, games: int, seed: int = 7) -> float:
     return games / (time.perf_counter() - start)
 
 
-def search_rate(rules: Rules, policy: str, games: int, threads: int) -> tuple[float, float]:
-    """(games/s of wall time on `threads` threads, games per second of CPU time).
+def search_rate(rules: Rules, policy: str, games: int, threads: int, run=run_games) -> tuple[float, float]:
+    """(games/s of wall time on `threads` threads, games per second of CPU time); `run` as in
+    kernel_rate.
 
     The second figure hardly moves when other jobs share the machine: times the number of
     cores it is what a quiet machine would play (the games run in parallel with no shared work)."""
-    run_games(rules, policy, 4, seed=1, threads=threads)  # compiled and warm
+    run(rules, policy, 4, seed=1, threads=threads)  # compiled and warm
     wall, cpu = time.perf_counter(), time.process_time()
-    run_games(rules, policy, games, seed=77, threads=threads)
+    run(rules, policy, games, seed=77, threads=threads)
     return games / (time.perf_counter() - wall), games / (time.process_time() - cpu)
 
 
@@ -200,6 +201,24 @@ def memory(policy: str, games: int) -> tuple[int, int]:
 
 FI_POLICIES_BENCHED = ("random", "expert")
 FI_SETTINGS = (("normal", 2), ("normal", 4))
+FI_SEARCHES_BENCHED = ("lookahead",)  # issue 14: fast enough for 2,000 games a cell in `make report`
+
+
+def forbidden_island_searches(games: int, threads: int, echo=print) -> list[dict]:
+    """Forbidden Island's searches at their default budget, as search_rate measures them."""
+    from experiments import forbidden_island as FI
+    from policies.forbidden_island.registry import POLICIES as FI_POLICIES
+    from sim.forbidden_island.rules import Rules as FIRules
+
+    rows = []
+    for policy in (p for p in FI_SEARCHES_BENCHED if p in FI_POLICIES):
+        for difficulty, players in FI_SETTINGS:
+            wall, cpu = search_rate(FIRules(players=players, difficulty=difficulty), policy, games, threads,
+                                    run=FI.run_games)
+            name = f"Forbidden Island {difficulty}-{players}p"
+            rows.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
+            echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
+    return rows
 
 
 def forbidden_island_rows(games: int, threads: int, echo=print) -> list[dict]:
@@ -253,6 +272,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
             wall, cpu = search_rate(srules, policy, 40 if quick else 300, threads)
             searches.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
             echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
+    searches += forbidden_island_searches(40 if quick else 300, threads, echo)
     fi_rows = forbidden_island_rows(games, threads, echo)
     startup = start_up()
     echo(f"  start-up {startup:.2f} s")

@@ -135,6 +135,9 @@ def play_in_chunks(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, gam
         # Many small chunks: the threads wait for the batch's last chunk, and with 4 a thread a
         # thread idled about half a chunk per batch (a tenth of a random run on 2 threads).
         parts = max(1, min(n // 512, 16 * threads))
+        # ... and a whole number of chunks a thread, so that a search's few hundred games (a
+        # tenth of a second each) still use every thread and none waits on a third chunk.
+        parts = max(1, min(n, -(-parts // threads) * threads))
         bounds = [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
         if threads == 1 or parts == 1:
             play_chunk(params, pp, seed, first_game + done, chunk, 0, n)
