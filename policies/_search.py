@@ -5,10 +5,19 @@ Everything here reads only public information (R19): tile states, face-up cards,
 salvage, raised treasures, the gauge and the pile cards already drawn in this pass. Nothing
 reads `s[CARD + i]` of a face-down place, the undrawn pile cards or `s[KINGPOS]`.
 Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is place `i`.
+
+Everything here, and the goal-directed policies built on it (greedy, expert and the skill axis),
+is compiled with `_nrt=False`: nothing allocates on the heap (scratch arrays come from
+`stack_empty` and carry no reference count), so numba's reference counting has nothing to do,
+yet with it on every array passed to a function that is not inlined cost calls to NRT_incref
+and NRT_decref (80 call sites in the expert's decision). A function compiled so must never
+create an array with np.empty and friends, nor hand a heap array back to its caller.
 """
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from policies.stack import stack_empty
 from sim.layout import (
@@ -27,7 +36,6 @@ from sim.layout import (
     DIR_DC,
     DIR_DR,
     DOWN,
-    DRY,
     FLOODED,
     FULL,
     GAUGE_TOP,
@@ -48,7 +56,6 @@ from sim.layout import (
     ROWP,
     SEA,
     SUIT_MASK,
-    TILES,
     TSTATE,
     cards_short_mask,
     grow_reach,
@@ -60,15 +67,16 @@ from sim.layout import (
 INF = 1e9
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def fill(a, value):
-    """Every entry of `a` set to `value`; returns `a` (for `fill(stack_empty(25, np.float64), INF)`)."""
+    """Every entry of `a` set to `value`; returns `a` (for `fill(stack_empty(25, np.float64), INF)`:
+    a stack array only, as it is returned without a reference count)."""
     for i in range(a.shape[0]):
         a[i] = value
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step(place, d, times):
     """The place `times` steps from `place` in direction d (up, down, left, right), -1 off the island."""
     c = place % 5 + DIR_DC[d] * times
@@ -78,7 +86,7 @@ def step(place, d, times):
     return r * 5 + c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tile_degree(tiles, place):
     """Orthogonal neighbours of `place` that are tiles in the place mask `tiles`."""
     n = 0
@@ -89,81 +97,32 @@ def tile_degree(tiles, place):
     return n
 
 
-# lowest_bit's table: de Bruijn sequence 0x077CB531 (bit scan without a loop).
-_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+@intrinsic
+def _cttz(typingctx, m):
+    """LLVM's cttz of the integer `m` widened to 64 bits (undefined for 0): one TZCNT/BSF."""
+    if not isinstance(m, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(context.cast(builder, args[0], m, types.int64), ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(m), codegen
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def lowest_bit(m):
-    """The index of the lowest set bit of a non-zero mask below 2**32."""
-    return _DEBRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27]
+    """The index of the lowest set bit of a non-zero mask (a bit scan: the loops over the places
+    of a mask run on it)."""
+    return _cttz(m)
 
 
-@njit(cache=True)
-def distances(p, tiles, init, dist):
-    """Multi-source Dijkstra over the tiles of `tiles` (R7 moves cost 1, R8 swims P_SWIM).
-
-    `init[i]` is the starting cost of place i (INF if it is no source); `dist` receives
-    min over sources of init + path cost. Moves and swims are symmetric, so this is also the
-    cost to *reach* the cheapest source.
-    """
-    distances_until(p, tiles, init, dist, FULL)
-
-
-@njit(cache=True)
-def distances_until(p, tiles, init, dist, wanted):
-    """`distances`, stopping once every place of the mask `wanted` is settled: their `dist` is
-    then final (the others may be too high). The open places are kept as a bit mask, so a step
-    scans only them; the least is taken, the lowest place on ties, and costs add up move by
-    move, as a plain O(25^2) Dijkstra does - the same numbers to the last bit.
-    """
-    swim = p[P_SWIM]
-    can_swim = swim <= p[P_ACTIONS]
-    todo = wanted & tiles
-    open_ = 0
-    for i in range(25):
-        if (tiles >> i) & 1:
-            dist[i] = init[i]
-            if init[i] < INF:
-                open_ |= 1 << i
-        else:
-            dist[i] = INF
-    while open_ and todo:
-        m = open_
-        u = lowest_bit(m)
-        best = dist[u]
-        m &= m - 1
-        while m:
-            i = lowest_bit(m)
-            m &= m - 1
-            if dist[i] < best:
-                best = dist[i]
-                u = i
-        open_ &= ~(1 << u)
-        todo &= ~(1 << u)
-        for d in range(4):
-            v = NEIGHBOUR[u, d]
-            if v < 0:
-                continue
-            if (tiles >> v) & 1:
-                if best + 1.0 < dist[v]:
-                    dist[v] = best + 1.0
-                    open_ |= 1 << v
-            elif can_swim:
-                w = NEIGHBOUR2[u, d]
-                if w >= 0 and (tiles >> w) & 1 and best + swim < dist[w]:
-                    dist[w] = best + swim
-                    open_ |= 1 << w
-
-
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def move_neighbours(m, tiles):
     """The tiles one move (R7) from a place of the mask `m`."""
     return (((m & NOT_LAST_COL) << 1) | ((m & NOT_FIRST_COL) >> 1) | (m << 5) | (m >> 5)) & tiles
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def swim_neighbours(m, tiles):
     """The tiles one swim (R8: across exactly one sea place) from a place of the mask `m`."""
     sea = FULL & ~tiles
@@ -174,7 +133,7 @@ def swim_neighbours(m, tiles):
     return out & tiles
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def path_costs(p, tiles, sources, dist):
     """`dist`: path cost (R7 moves 1, R8 swims P_SWIM) from the nearest place of the mask
     `sources`, INF where no path leads. The same numbers as `distances` from sources of cost 0,
@@ -213,12 +172,69 @@ def path_costs(p, tiles, sources, dist):
         d += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def costs_and_nearer(p, tiles, mine, others, dist):
+    """`path_costs` from the place mask `mine` into `dist`, and, level by level beside it, the
+    same from `others`: returns the mask of places `others` reach at a lower cost than `mine`
+    (those `mine` never reaches included, those neither reaches not)."""
+    swim = p[P_SWIM]
+    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+    for i in range(25):
+        dist[i] = INF
+    ring = stack_empty(16, np.int64)  # ring[d % 16]: places first reached from `mine` at cost d
+    oring = stack_empty(16, np.int64)  # the same from `others`
+    for k in range(16):
+        ring[k] = 0
+        oring[k] = 0
+    ring[0] = mine & tiles
+    oring[0] = others & tiles
+    settled = 0
+    osettled = 0
+    nearer = 0
+    last = 0
+    d = 0
+    while d <= last:
+        cur = ring[d & 15] & ~settled
+        ring[d & 15] = 0
+        if cur:
+            settled |= cur
+            m = cur
+            while m:
+                dist[lowest_bit(m)] = d
+                m &= m - 1
+            nxt = move_neighbours(cur, tiles) & ~settled
+            if nxt:
+                ring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swim_neighbours(cur, tiles) & ~settled
+                if nxt:
+                    ring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
+        cur = oring[d & 15] & ~osettled
+        oring[d & 15] = 0
+        if cur:
+            osettled |= cur
+            nxt = move_neighbours(cur, tiles) & ~osettled
+            if nxt:
+                oring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swim_neighbours(cur, tiles) & ~osettled
+                if nxt:
+                    oring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
+        nearer |= osettled & ~settled
+        d += 1
+    return nearer
+
+
+@njit(cache=True, _nrt=False)
 def dist_from(p, tiles, src, dist):
     path_costs(p, tiles, np.int64(1) << src, dist)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def reach_mask(p, tiles, start, swims):
     """Places reached from the place mask `start` over `tiles` (bitboard fill, R16)."""
     reach = start & tiles
@@ -229,7 +245,31 @@ def reach_mask(p, tiles, start, swims):
         reach = new
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
+def covers(tiles, start, target, swims):
+    """Does the R16 fill from the place mask `start` over `tiles` (moves, and with `swims` swims)
+    reach every place of `target`? It stops as soon as it does."""
+    reach = start & tiles
+    while (reach & target) != target:
+        new = grow_reach(reach, tiles, swims)
+        if new == reach:
+            return False
+        reach = new
+    return True
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def still_reaches(tiles, t, start, reach_before, target, swims):
+    """Once the tile `t` is gone, does `start` still reach every place of `target` (which holds
+    no `t`)? `reach_before`: what `start` reached with it. If `t` was not reached nothing
+    changes; else what is reached after lies inside `reach_before` (a swim across `t` joins
+    only tiles that were next to it), so the fill can stop once it has the target."""
+    if not (reach_before >> t) & 1:
+        return reach_before & target == target
+    return covers(tiles & ~(1 << t), start, target, swims)
+
+
+@njit(cache=True, _nrt=False)
 def pawn_mask(s, p):
     m = 0
     for i in range(p[P_PAWNS]):
@@ -237,20 +277,7 @@ def pawn_mask(s, p):
     return m
 
 
-@njit(cache=True)
-def face_up_kings(s, kpos):
-    """kpos[suit] = place of the face-up King of that suit, -1 if unknown or gone (never KINGPOS)."""
-    for k in range(4):
-        kpos[k] = -1
-    for place in range(25):
-        st = s[TSTATE + place]
-        if st != DOWN and st != SEA:
-            card = s[CARD + place]
-            if 0 <= card < 4:
-                kpos[card] = place
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kings_unseen(s, kpos):
     """Unraised Kings not yet seen face up: they lie under some face-down place."""
     n = 0
@@ -260,7 +287,7 @@ def kings_unseen(s, kpos):
     return n
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def critical_places(s, kpos):
     """Places whose sinking loses the game: the helicopter and the unraised Kings of `kpos`."""
     m = 1 << CENTRE
@@ -270,25 +297,59 @@ def critical_places(s, kpos):
     return m
 
 
-@njit(cache=True)
-def targets_mask(s, kpos, tiles):
+@njit(cache=True, forceinline=True, _nrt=False)
+def targets_mask(s, kpos, tiles, down):
     """What must stay reachable (R16): the helicopter, unraised face-up Kings and, while a King
-    is unseen, every face-down place (any of them may hide it)."""
+    is unseen, every face-down place (`down`, a place mask: any of them may hide it)."""
     m = critical_places(s, kpos)
     if kings_unseen(s, kpos) > 0:
-        for place in range(25):
-            if s[TSTATE + place] == DOWN:
-                m |= 1 << place
+        m |= down
     return m & tiles
 
 
-@njit(cache=True)
+# The public board as place masks, read once per decision (`scan_board`): the face-down
+# places, the flooded ones, and per suit the face-up places holding a land card of it.
+SC_DOWN, SC_FLOODED, SC_LAND = 0, 1, 2  # SC_LAND + suit
+N_SCAN = 6
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def scan_board(s, kpos, sc):
+    """One pass over the places: `sc` as above, and kpos[suit] the place of the face-up King of
+    that suit, -1 if unknown or gone (R19: never s[KINGPOS]; the card of a place is read only
+    when it is face up)."""
+    for k in range(4):
+        kpos[k] = -1
+    down = 0
+    flooded = 0
+    land = stack_empty(4, np.int64)
+    for k in range(4):
+        land[k] = 0
+    for place in range(25):
+        st = s[TSTATE + place]
+        if st == DOWN:
+            down |= 1 << place
+        elif st != SEA:
+            if st == FLOODED:
+                flooded |= 1 << place
+            card = s[CARD + place]
+            if 0 <= card < 4:
+                kpos[card] = place
+            elif 4 <= card < 24:
+                land[(card - 4) // 5] |= 1 << place
+    sc[SC_DOWN] = down
+    sc[SC_FLOODED] = flooded
+    for k in range(4):
+        sc[SC_LAND + k] = land[k]
+
+
+@njit(cache=True, _nrt=False)
 def raise_discard(s, p, me, suit):
     """The cards a raise on `suit` would discard (the kernel's R12 choice), 0 if impossible."""
     return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def raise_is_safe(s, p, me, suit):
     """A raise that does not end the game by R17 (a short raise may spend needed cards)."""
     cards = raise_discard(s, p, me, suit)
@@ -297,7 +358,7 @@ def raise_is_safe(s, p, me, suit):
     return not cards_short_mask(p, in_play(s, p) & ~cards, np.int64(s[RAISED]) | (1 << suit))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def turns_left(s, p):
     """Turns whose actions can still be played, this one included (R14: the flood that would
     remove the last gauge card ends the game). Uses only the gauge and the pile position."""
@@ -305,19 +366,17 @@ def turns_left(s, p):
     g = s[GAUGE_TOP]
     glen = p[P_GLEN]
     turns = 1
-    while True:
+    while True:  # one gauge card a pass: its turns draw n floods each (n = its rank, 1 to 5)
         n = p[P_GRANK + g]
-        for _ in range(n):
-            pos += 1
-            if pos == 5:
-                if g == glen - 1:
-                    return turns
-                g += 1
-                pos = 0
-        turns += 1
+        k = (5 - pos + n - 1) // n  # turns until this pass's fifth flood, that turn included
+        if g == glen - 1:
+            return turns + k - 1  # that flood would remove the last gauge card
+        turns += k
+        pos += k * n - 5  # the rest of that turn's floods open the next pass (fewer than n <= 5)
+        g += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hit_chance(s, place, floods):
     """Chance that `place` is hit by one of the next `floods` floods, from the public piles:
     in this pass only while its column and its row are both undrawn (R19)."""
@@ -335,27 +394,7 @@ def hit_chance(s, place, floods):
     return q + (1.0 - q) * min(1.0, (floods - m) / 25.0)
 
 
-@njit(cache=True)
-def sea_place(s, place):
-    return s[TSTATE + place] == SEA
-
-
-@njit(cache=True)
-def tiles_of(s):
-    return np.int64(s[TILES])
-
-
-@njit(cache=True, forceinline=True)
-def face_down_places(s):
-    """The place mask of the face-down places."""
-    m = 0
-    for place in range(25):
-        if s[TSTATE + place] == DOWN:
-            m |= 1 << place
-    return m
-
-
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def suit_of(card):
     """The suit of a land card (4..23)."""
     return (card - 4) // 5
@@ -366,17 +405,7 @@ def suit_of(card):
 # in greedy and expert cost (without it the calls made those policies 5-8% slower).
 
 
-@njit(cache=True, forceinline=True)
-def dist_from_others(s, p, me, tiles, dist):
-    """`dist`: path cost from the nearest pawn other than `me` (INF with no other pawn)."""
-    others = 0
-    for i in range(p[P_PAWNS]):
-        if i != me:
-            others |= np.int64(1) << s[PAWN + i]
-    path_costs(p, tiles, others, dist)
-
-
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def my_actions_left(s, p):
     """Actions the current pawn can still play before the game ends (R14): the ones left this
     turn plus its turns still to come (from `turns_left`: the gauge and the pile position)."""
@@ -385,7 +414,7 @@ def my_actions_left(s, p):
     return (my_turns - 1) * p[P_ACTIONS] + s[ACTS]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def team_counts(s, p, me, team, mine, best_other):
     """Per suit: cards the team holds, `me` holds, and the most one other pawn holds."""
     for suit in range(4):
@@ -401,7 +430,7 @@ def team_counts(s, p, me, team, mine, best_other):
                 best_other[suit] = c
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def suit_needs(s, p, team, need):
     """need[suit] = 1 while the team still lacks cards of that unraised, not-short suit;
     returns how many any-suit cards short suits still want (R12 short-of-a-suit raises)."""
@@ -424,85 +453,58 @@ def suit_needs(s, p, team, need):
     return max(0, short_need - (held - reserved))
 
 
-@njit(cache=True)
-def salvage_keeps_targets(s, p, tiles, kpos, t):
-    """R16 on a copy of the tile mask: after salvaging `t` every pawn still reaches every target."""
-    after = tiles & ~(1 << t)
-    need = targets_mask(s, kpos, after)
-    return reach_mask(p, after, pawn_mask(s, p), p[P_SWIM] <= p[P_ACTIONS]) & need == need
-
-
 # The board facts that `salvage_ok_in` and `is_bridge_in` test each candidate place against,
 # found once per decision (slots of a 5-entry int64 array, `board_context`).
 CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK = 0, 1, 2, 3, 4
 N_CONTEXT = 5
 
 
-@njit(cache=True)
-def board_context(s, p, tiles, kpos, ctx):
+@njit(cache=True, _nrt=False)
+def board_context(s, p, tiles, kpos, down, ctx):
     """ctx: the targets (R16, `targets_mask`), the pawns, what the pawns reach by moves and swims,
-    what the helicopter reaches by moves and swims, and by moves alone."""
+    what the helicopter reaches by moves and swims, and by moves alone. The fills nest (walking
+    from the helicopter is inside swimming from it), so while the island is one piece one fill
+    answers all three."""
     swims = p[P_SWIM] <= p[P_ACTIONS]
     pawns = pawn_mask(s, p)
-    ctx[CX_TARGETS] = targets_mask(s, kpos, tiles)
+    ctx[CX_TARGETS] = targets_mask(s, kpos, tiles, down)
     ctx[CX_PAWNS] = pawns
-    ctx[CX_REACH] = reach_mask(p, tiles, pawns, swims)
-    ctx[CX_HOME] = reach_mask(p, tiles, 1 << CENTRE, swims)
-    ctx[CX_WALK] = reach_mask(p, tiles, 1 << CENTRE, False)
+    walk = reach_mask(p, tiles, 1 << CENTRE, False)
+    home = walk if walk == tiles else reach_mask(p, tiles, walk, swims)
+    if home & pawns:  # a pawn in the helicopter's piece reaches all of it
+        reach = home if home == tiles else reach_mask(p, tiles, pawns | home, swims)
+    else:
+        reach = reach_mask(p, tiles, pawns, swims)
+    ctx[CX_REACH] = reach
+    ctx[CX_HOME] = home
+    ctx[CX_WALK] = walk
 
 
-@njit(cache=True)
-def reach_without(p, tiles, t, start, reach_before, swims):
-    """What `start` reaches once the tile `t` is gone, knowing what it reached before: unchanged
-    if `t` was not reached (then no reached place is next to it, so no new swim across it opens
-    either), else a new fill."""
-    if not (reach_before >> t) & 1:
-        return reach_before
-    return reach_mask(p, tiles & ~(1 << t), start, swims)
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
-    """`salvage_ok` against the `board_context` of this decision."""
+    """0: salvaging `t` cuts a target off (R16) or, with `home_reaches_all`, strands a target
+    away from the helicopter; 1: allowed but a walking path from the helicopter to a target
+    breaks; 2: fine. Tested against the `board_context` ctx of this decision."""
     swims = p[P_SWIM] <= p[P_ACTIONS]
     need = ctx[CX_TARGETS] & ~(1 << t)
-    if reach_without(p, tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], swims) & need != need:
+    if not still_reaches(tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], need, swims):
         return 0
-    if home_reaches_all and reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_HOME], swims) & need != need:
+    if home_reaches_all and not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_HOME], need, swims):
         return 0
-    walk_before = ctx[CX_WALK] & need
-    walk_after = reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_WALK], False) & need
-    if walk_after != walk_before:
+    if not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_WALK], ctx[CX_WALK] & need, False):
         return 1
     return 2
 
 
-@njit(cache=True, forceinline=True)
-def salvage_ok(s, p, tiles, kpos, t, home_reaches_all):
-    """0: salvaging `t` cuts a target off (R16) or, with `home_reaches_all`, strands a target
-    away from the helicopter; 1: allowed but a walking path from the helicopter breaks; 2: fine."""
-    ctx = stack_empty(N_CONTEXT, np.int64)
-    board_context(s, p, tiles, kpos, ctx)
-    return salvage_ok_in(p, tiles, t, home_reaches_all, ctx)
-
-
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_bridge_in(p, tiles, t, ctx):
-    """`is_bridge` against the `board_context` of this decision."""
+    """Would losing `t` break a walking path from the helicopter to a target (against the
+    `board_context` ctx of this decision)?"""
     need = ctx[CX_TARGETS] & ~(1 << t)
-    return (reach_without(p, tiles, t, 1 << CENTRE, ctx[CX_WALK], False) & need) != ctx[CX_WALK] & need
+    return not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_WALK], ctx[CX_WALK] & need, False)
 
 
-@njit(cache=True)
-def is_bridge(s, p, tiles, kpos, t):
-    """Would losing `t` break a walking path from the helicopter to a target?"""
-    after = tiles & ~(1 << t)
-    need = targets_mask(s, kpos, after)
-    before = reach_mask(p, tiles, 1 << CENTRE, False) & need
-    return (reach_mask(p, after, 1 << CENTRE, False) & need) != before
-
-
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def spare_shore(s, p, legal, tiles, ctx, need, extra):
     """A shore-up for actions that would otherwise be lost, -1 if none is legal. Worth 4 for a
     bridge (`is_bridge_in`, against the `board_context` ctx), 3 for a land tile of a `need`
@@ -529,7 +531,7 @@ def spare_shore(s, p, legal, tiles, ctx, need, extra):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def shore_critical(legal, here, crit):
     """A legal shore-up of a place of `crit` (a mask), here first, then next door; -1 if none."""
     if (legal >> A_SHORE_HERE) & 1 and (crit >> here) & 1:
@@ -540,7 +542,7 @@ def shore_critical(legal, here, crit):
     return -1
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def step_toward(s, p, legal, here, dist):
     """The legal move or swim along a shortest path in `dist` (moves first on a tie), A_END if
     none improves."""
@@ -564,7 +566,7 @@ def step_toward(s, p, legal, here, dist):
     return act
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def walk_home(s, p, legal, here, tiles):
     """A step along a shortest path to the helicopter (A_END if none improves)."""
     dist = stack_empty(25, np.float64)
@@ -572,24 +574,80 @@ def walk_home(s, p, legal, here, tiles):
     return step_toward(s, p, legal, here, dist)
 
 
-@njit(cache=True, forceinline=True)
-def step_to_goal(s, p, legal, here, tiles, init, dist):
+@njit(cache=True, _nrt=False)
+def on_shortest_path(p, tiles, t, cost, best_goals, dme):
+    """Is the place `t`, a step of `cost` from where I stand, the start of a shortest path to a
+    goal of the mask `best_goals` (dme: my path costs)? True when some goal u is reached from `t`
+    at exactly dme[u] - cost. A search level by level on bit masks, as `path_costs`, stopped at
+    the farthest goal's cost."""
+    if dme[t] != cost:  # I reach `t` more cheaply another way (a swim to a walkable place)
+        return False
+    far = 0.0
+    m = best_goals
+    while m:
+        far = max(far, dme[lowest_bit(m)])
+        m &= m - 1
+    swim = p[P_SWIM]
+    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+    ring = stack_empty(16, np.int64)  # ring[k % 16]: places first reached from `t` at cost k
+    for k in range(16):
+        ring[k] = 0
+    ring[0] = np.int64(1) << t
+    settled = 0
+    last = 0
+    k = 0
+    while k <= last and cost + k <= far:
+        cur = ring[k & 15] & ~settled
+        ring[k & 15] = 0
+        if cur:
+            settled |= cur
+            hit = cur & best_goals
+            while hit:
+                if dme[lowest_bit(hit)] == cost + k:
+                    return True
+                hit &= hit - 1
+            nxt = move_neighbours(cur, tiles) & ~settled
+            if nxt:
+                ring[(k + 1) & 15] |= nxt
+                last = max(last, k + 1)
+            if can_swim:
+                nxt = swim_neighbours(cur, tiles) & ~settled
+                if nxt:
+                    ring[(k + swim) & 15] |= nxt
+                    last = max(last, k + swim)
+        k += 1
+    return False
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def step_to_goal(s, p, legal, here, tiles, init, dme):
     """A step towards the cheapest goal of `init` (path cost plus `init`, bonuses negative);
-    A_END when standing here is already the cheapest. Only the costs of here and of the places
-    a legal move or swim reaches are read, so the search stops once those are settled."""
-    wanted = np.int64(1) << here
+    A_END when standing here is already the cheapest. `dme`: my path costs (`path_costs` from
+    here). Path costs are symmetric, so the cheapest goal costs min over u of init[u] + dme[u];
+    the step taken is the first legal move, then swim (up, down, left, right), that starts a
+    shortest path to a goal of that cost (`on_shortest_path`), as a search from the goals would
+    find: every other step costs at least one action more. Costs within 1e-9 count as equal."""
+    best = INF
+    for u in range(25):
+        if init[u] < INF and dme[u] < INF:
+            best = min(best, init[u] + dme[u])
+    if not init[here] > best + 1e-9:
+        return A_END
+    best_goals = 0
+    for u in range(25):
+        if init[u] < INF and dme[u] < INF and init[u] + dme[u] <= best + 1e-9:
+            best_goals |= np.int64(1) << u
     for d in range(4):
-        if (legal >> (A_MOVE + d)) & 1:
-            wanted |= np.int64(1) << NEIGHBOUR[here, d]
-        if (legal >> (A_SWIM + d)) & 1:
-            wanted |= np.int64(1) << NEIGHBOUR2[here, d]
-    distances_until(p, tiles, init, dist, wanted)
-    if init[here] > dist[here] + 1e-9:
-        return step_toward(s, p, legal, here, dist)
+        if (legal >> (A_MOVE + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR[here, d], 1, best_goals, dme):
+            return A_MOVE + d
+    swim = p[P_SWIM]
+    for d in range(4):
+        if (legal >> (A_SWIM + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR2[here, d], swim, best_goals, dme):
+            return A_SWIM + d
     return A_END
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def give_here(s, p, legal, me, mine, complete_sets):
     """R11: a give of an unraised suit to a pawn on my place that holds more of it than my
     `mine[suit]` (ties: the lower index); with `complete_sets` also one that lets that pawn
@@ -614,7 +672,7 @@ def give_here(s, p, legal, me, mine, complete_sets):
     return -1
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, cut, home_reaches_all):
     """R10: the best legal salvage of a next-door land tile of a suit I collect (`collect[suit]`)
     or, while short suits want any card (`any_need`), of any suit: never one that cuts a target
@@ -642,7 +700,7 @@ def salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, cut, home_reac
     return best
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def goal_next_door(place, tiles, init, bonus):
     """Standing on a tile next to `place` is a goal worth `bonus`."""
     for d in range(4):
@@ -651,7 +709,7 @@ def goal_next_door(place, tiles, init, bonus):
             init[t] = min(init[t], -bonus)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def raise_goals(s, p, me, kpos, init, bonus):
     """The known unraised Kings `me` can raise on arrival (R12) are goals worth `bonus`."""
     cpt = p[P_CPT]
@@ -663,7 +721,7 @@ def raise_goals(s, p, me, kpos, init, bonus):
                 init[k] = min(init[k], -bonus)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def save_goal(place, tiles, dme, left, init, bonus_now, bonus_far):
     """A flooded place that loses the game when it sinks: it and its tile neighbours are goals,
     worth `bonus_now` if I can shore it up this turn (`left` actions, `dme` my path costs)."""
@@ -677,40 +735,36 @@ def save_goal(place, tiles, dme, left, init, bonus_now, bonus_far):
     goal_next_door(place, tiles, init, bonus)
 
 
-@njit(cache=True, forceinline=True)
-def may_hide_face_down(s, p, kpos, team, collect, any_need):
+@njit(cache=True, forceinline=True, _nrt=False)
+def may_hide_face_down(s, p, kpos, team, collect, any_need, sc):
     """A King or a card I collect may still lie face down: a King unseen, short suits wanting any
-    card, or fewer cards of a `collect` suit in sight (face up, in hands) than in play (R12)."""
+    card, or fewer cards of a `collect` suit in sight (face up, in hands) than in play (R12;
+    sc: `scan_board`)."""
     if kings_unseen(s, kpos) > 0 or any_need > 0:
         return True
     isl = in_play(s, p)
     for suit in range(4):
         if collect[suit]:
-            hidden = popcount(isl & SUIT_MASK[suit]) - team[suit]
-            for place in range(25):
-                st = s[TSTATE + place]
-                if st == DRY or st == FLOODED:
-                    card = s[CARD + place]
-                    if 4 <= card < 24 and suit_of(card) == suit:
-                        hidden -= 1
-            if hidden > 0:
+            if popcount(isl & SUIT_MASK[suit]) - team[suit] - popcount(sc[SC_LAND + suit]) > 0:
                 return True
     return False
 
 
-@njit(cache=True, forceinline=True)
-def explore_goals(places, init, dme, dother, bonus, spread):
+@njit(cache=True, forceinline=True, _nrt=False)
+def explore_goals(places, init, nearer, bonus, spread):
     """The places of the mask `places` are goals worth `bonus`, `spread` less where another pawn
-    is nearer (`dother` < `dme`)."""
-    for place in range(25):
-        if (places >> place) & 1:
-            b = bonus
-            if dother[place] < dme[place]:
-                b -= spread
-            init[place] = min(init[place], -b)
+    is nearer (the mask `nearer`, from `costs_and_nearer`)."""
+    m = places
+    while m:
+        place = lowest_bit(m)
+        m &= m - 1
+        b = bonus
+        if (nearer >> place) & 1:
+            b -= spread
+        init[place] = min(init[place], -b)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def home_goal(init, budget, dme, margin, collect_bonus, explore_bonus):
     """The helicopter is always a goal; it outranks collecting and exploring once my actions
     left (`budget`) minus the walk home are at most `margin`."""

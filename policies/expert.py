@@ -34,30 +34,34 @@ from policies._search import (
     CX_TARGETS,
     INF,
     N_CONTEXT,
+    N_SCAN,
+    SC_DOWN,
+    SC_FLOODED,
+    SC_LAND,
     board_context,
+    costs_and_nearer,
     critical_places,
     dist_from,
-    dist_from_others,
     explore_goals,
-    face_down_places,
-    face_up_kings,
     fill,
     give_here,
     hit_chance,
     home_goal,
+    lowest_bit,
     may_hide_face_down,
     my_actions_left,
     raise_goals,
     raise_is_safe,
-    reach_without,
     salvage_next_door,
     salvage_ok_in,
     save_goal,
+    scan_board,
     shore_critical,
     spare_shore,
     stack_empty,
     step,
     step_to_goal,
+    still_reaches,
     suit_needs,
     suit_of,
     team_counts,
@@ -77,7 +81,6 @@ from sim.layout import (
     CUR,
     DOWN,
     DRY,
-    FLOODED,
     GAUGE_TOP,
     HAND,
     KINGPOS,
@@ -90,7 +93,6 @@ from sim.layout import (
     PILE_POS,
     RAISED,
     ROWP,
-    SEA,
     STREAM_POLICY,
     SUIT_MASK,
     TILES,
@@ -132,14 +134,14 @@ TUNE_SPACE = {W_RAISE: (3.0, 20.0), W_SAVE: (2.0, 16.0), W_COLLECT: (0.5, 8.0), 
               W_BRIDGE: (-1.0, 1.0)}
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _w(pp, k):
     if k < pp.shape[0] and pp[k] != 0.0:
         return pp[k]
     return DEFAULTS[k]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hit_risk(s, place, floods, cheat):
     """Chance that `place` is hit by one of the next `floods` floods. Fair: from the drawn
     column and row cards of this pass (R19). Cheat: the undrawn pile order is read."""
@@ -157,33 +159,35 @@ def hit_risk(s, place, floods, cheat):
     return min(1.0, (floods - (5 - pos)) / 25.0)
 
 
-@njit(cache=True)
-def king_places(s, kpos, cheat):
-    """kpos[suit]: place of the King of that suit if known and on the island, else -1."""
+@njit(cache=True, forceinline=True, _nrt=False)
+def king_places(s, kpos, cheat, sc):
+    """kpos[suit]: place of the King of that suit if known and on the island, else -1; sc: the
+    board's masks (`scan_board`)."""
+    scan_board(s, kpos, sc)
     if cheat:
         for k in range(4):
             kpos[k] = s[KINGPOS + k]
-    else:
-        face_up_kings(s, kpos)
 
 
-@njit(cache=True)
-def _critical(s, p, kpos, tiles, bridges, ctx):
+@njit(cache=True, _nrt=False)
+def _critical(s, p, kpos, tiles, bridges, ctx, flooded):
     """Places whose sinking loses the game: the helicopter, known unraised Kings and (with
-    `bridges`) flooded tiles whose loss would cut a target off (R16; ctx: `board_context`)."""
+    `bridges`) flooded tiles (the mask `flooded`) whose loss would cut a target off (R16; ctx:
+    `board_context`)."""
     m = critical_places(s, kpos)
     if bridges:
         swims = p[P_SWIM] <= p[P_ACTIONS]
         pawns = ctx[CX_PAWNS]
-        for t in range(25):
-            if s[TSTATE + t] == FLOODED and not (m >> t) & 1 and not (pawns >> t) & 1:
-                need = ctx[CX_TARGETS] & ~(1 << t)
-                if reach_without(p, tiles, t, pawns, ctx[CX_REACH], swims) & need != need:
-                    m |= 1 << t
+        cand = flooded & ~m & ~pawns
+        while cand:
+            t = lowest_bit(cand)
+            cand &= cand - 1
+            if not still_reaches(tiles, t, pawns, ctx[CX_REACH], ctx[CX_TARGETS] & ~(1 << t), swims):
+                m |= 1 << t
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
     """A shore-up for actions that would otherwise be lost: tiles that can still be hit soon
     first, bridges and needed tiles before the rest. The chances are worked out only where a
@@ -199,7 +203,7 @@ def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
 
 # inlined by numba into each caller (one or two call sites each): not compiled, optimised and turned
 # into machine code once more as a function of its own (a tenth of expert's cold compile)
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     """The expert's action. The human errors of `skilled` (policies/skilled.py) enter here:
     `misjudge` is the standard deviation (in actions) of noise added to every goal's worth, drawn
@@ -215,15 +219,15 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     tiles = np.int64(s[TILES])
     raised = s[RAISED]
     level = p[P_GRANK + s[GAUGE_TOP]]
-    kpos = stack_empty(4, np.int64)
-    king_places(s, kpos, cheat)
-
     if (legal >> A_RAISE) & 1 and raise_is_safe(s, p, me, s[CARD + here]):  # R12
         return A_RAISE
+    kpos = stack_empty(4, np.int64)
+    sc = stack_empty(N_SCAN, np.int64)
+    king_places(s, kpos, cheat, sc)
 
     ctx = stack_empty(N_CONTEXT, np.int64)  # what the salvage and bridge checks test against
-    board_context(s, p, tiles, kpos, ctx)
-    crit = 0 if forget else _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0, ctx)
+    board_context(s, p, tiles, kpos, sc[SC_DOWN], ctx)
+    crit = 0 if forget else _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0, ctx, sc[SC_FLOODED])
     a = shore_critical(legal, here, crit)
     if a >= 0:
         return a
@@ -260,15 +264,19 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     raise_goals(s, p, me, kpos, init, _w(pp, W_RAISE))
 
     dme = stack_empty(25, np.float64)
-    dist_from(p, tiles, here, dme)
-    dother = stack_empty(25, np.float64)
-    dist_from_others(s, p, me, tiles, dother)
+    others = 0
+    for o in range(npawns):
+        if o != me:
+            others |= np.int64(1) << s[PAWN + o]
+    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme)  # another pawn nearer
 
     # flooded Kings and helicopter: now if I can, else by the chance they sink before my turn
-    for place in range(25):
-        if (crit >> place) & 1 and s[TSTATE + place] == FLOODED:
-            far = _w(pp, W_SAVE_FAR) + _w(pp, W_RISK) * hit_risk(s, place, level * npawns, cheat)
-            save_goal(place, tiles, dme, left, init, _w(pp, W_SAVE), far)
+    m = crit & sc[SC_FLOODED]
+    while m:
+        place = lowest_bit(m)
+        m &= m - 1
+        far = _w(pp, W_SAVE_FAR) + _w(pp, W_RISK) * hit_risk(s, place, level * npawns, cheat)
+        save_goal(place, tiles, dme, left, init, _w(pp, W_SAVE), far)
 
     # meet a pawn to complete a treasure: cards of a suit split between us
     for suit in range(4):
@@ -282,16 +290,13 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
                 init[s[PAWN + o]] = min(init[s[PAWN + o]], -_w(pp, W_MEET))
 
     # needed face-up land tiles: stand next to them (the suit's collector, or anyone nearer)
-    for place in range(25):
-        st = s[TSTATE + place]
-        if st == SEA or st == DOWN:
-            continue
-        card = s[CARD + place]
-        if card < 4 or card >= 24:
-            continue
-        suit = suit_of(card)
-        if not ((need[suit] and mine[suit] >= other[suit]) or any_need > 0):
-            continue
+    wanted = 0
+    for suit in range(4):
+        if (need[suit] and mine[suit] >= other[suit]) or any_need > 0:
+            wanted |= sc[SC_LAND + suit]
+    while wanted:
+        place = lowest_bit(wanted)
+        wanted &= wanted - 1
         ok = salvage_ok_in(p, tiles, place, True, ctx)
         if ok == 0:
             continue
@@ -301,15 +306,15 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
             t = step(place, d, 1)
             if t >= 0 and (tiles >> t) & 1:
                 b = bonus
-                if dother[t] < dme[t]:
+                if (nearer >> t) & 1:
                     b -= _w(pp, W_SPREAD)
                 init[t] = min(init[t], -b)
 
     # explore while a King or a needed card may hide face down
-    down = face_down_places(s)
+    down = sc[SC_DOWN]
     if down and not cheat:
-        if may_hide_face_down(s, p, kpos, team, need, any_need):
-            explore_goals(down, init, dme, dother, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
+        if may_hide_face_down(s, p, kpos, team, need, any_need, sc):
+            explore_goals(down, init, nearer, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
     elif down:  # oracle: only the face-down places that hold an unraised King or a needed card
         useful_places = 0
         for place in range(25):
@@ -321,7 +326,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
                 useful = need[suit_of(card)] == 1 or any_need > 0
             if useful:
                 useful_places |= 1 << place
-        explore_goals(useful_places, init, dme, dother, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
+        explore_goals(useful_places, init, nearer, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
 
     home_goal(init, my_actions_left(s, p), dme, _w(pp, W_HOME), _w(pp, W_COLLECT), _w(pp, W_EXPLORE))
     if misjudge > 0.0:
@@ -329,7 +334,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
             if init[place] < INF:
                 init[place] += misjudge * rand_normal(rng, STREAM_POLICY)
 
-    a = step_to_goal(s, p, legal, here, tiles, init, stack_empty(25, np.float64))
+    a = step_to_goal(s, p, legal, here, tiles, init, dme)
     if a != A_END:
         return a
     a = _spare_shore(s, p, legal, tiles, ctx, need, level, cheat)
@@ -338,7 +343,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     return A_END
 
 
-@njit(cache=True, inline="always")  # as decide
+@njit(cache=True, inline="always", _nrt=False)  # as decide
 def pick_escape(s, p, pp, pawn, opts, n, cheat):
     """R15: a tile with a path home, dry, not hit again soon, most tile neighbours, nearest home."""
     tiles = np.int64(s[TILES])
@@ -362,12 +367,12 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
     return best
 
 
-@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
+@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
 def choose(s, p, pp, legal, rng):
     return decide(s, p, pp, legal, False, 0.0, False, rng)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, False)
 

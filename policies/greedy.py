@@ -36,17 +36,20 @@ from numba import njit
 from policies._search import (
     INF,
     N_CONTEXT,
+    N_SCAN,
+    SC_DOWN,
+    SC_FLOODED,
+    SC_LAND,
     board_context,
+    costs_and_nearer,
     critical_places,
     dist_from,
-    dist_from_others,
     explore_goals,
-    face_down_places,
-    face_up_kings,
     fill,
     give_here,
     goal_next_door,
     home_goal,
+    lowest_bit,
     may_hide_face_down,
     my_actions_left,
     raise_goals,
@@ -54,12 +57,12 @@ from policies._search import (
     salvage_next_door,
     salvage_ok_in,
     save_goal,
+    scan_board,
     shore_critical,
     spare_shore,
     stack_empty,
     step_to_goal,
     suit_needs,
-    suit_of,
     team_counts,
     tile_degree,
     walk_home,
@@ -72,12 +75,10 @@ from sim.layout import (
     CARD,
     CENTRE,
     CUR,
-    DOWN,
     DRY,
-    FLOODED,
+    P_PAWNS,
     PAWN,
     RAISED,
-    SEA,
     TILES,
     TSTATE,
 )
@@ -102,28 +103,29 @@ N_WEIGHTS = 8
 DEFAULTS = np.array([10.0, 8.0, 3.0, 5.0, 1.0, 0.5, 2.0, 3.0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _weights(pp, w):
     """w[k] = pp[k], or its default where pp has no slot k or holds a zero."""
     for k in range(DEFAULTS.shape[0]):
         w[k] = pp[k] if k < pp.shape[0] and pp[k] != 0.0 else DEFAULTS[k]
 
 
-@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
+@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
 def choose(s, p, pp, legal, rng):
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
     me = s[CUR]
     here = s[PAWN + me]
     tiles = np.int64(s[TILES])
-    kpos = stack_empty(4, np.int64)
-    face_up_kings(s, kpos)
-    w = stack_empty(N_WEIGHTS, np.float64)
-    _weights(pp, w)
 
     # (2) raise where I stand
     if (legal >> A_RAISE) & 1 and raise_is_safe(s, p, me, s[CARD + here]):
         return A_RAISE
+    kpos = stack_empty(4, np.int64)
+    sc = stack_empty(N_SCAN, np.int64)  # the board's masks
+    scan_board(s, kpos, sc)
+    w = stack_empty(N_WEIGHTS, np.float64)
+    _weights(pp, w)
 
     # (3) a flooded unraised King or the helicopter, here or next door
     crit = critical_places(s, kpos)
@@ -152,7 +154,7 @@ def choose(s, p, pp, legal, rng):
         if mine[suit] < other[suit]:
             collect[suit] = 0
     ctx = stack_empty(N_CONTEXT, np.int64)  # what the salvage and bridge checks test against
-    board_context(s, p, tiles, kpos, ctx)
+    board_context(s, p, tiles, kpos, sc[SC_DOWN], ctx)
     a = salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, w[W_CUT], False)
     if a >= 0:
         return a
@@ -161,45 +163,47 @@ def choose(s, p, pp, legal, rng):
     init = fill(stack_empty(25, np.float64), INF)
     raise_goals(s, p, me, kpos, init, w[W_RAISE])
 
-    # distances from me, to judge what I can reach this turn
+    # explore while a King or a needed card may hide face down
+    down = sc[SC_DOWN]
+    explore = down != 0 and may_hide_face_down(s, p, kpos, team, collect, any_need, sc)
+    # distances from me, to judge what I can reach this turn, and (when exploring, to spread
+    # out) the places another pawn is nearer to
+    others = 0
+    if explore:
+        for o in range(p[P_PAWNS]):
+            if o != me:
+                others |= np.int64(1) << s[PAWN + o]
     dme = stack_empty(25, np.float64)
-    dist_from(p, tiles, here, dme)
+    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme)
 
     left = s[ACTS]
-    for place in range(25):  # flooded places that lose the game when they sink
-        if (crit >> place) & 1 and s[TSTATE + place] == FLOODED:
-            save_goal(place, tiles, dme, left, init, w[W_SAVE], w[W_SAVE_FAR])
+    m = crit & sc[SC_FLOODED]  # flooded places that lose the game when they sink
+    while m:
+        place = lowest_bit(m)
+        m &= m - 1
+        save_goal(place, tiles, dme, left, init, w[W_SAVE], w[W_SAVE_FAR])
 
     # needed face-up land tiles: stand next to them
-    for place in range(25):
-        st = s[TSTATE + place]
-        if st == DOWN or st == SEA:
-            continue
-        card = s[CARD + place]
-        if card < 4 or card >= 24:
-            continue
-        suit = suit_of(card)
-        if not (collect[suit] or any_need > 0):
-            continue
+    wanted = 0
+    for suit in range(4):
+        if collect[suit] or any_need > 0:
+            wanted |= sc[SC_LAND + suit]
+    while wanted:
+        place = lowest_bit(wanted)
+        wanted &= wanted - 1
         ok = salvage_ok_in(p, tiles, place, False, ctx)
         if ok == 0:
             continue
         bonus = w[W_COLLECT] - (w[W_CUT] if ok == 1 else 0.0) - 0.25 * tile_degree(tiles, place)
         goal_next_door(place, tiles, init, bonus)
 
-    # explore while a King or a needed card may hide face down
-    down = face_down_places(s)
-    if down and may_hide_face_down(s, p, kpos, team, collect, any_need):
-        # spread out: a face-down place another pawn is nearer to is worth less to me
-        dother = stack_empty(25, np.float64)
-        dist_from_others(s, p, me, tiles, dother)
-        explore_goals(down, init, dme, dother, w[W_EXPLORE], w[W_SPREAD])
+    if explore:  # spread out: a face-down place another pawn is nearer to is worth less to me
+        explore_goals(down, init, nearer, w[W_EXPLORE], w[W_SPREAD])
 
     # home: always a goal; urgent when the turns left barely cover the walk
     home_goal(init, my_actions_left(s, p), dme, w[W_HOME], w[W_COLLECT], w[W_EXPLORE])
 
-    dist = stack_empty(25, np.float64)
-    a = step_to_goal(s, p, legal, here, tiles, init, dist)
+    a = step_to_goal(s, p, legal, here, tiles, init, dme)
     if a != A_END:
         return a
     # (8) at the goal: spare actions shore up next-door floods, bridges and needed tiles first
@@ -209,7 +213,7 @@ def choose(s, p, pp, legal, rng):
     return A_END
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True, _nrt=False)
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
     tiles = np.int64(s[TILES])

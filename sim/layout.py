@@ -7,7 +7,8 @@ Shared by `sim/kernel.py` and the policies in `policies/`, which must not import
 import sys
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 
 def _load_numba_numpy_support_without_scipy() -> None:
@@ -174,13 +175,23 @@ def rand_normal(rng, k):
 # --- small helpers -------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's ctpop of the integer `x` widened to 64 bits: one POPCNT instruction."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(context.cast(builder, args[0], x, types.int64))
+
+    return types.int64(x), codegen
+
+
+@njit(cache=True, forceinline=True)
 def popcount(x):
-    """Set bits of a non-negative mask below 2**32 (SWAR, no loop)."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    """Set bits of a non-negative mask (the policies count cards and places with it in every
+    decision: one instruction, where the bit tricks it replaced took a dozen)."""
+    return _ctpop(x)
 
 
 @njit(cache=True)

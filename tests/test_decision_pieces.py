@@ -1,0 +1,200 @@
+"""The fast pieces of the goal-directed policies (policies/_search.py) against plain-Python
+references on random boards: each shortcut must give what the slow, obvious computation gives.
+
+The fingerprints (tests/test_fingerprints.py) pin whole games; these pin the pieces, on boards
+that real play reaches rarely (many sea places, swims, far goals, ties between goals).
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+import pytest
+
+from policies import _search as X
+from sim import layout as L
+
+INF = X.INF
+MOVES = [(0, -1), (0, 1), (-1, 0), (1, 0)]  # up, down, left, right (R2), as the action ids
+
+
+def _params(swim: int, actions: int = 4) -> np.ndarray:
+    p = np.zeros(L.NPARAMS, dtype=np.int32)
+    p[L.P_PAWNS], p[L.P_SWIM], p[L.P_ACTIONS] = 2, swim, actions
+    return p
+
+
+def _neighbours(place: int, tiles: int, swim: int, can_swim: bool):
+    """(place, cost) one move (R7) or one swim across exactly one sea place (R8) away."""
+    c, r = place % 5, place // 5
+    for dc, dr in MOVES:
+        c1, r1, c2, r2 = c + dc, r + dr, c + 2 * dc, r + 2 * dr
+        if not (0 <= c1 < 5 and 0 <= r1 < 5):
+            continue
+        one = r1 * 5 + c1
+        if tiles >> one & 1:
+            yield one, 1
+        elif can_swim and 0 <= c2 < 5 and 0 <= r2 < 5 and tiles >> (r2 * 5 + c2) & 1:
+            yield r2 * 5 + c2, swim
+
+
+def _dijkstra(tiles: int, init: list[float], swim: int, can_swim: bool) -> list[float]:
+    """min over u of init[u] + path cost from u, by the textbook algorithm."""
+    dist = [init[i] if tiles >> i & 1 else INF for i in range(25)]
+    heap = [(d, i) for i, d in enumerate(dist) if d < INF]
+    heapq.heapify(heap)
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, cost in _neighbours(u, tiles, swim, can_swim):
+            if d + cost < dist[v]:
+                dist[v] = d + cost
+                heapq.heappush(heap, (d + cost, v))
+    return dist
+
+
+def _board(gen, sea_share: float) -> tuple[int, int]:
+    """A random tile mask (the helicopter always a tile) and a place on it."""
+    tiles = 1 << L.CENTRE
+    for i in range(25):
+        if gen.random() > sea_share:
+            tiles |= 1 << i
+    here = int(gen.choice([i for i in range(25) if tiles >> i & 1]))
+    return tiles, here
+
+
+def _legal(tiles: int, here: int, swim: int, left: int) -> int:
+    """Moves to the next-door tiles, swims when `left` actions cover them (R7, R8)."""
+    legal = 1 << L.A_END
+    c, r = here % 5, here // 5
+    for d, (dc, dr) in enumerate(MOVES):
+        c1, r1, c2, r2 = c + dc, r + dr, c + 2 * dc, r + 2 * dr
+        if not (0 <= c1 < 5 and 0 <= r1 < 5):
+            continue
+        if tiles >> (r1 * 5 + c1) & 1:
+            legal |= 1 << (L.A_MOVE + d)
+        elif left >= swim and 0 <= c2 < 5 and 0 <= r2 < 5 and tiles >> (r2 * 5 + c2) & 1:
+            legal |= 1 << (L.A_SWIM + d)
+    return legal
+
+
+def _reference_step(tiles, here, init, legal, swim, can_swim) -> int:
+    """The rule `step_to_goal` implements, the slow way: the goal costs of every place by
+    Dijkstra from the goals; if some goal beats standing here, the first legal move, then swim
+    (up, down, left, right) whose cost plus the goal cost where it lands matches mine."""
+    dist = _dijkstra(tiles, init, swim, can_swim)
+    if not init[here] > dist[here] + 1e-9:
+        return L.A_END
+    c, r = here % 5, here // 5
+    for base, times, cost in ((L.A_MOVE, 1, 1), (L.A_SWIM, 2, swim)):
+        for d, (dc, dr) in enumerate(MOVES):
+            if legal >> (base + d) & 1:
+                t = (r + dr * times) * 5 + c + dc * times
+                if cost + dist[t] <= dist[here] + 1e-9 and cost + dist[t] < INF:
+                    return base + d
+    return L.A_END
+
+
+@pytest.mark.parametrize("swim", [1, 2, 3])
+def test_step_to_goal_follows_a_shortest_path_to_the_best_goal(swim):
+    gen = np.random.default_rng(swim)
+    p = _params(swim)
+    # bonuses alike the expert's, some a whole number of actions apart, so that goals at
+    # different distances tie for the best
+    worths = [8.38, 6.38, 5.7, 3.7, 17.94, 2.69, 0.0]
+    checked = moved = 0
+    for _ in range(3000):
+        tiles, here = _board(gen, gen.choice([0.1, 0.3, 0.5]))
+        init = np.full(25, INF)
+        for u in gen.choice(25, size=int(gen.integers(1, 9)), replace=False):
+            if tiles >> int(u) & 1:
+                init[u] = -float(gen.choice(worths))
+        if gen.random() < 0.3:
+            init[here] = min(init[here], -float(gen.choice(worths)))
+        legal = _legal(tiles, here, swim, int(gen.integers(1, 5)))
+        dme = np.empty(25)
+        X.path_costs(p, np.int64(tiles), np.int64(1) << here, dme)
+        got = X.step_to_goal(np.zeros(L.NSTATE, np.int32), p, np.int64(legal), here, np.int64(tiles), init, dme)
+        assert got == _reference_step(tiles, here, list(init), legal, swim, True), (tiles, here, list(init))
+        checked += 1
+        moved += got != L.A_END
+    assert moved > checked // 3  # most boards have a goal worth walking to
+
+
+def test_path_costs_and_the_places_others_reach_first():
+    gen = np.random.default_rng(5)
+    for _ in range(2000):
+        swim = int(gen.integers(1, 4))
+        p = _params(swim, actions=int(gen.integers(1, 5)))
+        can_swim = swim <= p[L.P_ACTIONS]
+        tiles, here = _board(gen, gen.choice([0.1, 0.4]))
+        others = 0
+        for _ in range(int(gen.integers(1, 4))):
+            others |= 1 << int(gen.choice([i for i in range(25) if tiles >> i & 1]))
+        mine = np.empty(25)
+        nearer = X.costs_and_nearer(p, np.int64(tiles), np.int64(1) << here, np.int64(others), mine)
+        want_mine = _dijkstra(tiles, [0.0 if i == here else INF for i in range(25)], swim, can_swim)
+        want_other = _dijkstra(tiles, [0.0 if others >> i & 1 else INF for i in range(25)], swim, can_swim)
+        assert list(mine) == want_mine
+        assert nearer == sum(1 << i for i in range(25) if want_other[i] < want_mine[i])
+
+
+def _fill(tiles: int, start: int, swims: bool) -> int:
+    """R16's reach, one place at a time."""
+    reach, todo = 0, [i for i in range(25) if start >> i & 1 and tiles >> i & 1]
+    while todo:
+        u = todo.pop()
+        if reach >> u & 1:
+            continue
+        reach |= 1 << u
+        todo.extend(v for v, _ in _neighbours(u, tiles, 2, swims))
+    return reach
+
+
+def test_still_reaches_equals_a_new_fill_without_the_tile():
+    gen = np.random.default_rng(6)
+    for _ in range(3000):
+        tiles, here = _board(gen, gen.choice([0.2, 0.4]))
+        swims = bool(gen.random() < 0.5)
+        start = (1 << here) | (1 << L.CENTRE if gen.random() < 0.5 else 0)
+        t = int(gen.choice([i for i in range(25) if tiles >> i & 1]))
+        target = int(gen.integers(0, 1 << 25)) & ~(1 << t)
+        before = _fill(tiles, start, swims)
+        want = _fill(tiles & ~(1 << t), start, swims) & target == target
+        assert X.still_reaches(np.int64(tiles), t, np.int64(start), np.int64(before), np.int64(target), swims) == want
+
+
+def test_turns_left_counts_flood_by_flood():
+    """R14: the turns whose actions can still be played, counted one flood at a time."""
+    gen = np.random.default_rng(7)
+    s = np.zeros(L.NSTATE, np.int32)
+    p = _params(2)
+    for _ in range(3000):
+        glen = int(gen.integers(1, L.MAX_GAUGE + 1))
+        ranks = gen.integers(1, 6, glen)
+        p[L.P_GLEN] = glen
+        p[L.P_GRANK:L.P_GRANK + glen] = ranks
+        pos, g = int(gen.integers(0, 5)), int(gen.integers(0, glen))
+        s[L.PILE_POS], s[L.GAUGE_TOP] = pos, g
+        turns, done = 1, False
+        while not done:
+            for _ in range(ranks[g]):
+                pos += 1
+                if pos == 5:
+                    if g == glen - 1:
+                        done = True
+                        break
+                    g, pos = g + 1, 0
+            if not done:
+                turns += 1
+        assert X.turns_left(s, p) == turns
+
+
+def test_popcount_and_lowest_bit():
+    gen = np.random.default_rng(8)
+    for m in [1, 2, 3, 1 << 24, (1 << 25) - 1, *map(int, gen.integers(1, 1 << 31, 200))]:
+        assert L.popcount(m) == bin(m).count("1")
+        assert L.popcount(np.int32(m & 0x7FFFFFFF)) == bin(m & 0x7FFFFFFF).count("1")
+        assert X.lowest_bit(np.int64(m)) == (m & -m).bit_length() - 1
