@@ -16,6 +16,8 @@ plays like, and which Island Escape rules play like Novice, Normal and Elite.
 
 from __future__ import annotations
 
+import json
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -57,20 +59,35 @@ TARGETS = {"expert": (2.0, LEVELS), "lookahead": (4.0, ("novice", "normal"))}
 
 
 def measure_ladder(policies: list[str], games: int, search_games: int, seed: int, threads: int | None = None,
-                   echo: Callable[[str], None] = lambda s: None) -> pd.DataFrame:
+                   echo: Callable[[str], None] = lambda s: None, cache_dir: Path | None = None,
+                   search_levels: tuple[str, ...] = LEVELS) -> pd.DataFrame:
     """One row per (policy, players, level): wins with their 95% interval, the share of each
-    cause, mean treasures captured, and games/s. Search policies play `search_games`."""
+    cause, mean treasures captured, and games/s. Search policies play `search_games`, at
+    `search_levels` only (a search plays tens of games a second, not thousands).
+
+    With `cache_dir`, each cell's row is kept there as it is measured and taken again by a later
+    run with the same policy, games, seed and code (the game's source digest): an interrupted
+    report loses at most the cell it was playing, and a rerun plays only what changed."""
     from experiments.forbidden_island import run_games
+    from experiments.games import FORBIDDEN_ISLAND
     from policies.forbidden_island.registry import POLICIES
 
+    code = FORBIDDEN_ISLAND.code_digest() if cache_dir is not None else ""
     rows = []
     for policy in policies:
         if policy not in POLICIES:
             echo(f"  Forbidden Island: no policy {policy!r} registered, left out")
             continue
-        n = search_games if policy in SEARCHES else games
+        search = policy in SEARCHES
+        n = search_games if search else games
         for players in PLAYERS:
-            for level in LEVELS:
+            first = len(rows)
+            for level in search_levels if search else LEVELS:
+                key = {"policy": policy, "players": players, "level": level, "games": n, "seed": seed, "code": code}
+                cached = _cached_row(cache_dir, key)
+                if cached is not None:
+                    rows.append(cached)
+                    continue
                 rules = FIRules(players=players, difficulty=level)
                 run_games(rules, policy, min(n, 8), seed=seed + 1, threads=threads)  # compiled first
                 start = time.perf_counter()
@@ -82,12 +99,38 @@ def measure_ladder(policies: list[str], games: int, search_games: int, seed: int
                        "win_rate": wins / n, "ci_low": lo, "ci_high": hi,
                        "treasures": float(raw[:, FL.RESULT_FIELDS.index("treasures")].mean()),
                        "games_per_s": n / seconds}
-                for code, cause in enumerate(FL.CAUSES):
-                    row[f"cause_{cause}"] = float((raw[:, 0] == code).mean())
+                for code_, cause in enumerate(FL.CAUSES):
+                    row[f"cause_{cause}"] = float((raw[:, 0] == code_).mean())
+                _keep_row(cache_dir, key, row)
                 rows.append(row)
             echo(f"  Forbidden Island {policy}, {players} players: "
-                 + ", ".join(f"{r['level']} {100 * r['win_rate']:.1f}%" for r in rows[-len(LEVELS):]))
+                 + ", ".join(f"{r['level']} {100 * r['win_rate']:.1f}%" for r in rows[first:]))
     return pd.DataFrame(rows)
+
+
+def _row_path(cache_dir: Path, key: dict) -> Path:
+    return cache_dir / f"{key['policy']}-p{key['players']}-{key['level']}.json"
+
+
+def _cached_row(cache_dir: Path | None, key: dict) -> dict | None:
+    """A cell's row measured by an earlier run with the same key, or None."""
+    if cache_dir is None:
+        return None
+    try:
+        kept = json.loads(_row_path(cache_dir, key).read_text())
+    except (OSError, ValueError):
+        return None
+    return kept.get("row") if kept.get("key") == key else None
+
+
+def _keep_row(cache_dir: Path | None, key: dict, row: dict) -> None:
+    if cache_dir is None:
+        return
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    path = _row_path(cache_dir, key)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps({"key": key, "row": row}))
+    os.replace(tmp, path)  # whole or absent, never a half-written row
 
 
 SEARCHES = {"lookahead"}
@@ -112,8 +155,8 @@ def targets_met(df: pd.DataFrame) -> dict[str, dict[tuple[int, str], bool]]:
     for policy, (factor, levels) in TARGETS.items():
         if policy not in set(df.policy):
             continue
-        out[policy] = {(p, lv): bool(_rate(df, policy, p, lv).win_rate >= factor * PUBLISHED_WIN[p][lv])
-                       for p in PLAYERS for lv in levels}
+        out[policy] = {(p, lv): bool(r.win_rate >= factor * PUBLISHED_WIN[p][lv])
+                       for p in PLAYERS for lv in levels if (r := _rate(df, policy, p, lv)) is not None}
     return out
 
 
@@ -138,10 +181,10 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str) -> s
             cells = []
             for p in policies:
                 r = _rate(df, p, players, level)
-                ratio = r.win_rate / pub
-                cells.append(f"{_cell(r)}, {ratio:.1f}×")
+                cells.append("not played" if r is None else f"{_cell(r)}, {r.win_rate / pub:.1f}×")
             md.append(f"| {players} | {level.capitalize()} | {_pct(pub, 2)} | " + " | ".join(cells) + " |")
-    md += ["", "× = the lab's rate over the published bot's in the same cell."]
+    md += ["", "× = the lab's rate over the published bot's in the same cell. A search plays only the levels of "
+           "its target (it plays tens of games a second where `expert` plays thousands)."]
     met = targets_met(df)
     if met:
         md += ["", "**Targets** (issue #14): "]
@@ -162,14 +205,16 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str) -> s
            "| --- | --- | ---: |" + " ---: |" * len(policies)]
     for cause in ("win", "treasure", "fools_landing", "water", "drowned"):
         for level in LEVELS:
-            cells = [_pct(df[(df.policy == p) & (df.level == level)][f"cause_{cause}"].mean()) for p in policies]
+            cells = [_pct(part[f"cause_{cause}"].mean()) if len(part := df[(df.policy == p) & (df.level == level)])
+                     else "–" for p in policies]
             md.append(f"| {CAUSE_TEXT[cause]} | {level.capitalize()} | {_pct(PUBLISHED_CAUSES[cause][level])} | "
                       + " | ".join(cells) + " |")
     md += ["", "Mean treasures captured per game:", "",
            "| level | published bot | " + " | ".join(f"`{p}`" for p in policies) + " |",
            "| --- | ---: |" + " ---: |" * len(policies)]
     for level in LEVELS:
-        cells = [f"{df[(df.policy == p) & (df.level == level)].treasures.mean():.2f}" for p in policies]
+        cells = [f"{part.treasures.mean():.2f}" if len(part := df[(df.policy == p) & (df.level == level)]) else "–"
+                 for p in policies]
         md.append(f"| {level.capitalize()} | {PUBLISHED_TREASURES[level]:.2f} | " + " | ".join(cells) + " |")
 
     md += ["", "## Speed", "",
@@ -255,12 +300,12 @@ def island_escape_against_ladder(recs: list[dict], fi: pd.DataFrame, judge: str,
             if rate is None:
                 cells.append("–")
                 continue
-            ladder = {lv: _rate(fi, kind, q, lv).win_rate for lv in LEVELS}
+            ladder = {lv: row.win_rate for lv in LEVELS if (row := _rate(fi, kind, q, lv)) is not None}
             cells.append(f"{_pct(rate)}: {plays_like(rate, ladder)} "
                          f"({', '.join(f'{lv[:3].capitalize()} {_pct(v, 0)}' for lv, v in ladder.items())})")
         md.append(f"| {r['level'].capitalize()} | {r['players']} | " + " | ".join(cells) + " |")
-    md += ["", "In brackets: Forbidden Island's Novice, Normal, Elite and Legendary win rates for the same player "
-           "and player count.", ""]
+    md += ["", "In brackets: Forbidden Island's win rates for the same player and player count (Novice, Normal, "
+           "Elite, Legendary; a search only at the levels it played).", ""]
 
     # rules that play like Novice, Normal and Elite, found the way the fixed bands' rules are
     md += ["### Levels anchored on Forbidden Island", "",

@@ -39,7 +39,7 @@ SKILL_KEYS = {"games", "search_games"}
 CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players",
                   "knobs"}
 RULEBOOK_KEYS = {"games", "policies"}
-FORBIDDEN_ISLAND_KEYS = {"games", "search_games", "policies"}
+FORBIDDEN_ISLAND_KEYS = {"games", "search_games", "search_levels", "policies"}
 
 
 @dataclass
@@ -81,6 +81,12 @@ def load_study(path: str | Path) -> Study:
         for key in ("games", "search_games"):
             if key in fi and (not isinstance(fi[key], int) or fi[key] < 1):
                 raise SweepError(f"{path}: forbidden_island.{key}: a whole number of games, at least 1")
+        from sim.forbidden_island.rules import DIFFICULTIES
+
+        levels = fi.get("search_levels", list(DIFFICULTIES))
+        if not isinstance(levels, list) or not levels or any(lv not in DIFFICULTIES for lv in levels):
+            raise SweepError(f"{path}: forbidden_island.search_levels: a list of levels from "
+                             f"{', '.join(DIFFICULTIES)}, not {levels!r}")
     return Study(path, data.get("sweep", "experiments/configs/gauge-by-players.toml"), policy,
                  int(data.get("seed", 2026)), dict(data.get("calibrate", {})), dict(data.get("rulebook", {})),
                  dict(data.get("skill", {})), fi)
@@ -503,7 +509,9 @@ def forbidden_island_sections(study: Study, recs: list[dict], report_dir: Path, 
     cfg = study.forbidden_island
     echo("Forbidden Island's ladder")
     fi = fir.measure_ladder(cfg.get("policies", ["random", "expert"]), cfg.get("games", 20_000),
-                            cfg.get("search_games", 2_000), study.seed, threads, echo)
+                            cfg.get("search_games", 2_000), study.seed, threads, echo,
+                            cache_dir=out_dir / "forbidden-island-cells",
+                            search_levels=tuple(cfg.get("search_levels", fir.LEVELS)))
     fir.save_ladder(fi, out_dir)
     (report_dir / "forbidden-island.md").write_text(fir.forbidden_island_markdown(fi, study.seed, study.path))
     if study.policy not in set(fi.policy):

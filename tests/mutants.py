@@ -28,10 +28,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 KERNEL = "sim/kernel.py"
 FI_KERNEL = "sim/forbidden_island/kernel.py"
+FI_LOOKAHEAD = "policies/forbidden_island/lookahead.py"
 # the tests run first for a mutant of each file (most mutants die there)
 FIRST = {KERNEL: ["tests/test_rulings.py", "tests/test_kernel.py", "tests/test_properties.py"],
          FI_KERNEL: ["tests/forbidden_island/test_rulings.py", "tests/forbidden_island/test_roles.py",
-                     "tests/forbidden_island/test_kernel.py"]}
+                     "tests/forbidden_island/test_kernel.py"],
+         FI_LOOKAHEAD: ["tests/forbidden_island/test_lookahead.py"]}
 
 # name: (file, text to replace, replacement, what the bug is)
 MUTANTS: dict[str, tuple[str, str, str, str]] = {
@@ -104,6 +106,12 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         FI_KERNEL, "        if s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:",
         "        if seat == s[CUR] and s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:",
         "F8: a gift above the limit on someone else's turn is not discarded at once"),
+    # Forbidden Island's search: its honesty test must catch a peek at the hidden order.
+    "fi-lookahead-keeps-the-true-treasure-order": (
+        FI_LOOKAHEAD,
+        "    _sort_stretch(t, TPILE, TPILE + t[TPILE_N])\n    _shuffle(t, TPILE, TPILE + t[TPILE_N], rng)\n",
+        "    pass\n",
+        "issue 14 (R19's twin): the search's worlds keep the treasure pile's true order"),
 }
 
 

@@ -61,7 +61,10 @@ FAR = 99  # an action distance that stands for "cut off"
 # game; the scores of all actions share this scale. The values were set by a coordinate search
 # over the port's weights (2,000 kernel games at each of 2, 3 and 4 players, Novice, seed 99,
 # common to every trial): five-card hands are the scarce resource, so a Lift or a Sandbags in
-# hand is worth little beside a card of the treasure its collector gathers.
+# hand is worth little beside a card of the treasure its collector gathers. A second search at
+# 3 and 4 players (3,000 games a cell, seed 99), once special cards were spent freely, doubled
+# GIVE and halved SOON_WEIGHT: with more hands, a give outranks a shore-up the next player could
+# still make.
 LOSING_TILE = 1000.0  # its sinking ends the game (F14)
 PICKUP_WITH_TWIN = 150.0  # a pickup tile of an uncaptured treasure whose twin still stands
 PLAIN_TILE = 30.0
@@ -72,10 +75,10 @@ TO_COMPLETING_TRADE = 80.0  # a meeting after which someone holds four cards of 
 TO_TRADE = 5.0  # per card to hand over
 TO_DEFAULT = 2.0  # idle: towards the pickup tile of the treasure the pawn collects
 CAPTURE = 5000.0
-GIVE = 100.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
+GIVE = 200.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
 GIVE_PER_CARD = 15.0
 FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (a rise, then its card on top)
-SOON_WEIGHT = 0.4  # weight of sinking in the next player's flood phase (they may still shore it)
+SOON_WEIGHT = 0.2  # weight of sinking in the next player's flood phase (they may still shore it)
 PULL = 0.05  # weak pull, per action of distance, towards threatened tiles out of reach this turn
 LIFT_LAST = 15.0  # a Helicopter Lift's worth when it is the table's only one (the lift-off needs it)
 LIFT_SPARE = 10.0  # ... when the table holds two

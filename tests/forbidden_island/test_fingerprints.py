@@ -36,10 +36,10 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): '68e08cfaf82c51df',
-    ('expert', '4p-elite'): 'af7663b9e3f47ef2',
-    ('lookahead', '2p-novice'): '526d4ea1ac3581a9',
-    ('lookahead', '4p-elite'): 'd2ffa98be734aa0e',
+    ('expert', '2p-novice'): '16418fafb25d468d',
+    ('expert', '4p-elite'): '4569971fa011ba81',
+    ('lookahead', '2p-novice'): 'a3914f8581271223',
+    ('lookahead', '4p-elite'): '6db3bebd140f5414',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
