@@ -287,16 +287,23 @@ def _progress_bar(games: int, desc: str):
 
 @contextlib.contextmanager
 def _interrupts_held():
-    """Ctrl-C waits until the block is done: a batch is then both written and counted, or neither
-    (SIGINT is blocked and delivered, as KeyboardInterrupt, when the block ends)."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+    """Ctrl-C waits until the block is done: a batch is then both written and counted, or neither.
+
+    A SIGINT during the block is only noted, and raised as KeyboardInterrupt when the block ends.
+    Blocking the signal (pthread_sigmask) is not enough: it blocks the main thread only, the
+    kernel may deliver the signal to one of the runner's threads instead, and Python then raises
+    it in the main thread at once, between the write and the count."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    noted = []
+    old = signal.signal(signal.SIGINT, lambda signum, frame: noted.append(signum))
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old)
+    if noted:
+        raise KeyboardInterrupt
 
 
 def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game, frame=None):

@@ -124,6 +124,26 @@ def _interrupt(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
+def test_ctrl_c_inside_a_held_block_waits_for_its_end():
+    # The signal reaches another thread (as it may reach one of the runner's): the block still
+    # finishes, and the interrupt comes after it.
+    import threading
+
+    from experiments.cli import _interrupts_held
+
+    go = threading.Event()
+    sender = threading.Thread(target=lambda: go.wait() and os.kill(os.getpid(), signal.SIGINT))
+    sender.start()  # before the block: a thread made inside it would inherit a blocked signal mask
+    finished = []
+    with pytest.raises(KeyboardInterrupt):
+        with _interrupts_held():
+            go.set()
+            sender.join()
+            time.sleep(0.2)  # Python would raise a pending interrupt here, in the middle of the block
+            finished.append(True)
+    assert finished == [True]
+
+
 def test_ctrl_c_without_out_prints_the_summary_of_the_games_played(tmp_path):
     r = _interrupt([], tmp_path)
     assert r.returncode == 130 and "Traceback" not in r.stderr
