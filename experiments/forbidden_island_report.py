@@ -160,7 +160,14 @@ def targets_met(df: pd.DataFrame) -> dict[str, dict[tuple[int, str], bool]]:
     return out
 
 
-def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str) -> str:
+def save_ladder_figure(df: pd.DataFrame, path: Path) -> Path | None:
+    """The win rate by level, a line per player count and player, the published bot's dashed."""
+    from experiments.plots import win_rate_by_level
+
+    return win_rate_by_level(df.rename(columns={"level": "difficulty"}), path)
+
+
+def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figure: str | None = None) -> str:
     policies = list(dict.fromkeys(df.policy))
     games = {p: int(df[df.policy == p].games.iloc[0]) for p in policies}
     md = ["# Forbidden Island: the playtested ladder, played by the lab's players", "",
@@ -185,6 +192,9 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str) -> s
             md.append(f"| {players} | {level.capitalize()} | {_pct(pub, 2)} | " + " | ".join(cells) + " |")
     md += ["", "× = the lab's rate over the published bot's in the same cell. A search plays only the levels of "
            "its target (it plays tens of games a second where `expert` plays thousands)."]
+    if figure:
+        md += ["", f"![win rate by level]({figure})", "",
+               "Error bars: 95% intervals; dashed: the published bot at the same player count."]
     met = targets_met(df)
     if met:
         md += ["", "**Targets** (issue #14): "]

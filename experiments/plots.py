@@ -245,12 +245,14 @@ def win_rate_by_level(summary: pd.DataFrame, path: Path) -> Path | None:
     x = np.arange(len(levels))
     colours = dict(zip(sorted(summary["players"].unique()), ("#e74c3c", "#2980b9", "#27ae60"), strict=False))
     markers = dict(zip(summary["policy"].astype(str).unique(), "osD^v", strict=False))
+    counts = sorted(summary["players"].unique())
     for (players, policy), g in summary.groupby(["players", "policy"], sort=True, observed=True):
         g = g.set_index(g["difficulty"].astype(str)).reindex(levels)
         rate = 100 * g["win_rate"].to_numpy(dtype=float)
         err = [rate - 100 * g["ci_low"].to_numpy(dtype=float), 100 * g["ci_high"].to_numpy(dtype=float) - rate]
-        ax.errorbar(x, rate, yerr=err, color=colours.get(players, "grey"), marker=markers.get(str(policy), "o"),
-                    capsize=3, label=f"{players} players, {policy}")
+        shift = 0.05 * (counts.index(players) - (len(counts) - 1) / 2)  # equal rates stay visible side by side
+        ax.errorbar(x + shift, rate, yerr=err, color=colours.get(players, "grey"),
+                    marker=markers.get(str(policy), "o"), capsize=3, label=f"{players} players, {policy}")
     for players in sorted(summary["players"].unique()):
         if players in PUBLISHED_WIN:
             ax.plot(x, [100 * PUBLISHED_WIN[players][lv] for lv in levels], color=colours.get(players, "grey"),

@@ -513,7 +513,9 @@ def forbidden_island_sections(study: Study, recs: list[dict], report_dir: Path, 
                             cache_dir=out_dir / "forbidden-island-cells",
                             search_levels=tuple(cfg.get("search_levels", fir.LEVELS)))
     fir.save_ladder(fi, out_dir)
-    (report_dir / "forbidden-island.md").write_text(fir.forbidden_island_markdown(fi, study.seed, study.path))
+    figure = fir.save_ladder_figure(fi, report_dir / "figures" / "forbidden_island_ladder.png")
+    (report_dir / "forbidden-island.md").write_text(fir.forbidden_island_markdown(
+        fi, study.seed, study.path, figure=figure and f"figures/{figure.name}"))
     if study.policy not in set(fi.policy):
         return []
     calibration = {k: c[k] for k in ("screen_games", "confirm_games", "max_changes") if k in c}

@@ -67,6 +67,9 @@ def test_the_markdown_shows_published_and_lab_rates_side_by_side():
     weak = fir.forbidden_island_markdown(_ladder({"expert": {**EXPERT, "novice": 0.30}}), seed=5, study_path="s")
     assert "missed in 2 of 12 cells (2p novice, 3p novice)" in weak  # 0.30 < 2 x 20.19% and 2 x 18.47%
     assert "| Fools' Landing sank | Novice | 20.1% |" in md
+    assert "![" not in md
+    shown = fir.forbidden_island_markdown(_ladder({"expert": EXPERT}), seed=5, study_path="s", figure="figures/f.png")
+    assert "![win rate by level](figures/f.png)" in shown
 
 
 @pytest.mark.parametrize(("section", "message"), [
