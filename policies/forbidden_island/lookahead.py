@@ -4,10 +4,15 @@ Island Escape's `policies/lookahead.py` is its model; this file is the same meth
 Forbidden Island's kernel.
 
 Which decisions it searches: the current player's own actions (moves, flights, navigations,
-shore-ups, gives, capture, ending the actions early), a discard above the hand limit and a swim
-from a sinking tile, with Sandbags as a candidate wherever it is legal. Never the treasure and
-flood draws (forced), never a decision with one legal code; Helicopter Lifts (hundreds of codes)
-are never candidates of their own: expert's lift still stands when expert picks one.
+shore-ups, gives, capture, ending the actions early), a discard above the hand limit, a swim from
+a sinking tile, a Sandbags wherever one is legal (also instead of a treasure or flood draw, with
+the draw itself a candidate when expert plays a card there), and during the actions the
+Helicopter Lifts that move the current player: alone, with the pawns on its tile, or another
+tile's pawns onto its tile (hundreds of lift codes otherwise; expert's own lift is always the
+first candidate). Which seat plays a Sandbags or a Lift changes nothing on the board, so one
+seat's codes stand for all: the fullest hand that holds the card, which frees the most room.
+Never a decision with one legal code, never a lift that moves nobody to or from the current
+player.
 
 Worlds (the issue's twin of R19): everything is public except the order of the two draw piles.
 A world keeps the state and redraws those orders: the treasure pile's cards (known from the deck,
@@ -17,13 +22,16 @@ gathered sorted before shuffling, so the true order is never read; the game's ow
 (which decides future reshuffles) is never read either. Randomness comes from the policy stream.
 
 A world is scored for a candidate by playing it and then the game on with expert through the
-play loop (`play.play_on`): 1 for a win plus 0.05 per treasure captured, and `still` for a game
-not yet over at the horizon. All candidates are scored on the same worlds (common random
+play loop (`play.play_on`): 1 for a win plus 0.05 per treasure captured; a game not yet over at
+the screening's horizon is worth the chance that expert wins from there, as the logistic model of
+`lookahead_value.py` estimates it from public facts (treasures, cards, flooded and sunk pickup
+tiles, Fools' Landing, the mark). All candidates are scored on the same worlds (common random
 numbers), so their differences are measured game by game.
 
 1. Screening: every candidate on `screen` worlds, played `horizon` turns on. Only candidates
-   whose paired score beats the expert's choice stay; when none does (most decisions) the
-   expert's choice stands at once.
+   whose paired score beats the expert's choice by more than `margin` a world stay; when none
+   does (most decisions) the expert's choice stands at once. (The margin keeps the estimate's
+   small differences from sending every candidate on to the costly confirmation.)
 2. Successive halving: survivors play on twice as many worlds a round and the worse half
    drops out, until one challenger is left or `budget` rollouts are spent.
 3. Confirmation: the challenger and the expert's choice on `confirm` fresh worlds, never used to
@@ -35,60 +43,74 @@ numbers), so their differences are measured game by game.
 So the search never does worse than expert in expectation (tests/forbidden_island/test_lookahead.py
 checks it on paired games, and that the check catches a search without its safeguards).
 
-The budget. Deviations are rare (a few in a hundred decisions) but worth a lot, and how many the
-screening finds depends mostly on its horizon: over two turns most rollouts are still going with
-the same treasures, so few candidates differ from expert's choice at all. Paired games against
-expert on the same deals (seed 1, 2 threads of a shared machine at load 5-7; games/s of
-lookahead; expert as it was before it learnt to spend its special cards, 4p Normal 6.8%):
+The budget. Deviations are rare (a few in a hundred decisions) but worth a lot. Last round's
+search (the first decision kinds, a constant worth for an unfinished rollout) gained no more
+from a longer horizon than four turns, nor from 32 confirming worlds at z 0.7, nor from two
+screening worlds: a single rollout's verdict at the horizon was the bottleneck, most of them
+"still going, same treasures". Paired games against expert on the same deals (seed 1, 400 games
+a row; the 95% half-width of the gain is 4-6 points; speed as games/s on 2 quiet cores,
+estimated from the CPU time on a shared machine, so a little low):
 
-| screen, confirm, horizon | 2p Novice (expert 39.5%) | 4p Normal (expert 6.8%) |
-| --- | --- | --- |
-| 1, 8, 1 turn | +3.0 points, 58/s | +2.5, 36/s |
-| 1, 8, 2 (searching half the decisions) | +7.2, 42/s | +3.3, 29/s |
-| 1, 8, 2 | +11.5, 22/s | +6.5, 16/s |
-| 1, 16, 2 | +13.8, 20/s | +7.2, 14/s |
-| 1, 8, 2, z 0.5 | +13.3, 25/s | +6.2, 17/s |
-| 1, 8, 3 | +16.3, 11/s | +10.2, 10/s |
-| 1, 16, 3 (the default) | +17.0, 8.6/s | +14.0, 8.2/s |
-| 2, 8, 3 | +17.7, 6.8/s | +15.0, 4.5/s |
-| 1, 16, 4 | +21.0, 5.9/s | +20.0, 5.3/s |
+| decision kinds, leaf worth, horizon | 2p Novice (expert 38.8%) | 3p Novice (expert 31.0%) | 2p Normal (expert 19.2%) |
+| --- | --- | --- | --- |
+| first, constant 0.3, 3 turns (last round's default) | 55.2% | 52.8% | |
+| first, constant, 4 | 58.5% | 57.0% | 34.8% |
+| all, constant, 4 | 60.0% | 66.8% | 36.8%, 26/s |
+| all, learned (margin 0.03), 4 | 66.5%, 11/s | 73.0%, 9/s | |
+| all, learned (margin 0.03), 3 (the default) | 70.0%, 11/s | | |
 
-(400 games a row, 300 for the confirm-16 rows; the 95% half-width is 3-6 points.) The default
-takes a horizon of three turns: issue 14 asks for four times the published rate at Novice and
-Normal, and the shorter horizons fall well short of it with four players.
+The default keeps the three-turn horizon: with the learned worth the fourth turn adds nothing
+measurable and costs time. (The Lifts and the Sandbags during the draws are worth the most
+with three players, where more pawns are to be gathered.) `make report` plays the default at
+Novice and Normal for 2-4 players, 2,000 games a cell; README.md has that table and its speed.
+(Rows 2-4 were measured before swims were searched again: a swim with a choice is rare.)
 
 The parameter array is this policy's `SLOTS` slots, then expert's own array (its weights and
 scratch space), which the decisions and every rollout use. Slots (0 = the default):
 0 screening worlds (1), 1 confirmation worlds (16), 2 z (1.0), 3 screening horizon in turns (3;
 -1: to the end), 4 halving budget in rollouts per decision (16), 5 worth of a screening rollout
-still going at the horizon (0.3), 6 share of searchable decisions searched, drawn from the policy
-stream (1.0), 7 the safeguards off, for the test that shows the paired test can fail: 1 = no
-confirmation (the screening's pick is played), 2 = that and ties in the screening let through.
+still going at the horizon when slot 9 is 1 (0.3), 6 share of searchable decisions searched,
+drawn from the policy stream (1.0), 7 the safeguards off, for the test that shows the paired
+test can fail: 1 = no confirmation (the screening's pick is played), 2 = that and ties in the
+screening let through; 8 decision kinds (0: all of the above; 1: the first set, without lifts
+and without Sandbags during the draws); 9 the worth of an unfinished rollout (0: the learned
+estimate; 1: the constant of slot 5); 10 the screening's margin per world (0.03).
 """
 
 import numpy as np
 from numba import njit
 
 import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
-from policies.forbidden_island import expert, play
-from sim.forbidden_island.kernel import apply_action, phase
+from policies.forbidden_island import expert, lookahead_value, play
+from sim.forbidden_island.kernel import apply_action, low_seat, phase, seats_at
 from sim.forbidden_island.layout import (
     A_DISCARD,
     A_LIFT,
+    A_LIFTOFF,
     A_SANDBAGS,
     A_SWIM,
+    C_LIFT,
+    C_SANDBAGS,
     CAPTURED,
     CAUSE_WIN,
+    CUR,
     FLAYER,
     FLAYERS_N,
     FPILE,
     FPILE_N,
+    HAND,
+    HAND_SIZE,
+    HAND_STRIDE,
     MAX_LEGAL,
     NSTATE,
     OUTCOME,
+    P_PLAYERS,
+    PAWN,
     PH_ACTIONS,
     PH_DISCARD,
-    PH_SWIM,
+    PH_FLOOD,
+    PH_OVER,
+    PH_TREASURE,
     STREAM_DEAL,
     STREAM_POLICY,
     STREAM_SHUFFLE,
@@ -100,7 +122,7 @@ from sim.layout import popcount, rand_below, rand_unit
 DESCRIPTION = "fair search: redraws the hidden pile orders, rolls out with expert, deviates only on fresh evidence"
 
 EXPERT_ID = 1  # the rollout policy's id in registry.py (tested)
-SLOTS = 8  # this policy's own parameter slots; expert's array follows them
+SLOTS = 11  # this policy's own parameter slots; expert's array follows them
 MAX_WORLDS = 128
 MAX_CANDIDATES = 64
 
@@ -161,7 +183,7 @@ def determinize(s, t, rng):
 
 
 @njit(cache=True)
-def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, value, done):
+def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, value, done, learned, f):
     """Candidate i (action `code`) in world w, played on for `horizon` turns (0: to the end);
     cached in value/done."""
     if done[i, w]:
@@ -178,7 +200,7 @@ def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, 
     if u[OUTCOME] == CAUSE_WIN:
         v += 1.0
     elif u[OUTCOME] < 0:
-        v += still
+        v += lookahead_value.win_chance(u, p, lookahead_value.WEIGHTS, f) if learned else still
     value[i, w] = v
     done[i, w] = True
     return v
@@ -194,21 +216,57 @@ def _make_worlds(s, rng, worlds, seeds, lo, hi):
 
 
 @njit(cache=True)
-def candidates(s, p, acts, n, base, out):
+def _card_seat(s, p, card):
+    """The seat whose card of this kind a search candidate plays: the fullest hand holding one
+    (ties to the lowest seat), so that the card frees the most room; -1 when nobody holds one.
+    Which seat plays it changes nothing on the board, so one seat's codes stand for all."""
+    best, most = -1, -1
+    for seat in range(p[P_PLAYERS]):
+        if s[HAND + HAND_STRIDE * seat + card] > 0 and s[HAND_SIZE + seat] > most:
+            best, most = seat, s[HAND_SIZE + seat]
+    return best
+
+
+@njit(cache=True)
+def candidates(s, p, acts, n, base, out, kinds):
     """The codes worth searching at this decision, expert's choice `base` first; returns how
-    many (1 or fewer: nothing to search)."""
+    many (1 or fewer: nothing to search). `kinds` 1: the first set only (no lifts, and nothing
+    during the draws)."""
     ph = phase(s, p)
     out[0] = base
-    if ph != PH_ACTIONS and ph != PH_DISCARD and ph != PH_SWIM:
+    if ph == PH_OVER or (kinds == 1 and (ph == PH_TREASURE or ph == PH_FLOOD)):
         return 1
+    bag_seat = _card_seat(s, p, C_SANDBAGS)
+    lift_seat = _card_seat(s, p, C_LIFT)
+    me = s[CUR]
+    here = s[PAWN + me]
+    group = seats_at(s, p, here)  # the current player and the pawns beside it
     m = 1
     for i in range(n):
         a = acts[i]
         if a == base or m >= MAX_CANDIDATES:
             continue
-        if ph == PH_ACTIONS and a >= A_DISCARD and not (A_SANDBAGS <= a < A_LIFT):
-            continue  # lifts (and nothing else out of turn) are not candidates of their own
-        if ph == PH_DISCARD and a >= A_SWIM and not (A_SANDBAGS <= a < A_LIFT):
+        if A_SANDBAGS <= a < A_LIFT:  # one seat's Sandbags stand for everyone's
+            if (a - A_SANDBAGS) // 24 != bag_seat:
+                continue
+        elif A_LIFT <= a < A_LIFTOFF:  # lifts: only the current player's group, or a pawn to it
+            if kinds == 1 or ph != PH_ACTIONS:
+                continue
+            seat = (a - A_LIFT) // 384
+            pawns = ((a - A_LIFT) % 384) // 24
+            to = (a - A_LIFT) % 24
+            if seat != lift_seat:
+                continue
+            if not (pawns == (1 << me) or pawns == group
+                    or (to == here and pawns == seats_at(s, p, s[PAWN + low_seat(pawns)]) and not pawns & group)):
+                continue
+        elif ph == PH_ACTIONS:
+            if a >= A_DISCARD:
+                continue  # nothing else out of turn
+        elif ph == PH_DISCARD:
+            if a >= A_SWIM:
+                continue
+        elif a >= A_LIFTOFF:  # the draws: the draw itself or a Sandbags (above)
             continue
         out[m] = a
         m += 1
@@ -223,7 +281,7 @@ def search(s, p, pp, acts, n, rng):
     if n <= 1:
         return base
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    nc = candidates(s, p, acts, n, base, cand)
+    nc = candidates(s, p, acts, n, base, cand, int(pp[8]))
     if nc <= 1:
         return base
     share = _param(pp, 6, 1.0)
@@ -235,6 +293,8 @@ def search(s, p, pp, acts, n, rng):
     horizon = max(int(_param(pp, 3, 3.0)), 0)  # 0: to the end
     budget = int(_param(pp, 4, 16.0))
     still = _param(pp, 5, 0.3)
+    learned = pp[9] != 1.0  # the learned estimate unless slot 9 asks for the constant
+    margin = _param(pp, 10, 0.03)
     unconfirmed = pp[7] >= 1.0  # the safeguards off: only for the mutant check (slot 7)
 
     worlds = np.empty((MAX_WORLDS, NSTATE), dtype=np.int32)
@@ -247,6 +307,7 @@ def search(s, p, pp, acts, n, rng):
     log = np.empty(1, dtype=np.int32)
     alive = np.empty(MAX_CANDIDATES, dtype=np.int64)  # candidate indices
     gain = np.empty(MAX_CANDIDATES)
+    f = np.empty(lookahead_value.NFEATURES)
 
     # 1. screening: the candidates that beat the expert's choice on the first worlds
     nw = screen
@@ -255,9 +316,9 @@ def search(s, p, pp, acts, n, rng):
     for i in range(1, nc):
         g = 0.0
         for w in range(nw):
-            g += _score(worlds, seeds, w, i, cand[i], p, epp, u, rr, ra, log, horizon, still, value, done)
-            g -= _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, horizon, still, value, done)
-        if g > 1e-9 or (pp[7] == 2.0 and g > -1e-9):
+            g += _score(worlds, seeds, w, i, cand[i], p, epp, u, rr, ra, log, horizon, still, value, done, learned, f)
+            g -= _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, horizon, still, value, done, learned, f)
+        if g > margin * nw + 1e-9 or (pp[7] == 2.0 and g > -1e-9):
             alive[na] = i
             gain[na] = g / nw
             na += 1
@@ -274,8 +335,10 @@ def search(s, p, pp, acts, n, rng):
             i = alive[k]
             g = 0.0
             for w in range(nw):
-                g += _score(worlds, seeds, w, i, cand[i], p, epp, u, rr, ra, log, horizon, still, value, done)
-                g -= _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, horizon, still, value, done)
+                g += _score(worlds, seeds, w, i, cand[i], p, epp, u, rr, ra, log, horizon, still, value, done,
+                            learned, f)
+                g -= _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, horizon, still, value, done,
+                            learned, f)
             gain[k] = g / nw
         spent += (na + 1) * (nw - old)
         keep = (na + 1) // 2  # the better half, by gain
@@ -306,8 +369,8 @@ def search(s, p, pp, acts, n, rng):
     total = 0.0
     squares = 0.0
     for w in range(nw, nw + confirm):
-        d = (_score(worlds, seeds, w, ci, cand[ci], p, epp, u, rr, ra, log, 0, 0.0, value, done)
-             - _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, 0, 0.0, value, done))
+        d = (_score(worlds, seeds, w, ci, cand[ci], p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f)
+             - _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f))
         total += d
         squares += d * d
     mean = total / confirm

@@ -129,3 +129,55 @@ def test_lookahead_is_never_worse_than_expert_at_any_level(players, difficulty):
     b = run_games(rules, "expert", 300, seed=5)[:, 0] == L.CAUSE_WIN
     d = paired_difference(a, b)
     assert d["ci95"][1] >= 0.0, d
+
+
+def _states_of_expert_games(rules: Rules, games: int, seed: int):
+    """Every decision's state of expert games (the kernel's deals), with the legal list's size."""
+    p = params_of(rules)
+    pp = expert.default_params()
+    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    for game in range(games):
+        s = np.zeros(L.NSTATE, dtype=np.int32)
+        rng = np.zeros(3, dtype=np.uint64)
+        K.init_game(s, p, rng, seed, game)
+        while (n := K.legal_actions(s, p, acts)) > 0:
+            yield s.copy(), p, acts[:n].copy()
+            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
+
+
+def test_the_search_weighs_sandbags_during_the_draws_and_lifts_of_the_current_players_pawns():
+    """The decision kinds searched (module doc): a Sandbags instead of a draw (one seat's card
+    standing for all, the fullest hand's), and during the actions a Helicopter Lift of the
+    current player (alone or with the pawns beside it) or of another pawn group to it. The first
+    set (slot 8 = 1) searches neither."""
+    out = np.zeros(lookahead.MAX_CANDIDATES, dtype=np.int64)
+    bags_seen = lifts_seen = 0
+    for s, p, acts in _states_of_expert_games(Rules(players=3, difficulty="novice"), 6, 41):
+        ph = K.phase(s, p)
+        base = acts[0]
+        m = lookahead.candidates(s, p, acts, len(acts), base, out, 0)
+        codes = set(out[1:m])
+        assert codes <= set(acts) and base not in codes
+        bags = [a for a in codes if L.A_SANDBAGS <= a < L.A_LIFT]
+        lifts = [a for a in codes if L.A_LIFT <= a < L.A_LIFTOFF]
+        if bags:
+            seats = {(a - L.A_SANDBAGS) // 24 for a in bags}
+            assert len(seats) == 1
+            seat = seats.pop()
+            sizes = [s[L.HAND_SIZE + q] for q in range(p[L.P_PLAYERS]) if s[L.HAND + L.HAND_STRIDE * q + L.C_SANDBAGS]]
+            assert s[L.HAND_SIZE + seat] == max(sizes)
+            bags_seen += ph in (L.PH_TREASURE, L.PH_FLOOD)
+        if ph == L.PH_FLOOD and base != L.A_FLOOD and m > 1:
+            assert L.A_FLOOD in codes  # the draw itself stays a candidate when expert plays a card
+        if lifts:
+            assert ph == L.PH_ACTIONS
+            me, here = s[L.CUR], s[L.PAWN + s[L.CUR]]
+            for a in lifts:
+                pawns, to = ((a - L.A_LIFT) % 384) // 24, (a - L.A_LIFT) % 24
+                assert pawns & (1 << me) or to == here
+            lifts_seen += 1
+        first = lookahead.candidates(s, p, acts, len(acts), base, out, 1)
+        assert not any(L.A_LIFT <= a < L.A_LIFTOFF for a in out[1:first])
+        if ph in (L.PH_TREASURE, L.PH_FLOOD):
+            assert first == 1
+    assert bags_seen > 0 and lifts_seen > 0
