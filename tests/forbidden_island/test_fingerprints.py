@@ -38,8 +38,8 @@ def fingerprint(policy: str, setting: str) -> str:
 EXPECTED = {
     ('expert', '2p-novice'): '16418fafb25d468d',
     ('expert', '4p-elite'): '4569971fa011ba81',
-    ('lookahead', '2p-novice'): 'a3914f8581271223',
-    ('lookahead', '4p-elite'): '6db3bebd140f5414',
+    ('lookahead', '2p-novice'): 'daea4e819147526e',
+    ('lookahead', '4p-elite'): 'a5fbdd6b2acd9ca1',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
