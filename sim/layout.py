@@ -31,6 +31,8 @@ def _load_numba_numpy_support_without_scipy() -> None:
 
 _load_numba_numpy_support_without_scipy()
 
+import sim.general_calls  # noqa: E402,F401  (one compiled copy of each helper: see that module)
+
 # --- state offsets -------------------------------------------------------------------------------
 CARD = 0  # 25: card id per place, -1 for sea
 TSTATE = 25  # 25: 0 face down, 1 dry, 2 flooded, 3 sea
