@@ -670,6 +670,8 @@ def choose_code(s, p, b, bi):
     a = _liftoff(s, p, 0, p[P_PLAYERS])
     if a >= 0:
         return a
+    if ph != PH_ACTIONS and _draw_needs_no_card(s, p, b, ph):
+        return A_DRAW if ph == PH_TREASURE else A_FLOOD
     _board(s, p, b, bi)
     a = _special_card(s, p, b, bi, ph)
     if a >= 0:
@@ -677,6 +679,46 @@ def choose_code(s, p, b, bi):
     if ph == PH_ACTIONS:
         return _turn_action(s, p, b, bi)
     return A_DRAW if ph == PH_TREASURE else A_FLOOD
+
+
+@njit(cache=True, _nrt=False)
+def _draw_needs_no_card(s, p, b, ph):
+    """Before any board is built at a treasure or flood draw (most decisions of a game): True
+    when `_special_card` certainly plays nothing. There it can only fly the team to Fools'
+    Landing (`_lift_to_landing`: all four treasures held and two Lifts) or, before a flood card,
+    save a flooded tile worth a losing tile (`_rescue`): Fools' Landing, a pickup tile whose
+    twin has sunk, or the tile of a pawn with nowhere to swim (`_tile_value`)."""
+    players = p[P_PLAYERS]
+    lifts = 0
+    for seat in range(players):
+        lifts += s[HAND + HAND_STRIDE * seat + C_LIFT]
+    if s[CAPTURED] == 15 and lifts >= 2:
+        return False
+    if ph != PH_FLOOD:
+        return True
+    losing = b[B_W + W_LOSING]
+    if b[B_W + W_PLAIN] >= losing or b[B_W + W_PICKUP_TWIN] >= losing:
+        return False  # weights where any tile may be worth a losing one: no shortcut
+    if _flooded_tile(s, T_FOOLS_LANDING):
+        return False
+    for t in range(4):
+        if _bit(s[CAPTURED], t) == 0:
+            for k in range(2):
+                if _flooded_tile(s, PICKUP[t, k]) and _sunk_tile(s, PICKUP[t, 1 - k]):
+                    return False
+    stand = standing(s)
+    for seat in range(players):
+        place = s[PAWN + seat]
+        if not _bit(s[FLOODED], place):
+            continue
+        role = s[ROLE + seat]
+        if role == ROLE_PILOT or role == ROLE_DIVER:
+            escapes = stand & ~(np.int64(1) << place)
+        else:
+            escapes = (NEIGH8[place] if role == ROLE_EXPLORER else NEIGH[place]) & stand
+        if escapes == 0:
+            return False
+    return True
 
 
 @njit(cache=True, _nrt=False)
