@@ -41,7 +41,7 @@ browser:
 	fi
 
 test: lint browser
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 # A game in the browser: island-escape play with its defaults (ARGS="--players 3 --level hard" etc.)
 play: $(STAMP)

@@ -36,10 +36,10 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): '16418fafb25d468d',
-    ('expert', '4p-elite'): '4569971fa011ba81',
-    ('lookahead', '2p-novice'): 'daea4e819147526e',
-    ('lookahead', '4p-elite'): 'a5fbdd6b2acd9ca1',
+    ('expert', '2p-novice'): 'b2f43b8df098cad7',
+    ('expert', '4p-elite'): '5183a1270dd98d9c',
+    ('lookahead', '2p-novice'): 'fb8c320975f27529',
+    ('lookahead', '4p-elite'): '8e9c74c5109c0461',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
