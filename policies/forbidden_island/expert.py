@@ -131,6 +131,7 @@ from sim.forbidden_island.layout import (
     TILE_TREASURE,
     TREASURE_DECK_COUNTS,
 )
+from sim.layout import popcount
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
@@ -158,11 +159,14 @@ BI_ROW_GEN = BI_GOAL + 4 * MAX_GOALS  # 4 x SLOTS: the generation each distance 
 BI_NRING = BI_ROW_GEN + 4 * SLOTS  # 4 x SLOTS: rings found
 BI_RING = BI_NRING + 4 * SLOTS  # 4 x SLOTS x 24: the rings (places at distance 0, 1, ...)
 BI_BUF = BI_RING + 4 * SLOTS * 24  # the turn's candidate actions
-NBI = BI_BUF + MAX_TURN_ACTIONS
+BI_CAPPED = BI_BUF + MAX_TURN_ACTIONS  # 24: a capped distance at every place (`_place_scores`)
+NBI = BI_CAPPED + 24
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
-NB = B_W + 32
+B_ALL = B_W + 32  # 24: `_place_scores`, one seat's place score at every place
+B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
+NB = B_NOW + 24
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
@@ -352,7 +356,8 @@ def _risk_soon(s, b, bi, tile):
 @njit(cache=True, forceinline=True, _nrt=False)
 def _urgency(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
-    later = max(_risk_soon(s, b, bi, tile) - now, 0.0)
+    soon = max(now, _drawn_within(b, bi, tile, np.int64(b[B_FNOW] + b[B_FNEXT]), 0))  # _risk_soon, `now` reused
+    later = max(soon - now, 0.0)
     return now + b[B_W + W_SOON] * later + b[B_W + W_FUTURE] * _bit(bi[BI_DISC], tile)
 
 
@@ -473,6 +478,69 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     return score
 
 
+@njit(cache=True, _nrt=False)
+def _capped_distances(s, bi, seat, slot, goals, cap):
+    """bi[BI_CAPPED + q] = min(distance, cap) from every place q to `goals` (`_distance`'s search:
+    its rings, once a decision), counted as the balls round the goals that miss q; returns the
+    places at distance `cap` - 1 or less."""
+    row = seat * SLOTS + slot
+    base = BI_RING + row * 24
+    if bi[BI_ROW_GEN + row] != bi[BI_GEN]:
+        bi[BI_NRING + row] = _bfs(s, bi, bi[BI_ROLE + seat], goals, standing(s), base)
+        bi[BI_ROW_GEN + row] = bi[BI_GEN]
+    n = bi[BI_NRING + row]
+    for q in range(24):
+        bi[BI_CAPPED + q] = 0
+    within = np.int64(0)
+    for d in range(cap):
+        if d < n:
+            within |= bi[base + d]
+        for q in range(24):
+            bi[BI_CAPPED + q] += 1 - ((within >> q) & 1)
+    return within
+
+
+@njit(cache=True, _nrt=False)
+def _place_scores(s, p, b, bi, seat, actions):
+    """`_place_score` with nothing shored at all 24 places at once, into b[B_ALL + place] (the
+    same arithmetic in the same order at each place, so the same scores): a sweep over the
+    whole island (a Helicopter Lift, a safe spot) costs a few vector passes instead of 24
+    searches through the rings. Needs `_threats`."""
+    _goals(s, p, b, bi, seat)
+    role = bi[BI_ROLE + seat]
+    for q in range(24):
+        b[B_ALL + q] = 0.0
+        b[B_NOW + q] = 0.0
+    for g in range(bi[BI_NGOAL + seat]):
+        _capped_distances(s, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], 6)
+        weight = b[B_GOALW + seat * MAX_GOALS + g]
+        for q in range(24):
+            b[B_ALL + q] -= weight * bi[BI_CAPPED + q]
+    for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+        tile = bi[BI_THR + k]
+        reach = _shore_reach(s, role, tile)
+        if reach == 0:
+            continue
+        worth = b[B_THRW + k]
+        _capped_distances(s, bi, seat, MAX_GOALS + k, reach, 4)
+        row = seat * SLOTS + MAX_GOALS + k
+        now = np.int64(0)  # the places from which it is within actions - 1
+        for d in range(min(actions, bi[BI_NRING + row])):
+            now |= bi[BI_RING + row * 24 + d]
+        pull = b[B_W + W_PULL] * worth
+        for q in range(24):
+            if (now >> q) & 1:
+                b[B_NOW + q] = max(b[B_NOW + q], worth)
+            b[B_ALL + q] -= pull * bi[BI_CAPPED + q]
+    for q in range(24):
+        b[B_ALL + q] += b[B_NOW + q]
+    if bi[BI_CAPT] != 15 and role != ROLE_PILOT and role != ROLE_DIVER:
+        flooded = np.int64(s[FLOODED])
+        for q in range(24):
+            if _bit(flooded, q) and _escapes(s, bi, seat, q) == 0:
+                b[B_ALL + q] -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, s[PLACE_TILE + q])
+
+
 @njit(cache=True, forceinline=True, _nrt=False)
 def _open_sides(s, place):
     m = NEIGH[place] & standing(s)
@@ -554,10 +622,7 @@ def _threats(s, p, b, bi):
             bi[BI_SIZE + tile] = hi - lo
     bi[BI_PILE] = top
     bi[BI_DISC] = s[FDISC]
-    nd = 0
-    for tile in range(24):
-        nd += _bit(s[FDISC], tile)
-    bi[BI_NDISC] = nd
+    bi[BI_NDISC] = popcount(s[FDISC])
     ph = phase(s, p)
     if ph == PH_ACTIONS:
         draws = p[P_DRAWS]
@@ -765,13 +830,14 @@ def _lift_freely(s, p, b, bi):
     _threats(s, p, b, bi)
     here = bi[BI_PAWN + me]
     k = s[ACTS]
-    before = _place_score(s, p, b, bi, me, here, k, 0)
+    _place_scores(s, p, b, bi, me, k)
+    before = b[B_ALL + here]
     stand = standing(s)
     best, best_gain = -1, 0.0
     for q in range(24):
         if not _bit(stand, q) or q == here:
             continue
-        gain = _place_score(s, p, b, bi, me, q, k, 0) - before
+        gain = b[B_ALL + q] - before
         if gain > best_gain:
             best, best_gain = q, gain
     if best < 0 or best_gain < b[B_W + W_LIFT_FREELY]:
@@ -818,11 +884,12 @@ def _safe_spot(s, p, b, bi, seat):
     found = False
     best_score = 0.0
     stand = standing(s)
+    _place_scores(s, p, b, bi, seat, 0)
     for q in range(24):
         if not _bit(stand, q) or q == bi[BI_PAWN + seat]:
             continue
         tile = s[PLACE_TILE + q]
-        score = _place_score(s, p, b, bi, seat, q, 0, 0) + b[B_W + W_DRY] * (0 if _bit(s[FLOODED], q) else 1) \
+        score = b[B_ALL + q] + b[B_W + W_DRY] * (0 if _bit(s[FLOODED], q) else 1) \
             - b[B_W + W_RISKY] * _risk_soon(s, b, bi, tile) + b[B_W + W_OPEN] * _open_sides(s, q)
         if not found or score > best_score:
             best, best_score, found = q, score, True
@@ -1049,7 +1116,7 @@ def _give_score(s, p, b, bi, giver, to, card):
 def scratch() -> tuple[np.ndarray, np.ndarray]:
     """The two scratch arrays `choose_code` needs, made once per game (or per thread)."""
     b = np.zeros(NB, dtype=np.float64)
-    b[B_W:] = DEFAULT_WEIGHTS
+    b[B_W:B_W + 32] = DEFAULT_WEIGHTS
     return b, np.zeros(NBI, dtype=np.int64)
 
 
