@@ -58,7 +58,6 @@ from sim.layout import (
     SUIT_MASK,
     TSTATE,
     cards_short_mask,
-    grow_reach,
     in_play,
     popcount,
     raise_discard_cards,
@@ -117,20 +116,31 @@ def lowest_bit(m):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def move_neighbours(m, tiles):
-    """The tiles one move (R7) from a place of the mask `m`."""
-    return (((m & NOT_LAST_COL) << 1) | ((m & NOT_FIRST_COL) >> 1) | (m << 5) | (m >> 5)) & tiles
+def move_masks(tiles):
+    """The places of a mask that have a tile to their right, left, below and above: with them a
+    move step (`moves_from`) is a mask and a shift per direction, worked out once per search."""
+    return NOT_LAST_COL & (tiles >> 1), NOT_FIRST_COL & (tiles << 1), tiles >> 5, tiles << 5
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def swim_neighbours(m, tiles):
-    """The tiles one swim (R8: across exactly one sea place) from a place of the mask `m`."""
+def swim_masks(tiles):
+    """The same for swims (R8): sea next door in that direction and a tile beyond it."""
     sea = FULL & ~tiles
-    out = (((m & NOT_LAST_COL) << 1) & sea & NOT_LAST_COL) << 1
-    out |= (((m & NOT_FIRST_COL) >> 1) & sea & NOT_FIRST_COL) >> 1
-    out |= ((m << 5) & sea) << 5
-    out |= ((m >> 5) & sea) >> 5
-    return out & tiles
+    return (NOT_LAST_COL & ((sea & NOT_LAST_COL) >> 1) & (tiles >> 2),
+            NOT_FIRST_COL & ((sea & NOT_FIRST_COL) << 1) & (tiles << 2),
+            (sea >> 5) & (tiles >> 10), (sea << 5) & (tiles << 10))
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def moves_from(m, right, left, down, up):
+    """The places one step from the mask `m`, given the step masks of `move_masks` or `swim_masks`
+    (shifts of 1 and 5 for moves; for swims, `swims_from`)."""
+    return ((m & right) << 1) | ((m & left) >> 1) | ((m & down) << 5) | ((m & up) >> 5)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def swims_from(m, right, left, down, up):
+    return ((m & right) << 2) | ((m & left) >> 2) | ((m & down) << 10) | ((m & up) >> 10)
 
 
 @njit(cache=True, _nrt=False)
@@ -142,6 +152,8 @@ def path_costs(p, tiles, sources, dist):
     """
     swim = p[P_SWIM]
     can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+    mr, ml, md, mu = move_masks(tiles)
+    sr, sl, sd, su = swim_masks(tiles)
     for i in range(25):
         dist[i] = INF
     ring = stack_empty(16, np.int64)  # ring[d % 16]: places first reached at cost d
@@ -160,12 +172,12 @@ def path_costs(p, tiles, sources, dist):
             while m:
                 dist[lowest_bit(m)] = d
                 m &= m - 1
-            nxt = move_neighbours(cur, tiles) & ~settled
+            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
             if nxt:
                 ring[(d + 1) & 15] |= nxt
                 last = max(last, d + 1)
             if can_swim:
-                nxt = swim_neighbours(cur, tiles) & ~settled
+                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
                 if nxt:
                     ring[(d + swim) & 15] |= nxt
                     last = max(last, d + swim)
@@ -179,6 +191,8 @@ def costs_and_nearer(p, tiles, mine, others, dist):
     (those `mine` never reaches included, those neither reaches not)."""
     swim = p[P_SWIM]
     can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+    mr, ml, md, mu = move_masks(tiles)
+    sr, sl, sd, su = swim_masks(tiles)
     for i in range(25):
         dist[i] = INF
     ring = stack_empty(16, np.int64)  # ring[d % 16]: places first reached from `mine` at cost d
@@ -202,12 +216,12 @@ def costs_and_nearer(p, tiles, mine, others, dist):
             while m:
                 dist[lowest_bit(m)] = d
                 m &= m - 1
-            nxt = move_neighbours(cur, tiles) & ~settled
+            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
             if nxt:
                 ring[(d + 1) & 15] |= nxt
                 last = max(last, d + 1)
             if can_swim:
-                nxt = swim_neighbours(cur, tiles) & ~settled
+                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
                 if nxt:
                     ring[(d + swim) & 15] |= nxt
                     last = max(last, d + swim)
@@ -215,16 +229,18 @@ def costs_and_nearer(p, tiles, mine, others, dist):
         oring[d & 15] = 0
         if cur:
             osettled |= cur
-            nxt = move_neighbours(cur, tiles) & ~osettled
+            nxt = moves_from(cur, mr, ml, md, mu) & ~osettled
             if nxt:
                 oring[(d + 1) & 15] |= nxt
                 last = max(last, d + 1)
             if can_swim:
-                nxt = swim_neighbours(cur, tiles) & ~osettled
+                nxt = swims_from(cur, sr, sl, sd, su) & ~osettled
                 if nxt:
                     oring[(d + swim) & 15] |= nxt
                     last = max(last, d + swim)
         nearer |= osettled & ~settled
+        if settled == tiles:  # every tile has its cost: `others` can be nearer to none of the rest
+            break
         d += 1
     return nearer
 
@@ -234,28 +250,36 @@ def dist_from(p, tiles, src, dist):
     path_costs(p, tiles, np.int64(1) << src, dist)
 
 
-@njit(cache=True, _nrt=False)
-def reach_mask(p, tiles, start, swims):
-    """Places reached from the place mask `start` over `tiles` (bitboard fill, R16)."""
+@njit(cache=True, forceinline=True, _nrt=False)
+def fill_until(tiles, start, target, swims):
+    """The R16 fill from the place mask `start` over `tiles` (moves, and with `swims` swims across
+    exactly one sea place, R8), stopped as soon as it holds every place of `target`: the places
+    reached by then (all it can reach if it never holds them).
+
+    The same steps as `grow_reach`, with the step masks worked out once per fill rather than
+    once per step (`move_masks`, `swim_masks`)."""
+    mr, ml, md, mu = move_masks(tiles)
+    sr, sl, sd, su = swim_masks(tiles) if swims else (0, 0, 0, 0)
     reach = start & tiles
-    while True:
-        new = grow_reach(reach, tiles, swims)
+    while (reach & target) != target:
+        new = reach | moves_from(reach, mr, ml, md, mu) | swims_from(reach, sr, sl, sd, su)
         if new == reach:
             return reach
         reach = new
+    return reach
+
+
+@njit(cache=True, _nrt=False)
+def reach_mask(p, tiles, start, swims):
+    """Places reached from the place mask `start` over `tiles` (bitboard fill, R16)."""
+    return fill_until(tiles, start, tiles, swims)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def covers(tiles, start, target, swims):
     """Does the R16 fill from the place mask `start` over `tiles` (moves, and with `swims` swims)
     reach every place of `target`? It stops as soon as it does."""
-    reach = start & tiles
-    while (reach & target) != target:
-        new = grow_reach(reach, tiles, swims)
-        if new == reach:
-            return False
-        reach = new
-    return True
+    return fill_until(tiles, start, target, swims) & target == target
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -317,26 +341,32 @@ N_SCAN = 6
 def scan_board(s, kpos, sc):
     """One pass over the places: `sc` as above, and kpos[suit] the place of the face-up King of
     that suit, -1 if unknown or gone (R19: never s[KINGPOS]; the card of a place is read only
-    when it is face up)."""
+    when it is face up).
+
+    Two passes, for speed: the tile states into masks without a branch (a branch per place on its
+    state was mispredicted often), then only the face-up places, one bit scan each."""
     for k in range(4):
         kpos[k] = -1
     down = 0
     flooded = 0
+    sea = 0
+    for place in range(25):
+        st = s[TSTATE + place]
+        down |= np.int64(st == DOWN) << place
+        flooded |= np.int64(st == FLOODED) << place
+        sea |= np.int64(st == SEA) << place
     land = stack_empty(4, np.int64)
     for k in range(4):
         land[k] = 0
-    for place in range(25):
-        st = s[TSTATE + place]
-        if st == DOWN:
-            down |= 1 << place
-        elif st != SEA:
-            if st == FLOODED:
-                flooded |= 1 << place
-            card = s[CARD + place]
-            if 0 <= card < 4:
-                kpos[card] = place
-            elif 4 <= card < 24:
-                land[(card - 4) // 5] |= 1 << place
+    up = FULL & ~down & ~sea
+    while up:
+        place = lowest_bit(up)
+        up &= up - 1
+        card = s[CARD + place]
+        if 0 <= card < 4:
+            kpos[card] = place
+        elif 4 <= card < 24:
+            land[(card - 4) // 5] |= 1 << place
     sc[SC_DOWN] = down
     sc[SC_FLOODED] = flooded
     for k in range(4):
@@ -358,6 +388,11 @@ def raise_is_safe(s, p, me, suit):
     return not cards_short_mask(p, in_play(s, p) & ~cards, np.int64(s[RAISED]) | (1 << suit))
 
 
+# CEIL_DIV[n, m] = ceil(m / n) for 0 <= m <= 5, 1 <= n <= 5: a table, since a division by a
+# number known only at run time costs tens of cycles, and `turns_left` made one a gauge card
+CEIL_DIV = np.array([[0] * 6] + [[(m + n - 1) // n for m in range(6)] for n in range(1, 6)], dtype=np.int64)
+
+
 @njit(cache=True, _nrt=False)
 def turns_left(s, p):
     """Turns whose actions can still be played, this one included (R14: the flood that would
@@ -368,7 +403,7 @@ def turns_left(s, p):
     turns = 1
     while True:  # one gauge card a pass: its turns draw n floods each (n = its rank, 1 to 5)
         n = p[P_GRANK + g]
-        k = (5 - pos + n - 1) // n  # turns until this pass's fifth flood, that turn included
+        k = CEIL_DIV[n, 5 - pos]  # turns until this pass's fifth flood, that turn included
         if g == glen - 1:
             return turns + k - 1  # that flood would remove the last gauge card
         turns += k
@@ -487,9 +522,16 @@ def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     breaks; 2: fine. Tested against the `board_context` ctx of this decision."""
     swims = p[P_SWIM] <= p[P_ACTIONS]
     need = ctx[CX_TARGETS] & ~(1 << t)
-    if not still_reaches(tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], need, swims):
-        return 0
-    if home_reaches_all and not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_HOME], need, swims):
+    if home_reaches_all:  # from the helicopter first: with a pawn in its piece, the pawns' test is answered
+        if (ctx[CX_HOME] >> t) & 1:
+            home = fill_until(tiles & ~(1 << t), 1 << CENTRE, need, swims)
+        else:
+            home = ctx[CX_HOME]  # the helicopter's piece is the same without `t`
+        if home & need != need:
+            return 0
+        if not home & ctx[CX_PAWNS] and not still_reaches(tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], need, swims):
+            return 0
+    elif not still_reaches(tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], need, swims):
         return 0
     if not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_WALK], ctx[CX_WALK] & need, False):
         return 1
@@ -575,9 +617,10 @@ def walk_home(s, p, legal, here, tiles):
 
 
 @njit(cache=True, _nrt=False)
-def on_shortest_path(p, tiles, t, cost, best_goals, dme):
+def on_shortest_path(p, tiles, t, cost, best_goals, dme, mr, ml, md, mu, sr, sl, sd, su):
     """Is the place `t`, a step of `cost` from where I stand, the start of a shortest path to a
-    goal of the mask `best_goals` (dme: my path costs)? True when some goal u is reached from `t`
+    goal of the mask `best_goals` (dme: my path costs; mr … su: the step masks of `tiles`,
+    `move_masks` and `swim_masks`)? True when some goal u is reached from `t`
     at exactly dme[u] - cost. A search level by level on bit masks, as `path_costs`, stopped at
     the farthest goal's cost."""
     if dme[t] != cost:  # I reach `t` more cheaply another way (a swim to a walkable place)
@@ -606,12 +649,12 @@ def on_shortest_path(p, tiles, t, cost, best_goals, dme):
                 if dme[lowest_bit(hit)] == cost + k:
                     return True
                 hit &= hit - 1
-            nxt = move_neighbours(cur, tiles) & ~settled
+            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
             if nxt:
                 ring[(k + 1) & 15] |= nxt
                 last = max(last, k + 1)
             if can_swim:
-                nxt = swim_neighbours(cur, tiles) & ~settled
+                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
                 if nxt:
                     ring[(k + swim) & 15] |= nxt
                     last = max(last, k + swim)
@@ -627,22 +670,27 @@ def step_to_goal(s, p, legal, here, tiles, init, dme):
     the step taken is the first legal move, then swim (up, down, left, right), that starts a
     shortest path to a goal of that cost (`on_shortest_path`), as a search from the goals would
     find: every other step costs at least one action more. Costs within 1e-9 count as equal."""
+    # without a branch per place (which goals a place holds changes from one decision to the
+    # next, and the branches were mispredicted often)
     best = INF
     for u in range(25):
-        if init[u] < INF and dme[u] < INF:
-            best = min(best, init[u] + dme[u])
+        v = init[u] + dme[u]
+        best = min(best, v if (init[u] < INF) & (dme[u] < INF) else INF)
     if not init[here] > best + 1e-9:
         return A_END
     best_goals = 0
     for u in range(25):
-        if init[u] < INF and dme[u] < INF and init[u] + dme[u] <= best + 1e-9:
-            best_goals |= np.int64(1) << u
+        best_goals |= np.int64((init[u] < INF) & (dme[u] < INF) & (init[u] + dme[u] <= best + 1e-9)) << u
+    mr, ml, md, mu = move_masks(tiles)
+    sr, sl, sd, su = swim_masks(tiles)
     for d in range(4):
-        if (legal >> (A_MOVE + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR[here, d], 1, best_goals, dme):
+        if (legal >> (A_MOVE + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR[here, d], 1, best_goals, dme,
+                                                             mr, ml, md, mu, sr, sl, sd, su):
             return A_MOVE + d
     swim = p[P_SWIM]
     for d in range(4):
-        if (legal >> (A_SWIM + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR2[here, d], swim, best_goals, dme):
+        if (legal >> (A_SWIM + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR2[here, d], swim, best_goals, dme,
+                                                             mr, ml, md, mu, sr, sl, sd, su):
             return A_SWIM + d
     return A_END
 

@@ -263,12 +263,38 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     init = fill(stack_empty(25, np.float64), INF)
     raise_goals(s, p, me, kpos, init, _w(pp, W_RAISE))
 
+    # the goals that another pawn's being nearer makes worth less: needed face-up land tiles (the
+    # suit's collector, or anyone) and, while a King or a needed card may hide face down, the
+    # face-down places
+    wanted = 0
+    for suit in range(4):
+        if (need[suit] and mine[suit] >= other[suit]) or any_need > 0:
+            wanted |= sc[SC_LAND + suit]
+    down = sc[SC_DOWN]
+    explore = 0
+    if down and not cheat:
+        if may_hide_face_down(s, p, kpos, team, need, any_need, sc):
+            explore = down
+    elif down:  # oracle: only the face-down places that hold an unraised King or a needed card
+        for place in range(25):
+            if not (down >> place) & 1:
+                continue
+            card = s[CARD + place]
+            useful = card < 4 and not (raised >> card) & 1
+            if 4 <= card < 24:
+                useful = need[suit_of(card)] == 1 or any_need > 0
+            if useful:
+                explore |= 1 << place
+
+    # my path costs, and the places another pawn is nearer to: searched only when some goal
+    # above reads them (the other pawns' search is half the cost)
     dme = stack_empty(25, np.float64)
     others = 0
-    for o in range(npawns):
-        if o != me:
-            others |= np.int64(1) << s[PAWN + o]
-    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme)  # another pawn nearer
+    if wanted or explore:
+        for o in range(npawns):
+            if o != me:
+                others |= np.int64(1) << s[PAWN + o]
+    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme)
 
     # flooded Kings and helicopter: now if I can, else by the chance they sink before my turn
     m = crit & sc[SC_FLOODED]
@@ -290,10 +316,6 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
                 init[s[PAWN + o]] = min(init[s[PAWN + o]], -_w(pp, W_MEET))
 
     # needed face-up land tiles: stand next to them (the suit's collector, or anyone nearer)
-    wanted = 0
-    for suit in range(4):
-        if (need[suit] and mine[suit] >= other[suit]) or any_need > 0:
-            wanted |= sc[SC_LAND + suit]
     while wanted:
         place = lowest_bit(wanted)
         wanted &= wanted - 1
@@ -311,22 +333,8 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
                 init[t] = min(init[t], -b)
 
     # explore while a King or a needed card may hide face down
-    down = sc[SC_DOWN]
-    if down and not cheat:
-        if may_hide_face_down(s, p, kpos, team, need, any_need, sc):
-            explore_goals(down, init, nearer, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
-    elif down:  # oracle: only the face-down places that hold an unraised King or a needed card
-        useful_places = 0
-        for place in range(25):
-            if not (down >> place) & 1:
-                continue
-            card = s[CARD + place]
-            useful = card < 4 and not (raised >> card) & 1
-            if 4 <= card < 24:
-                useful = need[suit_of(card)] == 1 or any_need > 0
-            if useful:
-                useful_places |= 1 << place
-        explore_goals(useful_places, init, nearer, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
+    if explore:
+        explore_goals(explore, init, nearer, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
 
     home_goal(init, my_actions_left(s, p), dme, _w(pp, W_HOME), _w(pp, W_COLLECT), _w(pp, W_EXPLORE))
     if misjudge > 0.0:

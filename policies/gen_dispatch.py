@@ -68,7 +68,10 @@ def _direct_call(typingctx, function, pid, args):
     sig = typingctx.resolve_function_type(fnty, args, {{}})
 
     def codegen(context, builder, signature, values):
-        return context.get_function(fnty, sig)(builder, values[1:])
+        # the policy may be compiled for wider argument types than those passed
+        # (sim/general_calls.py): convert as numba does at any call
+        own = [context.cast(builder, v, have, want) for v, have, want in zip(values[1:], args, sig.args, strict=True)]
+        return context.get_function(fnty, sig)(builder, own)
 
     return sig.return_type(pid, *args), codegen
 

@@ -33,6 +33,7 @@ from numba import njit
 from policies.dispatch import choose_action, choose_escape, uses_legal
 from policies.stack import stack_empty
 from sim import kernel as K
+from sim.general_calls import keeps_literals
 from sim.layout import A_END, ACTS, NPARAMS, NSTATE, OUTCOME, P_PAWNS, PAWN, TURN, seed_streams
 
 
@@ -74,6 +75,7 @@ def play_on_inline(s, p, pid, pp, rng, opts, log, nlog, turns):
         K.begin_turn(s, p)
 
 
+@keeps_literals  # `pid` must stay a constant down to the dispatch
 @njit(cache=True, forceinline=True, _nrt=False)
 def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
     """Play from the current state to the end of the game: the rest of this turn's actions

@@ -95,6 +95,10 @@ from sim.layout import (
     RAISED,
     ROWP,
     SEA,
+    STEP,
+    STEP2,
+    STEP2_ON,
+    STEP_ON,
     STREAM_DEAL,
     STREAM_FLOOD,
     SUIT_MASK,
@@ -243,41 +247,41 @@ def legal_actions(s, p):
 
     A_END is always legal. A mask in one integer rather than an array: policies test a bit,
     and nothing is written to memory on the hottest path of the kernel.
+
+    Written without branches (each rule a 0/1 flag shifted into place): a random player's
+    states make every branch a coin toss, and the branchy version spent a quarter of a random
+    game in mispredictions (tests/test_kernel.py pins this mask against the engine's list).
     """
     legal = np.int64(1) << A_END
-    me = s[CUR]
-    here = s[PAWN + me]
     left = s[ACTS]
     if left <= 0:
         return legal
-    occupied = 0
-    for i in range(p[P_PAWNS]):
-        occupied |= 1 << s[PAWN + i]
+    me = s[CUR]
+    here = s[PAWN + me]
+    pawns = p[P_PAWNS]
+    occupied = np.int64(0)
+    for i in range(pawns):
+        occupied |= np.int64(1) << s[PAWN + i]
+    can_swim = np.int64(left >= p[P_SWIM])
     for d in range(4):
-        t = NEIGHBOUR[here, d]
-        if t < 0:
-            continue
+        t = STEP[here, d]
+        on = STEP_ON[here, d]
         st = s[TSTATE + t]
-        if st != SEA:
-            legal |= 1 << (A_MOVE + d)  # R7
-            if st == FLOODED:
-                legal |= 1 << (A_SHORE + d)  # R9
-            card = s[CARD + t]
-            if st != DOWN and 4 <= card < 24 and not (occupied >> t) & 1:
-                legal |= 1 << (A_SALVAGE + d)  # R10
-        elif left >= p[P_SWIM]:
-            t2 = NEIGHBOUR2[here, d]
-            if t2 >= 0 and s[TSTATE + t2] != SEA:
-                legal |= 1 << (A_SWIM + d)  # R8
-    if s[TSTATE + here] == FLOODED:
-        legal |= 1 << A_SHORE_HERE
-    hand = s[HAND + me]
-    if hand:
-        for other in range(p[P_PAWNS]):  # R11
-            if other != me and s[PAWN + other] == here:
-                for suit in range(4):
-                    if hand & SUIT_MASK[suit]:
-                        legal |= np.int64(1) << (A_GIVE + 4 * other + suit)
+        card = s[CARD + t]
+        land = on & np.int64(st != SEA)
+        legal |= land << (A_MOVE + d)  # R7
+        legal |= (on & np.int64(st == FLOODED)) << (A_SHORE + d)  # R9
+        salvage = land & np.int64(st != DOWN) & np.int64(4 <= card < 24) & (~(occupied >> t) & 1)
+        legal |= salvage << (A_SALVAGE + d)  # R10
+        swim = (on ^ land) & can_swim & STEP2_ON[here, d] & np.int64(s[TSTATE + STEP2[here, d]] != SEA)
+        legal |= swim << (A_SWIM + d)  # R8: across one sea place
+    legal |= np.int64(s[TSTATE + here] == FLOODED) << A_SHORE_HERE
+    hand = np.int64(s[HAND + me])
+    suits = (np.int64((hand & SUIT_MASK[0]) != 0) | (np.int64((hand & SUIT_MASK[1]) != 0) << 1)
+             | (np.int64((hand & SUIT_MASK[2]) != 0) << 2) | (np.int64((hand & SUIT_MASK[3]) != 0) << 3))
+    for other in range(pawns):  # R11: all my cards of one suit to a pawn on my place
+        beside = np.int64(other != me) & np.int64(s[PAWN + other] == here)
+        legal |= (suits * beside) << (A_GIVE + 4 * other)
     card = s[CARD + here]
     if 0 <= card < 4 and not (s[RAISED] >> card) & 1 and raise_cards(s, p, me, card):
         legal |= np.int64(1) << A_RAISE  # R12

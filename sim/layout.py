@@ -31,6 +31,8 @@ def _load_numba_numpy_support_without_scipy() -> None:
 
 _load_numba_numpy_support_without_scipy()
 
+import sim.general_calls  # noqa: E402,F401  (one compiled copy of each helper: see that module)
+
 # --- state offsets -------------------------------------------------------------------------------
 CARD = 0  # 25: card id per place, -1 for sea
 TSTATE = 25  # 25: 0 face down, 1 dry, 2 flooded, 3 sea
@@ -102,6 +104,13 @@ ESC_DR = np.array([-1, -1, 0, 1, 1, 1, 0, -1], dtype=np.int64)
 
 NEIGHBOUR = _table(DIR_DC, DIR_DR, 1)
 NEIGHBOUR2 = _table(DIR_DC, DIR_DR, 2)
+# The same as index tables that never leave the island (an off-island step stays on `place`) with
+# their 0/1 flags: the legal-action mask reads both neighbours unconditionally and masks with
+# the flag, so the hottest function of the kernel has no branch per direction to mispredict.
+STEP = np.where(NEIGHBOUR >= 0, NEIGHBOUR, np.arange(25)[:, None])
+STEP_ON = (NEIGHBOUR >= 0).astype(np.int64)
+STEP2 = np.where(NEIGHBOUR2 >= 0, NEIGHBOUR2, np.arange(25)[:, None])
+STEP2_ON = (NEIGHBOUR2 >= 0).astype(np.int64)
 ESCAPE_TO = _table(ESC_DC, ESC_DR, 1)
 NON_CENTRE = np.array([i for i in range(25) if i != 12], dtype=np.int64)
 

@@ -7,6 +7,9 @@ with everything it calls, so a chain of wrappers around the game loop compiled t
 those links is compiled as a function of its own. Checked in a fresh process on an empty numba
 cache with `random`, the cheapest policy to compile (timing lives in `make bench`, not here).
 
+Every helper is compiled once, whatever constants and integer widths its callers pass
+(sim/general_calls.py).
+
 A second process then loads the compiled kernel from that cache: it must play the same games
 without readying numba's compiler (experiments/runner.py explains why that saves start-up).
 """
@@ -65,6 +68,10 @@ def test_cold_start_compiles_the_game_loop_once_and_a_warm_start_only_loads_it(t
     assert "policies.uniform_random.choose" in compiled  # the policy: called, not inlined
     wrappers = [name for name in compiled if name.startswith(("policies.play.", "policies.dispatch."))]
     assert wrappers == [], f"compiled as functions of their own (each one more pass over the game): {wrappers}"
+    # sim/general_calls.py: one copy of each helper, not one per constant (rand_below was
+    # compiled once per stream) or per integer width
+    again = sorted({name for name in compiled if compiled.count(name) > 1 and name.startswith(("sim.", "policies."))})
+    assert again == [], f"compiled more than once: {again}"
 
     warm = _run_child(tmp_path)
     assert warm["compiled"] == []  # everything came from the cache

@@ -166,6 +166,23 @@ def test_still_reaches_equals_a_new_fill_without_the_tile():
         assert X.still_reaches(np.int64(tiles), t, np.int64(start), np.int64(before), np.int64(target), swims) == want
 
 
+def test_fills_equal_a_fill_one_place_at_a_time():
+    """R16's reach (`reach_mask`) and the fill stopped at a target (`fill_until`), with and without
+    swims, against the plain fill: every place reached, and the target held when reachable."""
+    gen = np.random.default_rng(9)
+    p = _params(2)
+    for _ in range(3000):
+        tiles, here = _board(gen, gen.choice([0.2, 0.4, 0.6]))
+        swims = bool(gen.random() < 0.5)
+        start = (1 << here) | (1 << L.CENTRE if gen.random() < 0.3 else 0)
+        want = _fill(tiles, start, swims)
+        assert X.reach_mask(p, np.int64(tiles), np.int64(start), swims) == want
+        target = int(gen.integers(0, 1 << 25)) & int(gen.integers(0, 1 << 25))
+        got = X.fill_until(np.int64(tiles), np.int64(start), np.int64(target), swims)
+        assert got & ~want == 0  # nothing the fill cannot reach
+        assert (got & target == target) == (want & target == target)
+
+
 def test_turns_left_counts_flood_by_flood():
     """R14: the turns whose actions can still be played, counted one flood at a time."""
     gen = np.random.default_rng(7)

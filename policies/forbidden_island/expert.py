@@ -32,6 +32,7 @@ from policies.forbidden_island.expert_reference import (
     BAG_INSTEAD,
     BAGS_FREELY,
     CAPTURE,
+    CAPTURE_SLACK,
     CARD_BASE,
     CARD_COLLECTOR,
     CARD_GONE,
@@ -42,9 +43,13 @@ from policies.forbidden_island.expert_reference import (
     GIVE,
     GIVE_PER_CARD,
     LIFT_FREELY,
+    LIFT_INSTEAD,
     LIFT_LAST,
     LIFT_MORE,
     LIFT_SPARE,
+    LIFTS_CAPTURE,
+    LIFTS_FREELY,
+    LIFTS_TRADE,
     LOSING_TILE,
     OPEN_SIDE,
     PICKUP_WITH_TWIN,
@@ -58,6 +63,7 @@ from policies.forbidden_island.expert_reference import (
     TO_DEFAULT,
     TO_LANDING,
     TO_TRADE,
+    TRADE_SHORT,
 )
 from sim.forbidden_island.kernel import (
     can_lift_off,
@@ -164,20 +170,22 @@ NBI = BI_CAPPED + 24
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
-B_ALL = B_W + 32  # 24: `_place_scores`, one seat's place score at every place
+B_ALL = B_W + 48  # 24: `_place_scores`, one seat's place score at every place
 B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
 NB = B_NOW + 24
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
  W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
- W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY) = range(27)
-DEFAULT_WEIGHTS = np.zeros(32, dtype=np.float64)
+ W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY, W_LIFTS_CAPTURE, W_LIFTS_TRADE, W_TRADE_SHORT, W_CAPTURE_SLACK,
+ W_LIFTS_FREELY, W_LIFT_INSTEAD) = range(33)
+DEFAULT_WEIGHTS = np.zeros(48, dtype=np.float64)
 DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
                         SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
                         CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
-DEFAULT_WEIGHTS[25:27] = (BAGS_FREELY, LIFT_FREELY)
+DEFAULT_WEIGHTS[25:33] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, TRADE_SHORT, CAPTURE_SLACK,
+                          LIFTS_FREELY, LIFT_INSTEAD)
 
 
 def _near_table(neigh: np.ndarray) -> np.ndarray:
@@ -472,9 +480,10 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
             best_now = max(best_now, worth)
         score -= b[B_W + W_PULL] * worth * min(d, 4)
     score += best_now
-    if bi[BI_CAPT] != 15 and role != ROLE_PILOT and role != ROLE_DIVER:
-        if _escapes(s, bi, seat, place) == 0 and _bit(s[FLOODED], place):
-            score -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, s[PLACE_TILE + place])
+    if role != ROLE_PILOT and role != ROLE_DIVER and _escapes(s, bi, seat, place) == 0 and _bit(s[FLOODED], place):
+        tile = s[PLACE_TILE + place]
+        if bi[BI_CAPT] != 15 or tile != T_FOOLS_LANDING:
+            score -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, tile)
     return score
 
 
@@ -534,11 +543,13 @@ def _place_scores(s, p, b, bi, seat, actions):
             b[B_ALL + q] -= pull * bi[BI_CAPPED + q]
     for q in range(24):
         b[B_ALL + q] += b[B_NOW + q]
-    if bi[BI_CAPT] != 15 and role != ROLE_PILOT and role != ROLE_DIVER:
+    if role != ROLE_PILOT and role != ROLE_DIVER:
         flooded = np.int64(s[FLOODED])
         for q in range(24):
             if _bit(flooded, q) and _escapes(s, bi, seat, q) == 0:
-                b[B_ALL + q] -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, s[PLACE_TILE + q])
+                tile = s[PLACE_TILE + q]
+                if bi[BI_CAPT] != 15 or tile != T_FOOLS_LANDING:
+                    b[B_ALL + q] -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, tile)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -825,7 +836,7 @@ def _bags_freely(s, p, b, bi):
 def _lift_freely(s, p, b, bi):
     """expert_reference._lift_freely."""
     me = s[CUR]
-    if bi[BI_TEAM + C_LIFT] < 2 or s[ACTS] < 1 or bi[BI_ROLE + me] == ROLE_PILOT:
+    if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_FREELY] or s[ACTS] < 1 or bi[BI_ROLE + me] == ROLE_PILOT:
         return -1
     _threats(s, p, b, bi)
     here = bi[BI_PAWN + me]
@@ -952,13 +963,16 @@ def _lift_to_save(s, p, b, bi):
 def _lift_to_capture(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
-    if bi[BI_TEAM + C_LIFT] < 2 or role == ROLE_PILOT:
+    if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_CAPTURE] or role == ROLE_PILOT:
         return -1
     for t in range(4):
         if not _uncaptured(bi, t) or _count(bi, me, t) < p[P_CAPTURE]:
             continue
         pickups = _pickups_standing(s, t)
-        if pickups == 0 or _reach_distance(s, bi, role, pickups, bi[BI_PAWN + me]) < s[ACTS]:
+        if pickups == 0:
+            continue
+        d = _reach_distance(s, bi, role, pickups, bi[BI_PAWN + me])
+        if d == 0 or d < s[ACTS] - b[B_W + W_CAPTURE_SLACK]:
             continue
         for seat in range(bi[BI_PLAYERS]):
             if _count(bi, seat, C_LIFT):
@@ -976,14 +990,14 @@ def _lift_to_capture(s, p, b, bi):
 def _lift_to_trade(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
-    if bi[BI_TEAM + C_LIFT] < 2 or role == ROLE_MESSENGER or role == ROLE_PILOT or s[ACTS] < 2:
+    if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_TRADE] or role == ROLE_MESSENGER or role == ROLE_PILOT or s[ACTS] < 2:
         return -1
     for t in range(4):
         if not _uncaptured(bi, t):
             continue
         to = bi[BI_COLLECTOR + t]
         held = _count(bi, me, t)
-        if to == me or not held or held + _count(bi, to, t) < p[P_CAPTURE]:
+        if to == me or not held or held + _count(bi, to, t) < p[P_CAPTURE] - b[B_W + W_TRADE_SHORT]:
             continue
         there = bi[BI_PAWN + to]
         if there == bi[BI_PAWN + me] or \
@@ -1034,7 +1048,33 @@ def _discard(s, p, b, bi, seat):
             if best < 0 or score > best_score or (score == best_score and a < best):
                 best, best_score = a, score
         return best
+    if (worst - A_DISCARD) % 8 == C_LIFT:
+        a = _lift_instead(s, p, b, bi, seat)
+        if a >= 0:
+            return a
     return worst
+
+
+@njit(cache=True, _nrt=False)
+def _lift_instead(s, p, b, bi, seat):
+    """expert_reference._lift_instead."""
+    _threats(s, p, b, bi)
+    stand = standing(s)
+    best_pawn, best_to, best_gain = -1, -1, 0.0
+    for o in range(bi[BI_PLAYERS]):
+        at = bi[BI_PAWN + o]
+        stays = _place_score(s, p, b, bi, o, at, 0, 0)
+        for q in range(24):
+            if not _bit(stand, q) or q == at:
+                continue
+            gain = _place_score(s, p, b, bi, o, q, 0, 0) - stays
+            if gain > best_gain:
+                best_pawn, best_to, best_gain = o, q, gain
+    if best_pawn < 0 or best_gain < b[B_W + W_LIFT_INSTEAD]:
+        return -1
+    if not _lift_ok(s, p, seat, 1 << best_pawn, best_to):
+        return -1
+    return _lift_code(seat, 1 << best_pawn, best_to)
 
 
 @njit(cache=True, _nrt=False)
@@ -1116,14 +1156,14 @@ def _give_score(s, p, b, bi, giver, to, card):
 def scratch() -> tuple[np.ndarray, np.ndarray]:
     """The two scratch arrays `choose_code` needs, made once per game (or per thread)."""
     b = np.zeros(NB, dtype=np.float64)
-    b[B_W:B_W + 32] = DEFAULT_WEIGHTS
+    b[B_W:B_W + len(DEFAULT_WEIGHTS)] = DEFAULT_WEIGHTS
     return b, np.zeros(NBI, dtype=np.int64)
 
 
 # --- the registry's interface (policies/forbidden_island/registry.py) ---------------------------------------
 
 DESCRIPTION = "goal-directed fair player: flood odds, collectors, special cards just in time (issue 14)"
-WEIGHTS = 32  # the policy parameter slots proper: the W_* weights (0 = the reference's value)
+WEIGHTS = 48  # the policy parameter slots proper: the W_* weights (0 = the reference's value)
 USES_LEGAL = False  # it lists its own candidates: the play loop need not build the legal list
 
 

@@ -19,8 +19,11 @@ How it plays (rulings cited as F1-F14, ../shared/rules/FI-RULINGS.md):
   cycle, so the Waters Rise! cards come round sooner (F6, F7); a Sandbags goes on a badly
   threatened tile on the next turn, and a spare Lift flies the current player where it gains
   most. Helicopter Lift: the lift-off at once (F13); everyone to Fools' Landing at
-  the end while another Lift is kept for the lift-off; a pawn holding four cards of a treasure to
-  its pickup tile on its own turn when the table holds two Lifts.
+  the end while another Lift is kept for the lift-off; on its own turn, a pawn holding four cards
+  of a treasure to its pickup tile, or one whose cards complete a collector's four to that
+  collector, when walking cannot do it this turn, even with the table's only Lift (LIFTS_CAPTURE,
+  LIFTS_TRADE: a turn saved outweighs the lift-off's card, and more Lifts come round); a Lift
+  that would be discarded at the hand limit flies the pawn that gains most instead.
 - Cards (F8, F12): each uncaptured treasure has a collector, the player holding most of it;
   others give it their cards (the Messenger from anywhere) and walk or are pushed (Navigator)
   to meet them. A discard drops a card of a captured treasure first, then the spare or least
@@ -64,7 +67,9 @@ FAR = 99  # an action distance that stands for "cut off"
 # hand is worth little beside a card of the treasure its collector gathers. A second search at
 # 3 and 4 players (3,000 games a cell, seed 99), once special cards were spent freely, doubled
 # GIVE and halved SOON_WEIGHT: with more hands, a give outranks a shore-up the next player could
-# still make.
+# still make. A third (3,000 games at 2p, 3p, 4p Novice and 4p Normal, seed 99) doubled GIVE again,
+# OPEN_SIDE and LIFT_SPARE; kept once Lifts were spent for captures, trades and at the hand limit
+# (5,000 paired games a cell, seed 1: 3p Novice +0.8, the others within noise).
 LOSING_TILE = 1000.0  # its sinking ends the game (F14)
 PICKUP_WITH_TWIN = 150.0  # a pickup tile of an uncaptured treasure whose twin still stands
 PLAIN_TILE = 30.0
@@ -75,13 +80,13 @@ TO_COMPLETING_TRADE = 80.0  # a meeting after which someone holds four cards of 
 TO_TRADE = 5.0  # per card to hand over
 TO_DEFAULT = 2.0  # idle: towards the pickup tile of the treasure the pawn collects
 CAPTURE = 5000.0
-GIVE = 200.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
+GIVE = 400.0  # a card handed to its collector, plus GIVE_PER_CARD for each it already holds
 GIVE_PER_CARD = 15.0
 FUTURE_RISK = 0.15  # chance-like weight of a flooded tile's later danger (a rise, then its card on top)
 SOON_WEIGHT = 0.2  # weight of sinking in the next player's flood phase (they may still shore it)
 PULL = 0.05  # weak pull, per action of distance, towards threatened tiles out of reach this turn
 LIFT_LAST = 15.0  # a Helicopter Lift's worth when it is the table's only one (the lift-off needs it)
-LIFT_SPARE = 10.0  # ... when the table holds two
+LIFT_SPARE = 20.0  # ... when the table holds two
 LIFT_MORE = 10.0  # ... when it holds three or more
 CARD_BASE = 10.0  # a treasure card's worth: this, plus CARD_PER_HELD per card its collector holds,
 CARD_PER_HELD = 10.0
@@ -90,13 +95,21 @@ CARD_GONE = 3.0  # ... minus this per card of it already in the treasure discard
 SANDBAGS_KEEP = 3.125  # a Sandbags kept in hand (it is played rather than discarded)
 DRY_BONUS = 20.0  # swims and lifts: a dry tile,
 RISKY_PENALTY = 200.0  # ... minus this times its chance of sinking soon,
-OPEN_SIDE = 5.0  # ... plus this per standing side neighbour
+OPEN_SIDE = 10.0  # ... plus this per standing side neighbour
 BAG_INSTEAD = 8.0  # a discard this useful or more: play a Sandbags instead
 # Cards held are cards the treasure deck cycles without: with fewer cards in its pile each pass
 # brings the three Waters Rise! sooner (F6, F7), which is how four full hands drown the island.
 # So special cards are spent, not hoarded (set on 5,000 paired games a cell at 3 and 4 players):
 BAGS_FREELY = 100.0  # on its own turn, Sandbags the most threatened tile once its worth reaches this
 LIFT_FREELY = 150.0  # with a Lift to spare, fly the player where its place score gains this much
+LIFTS_CAPTURE = 1  # Lifts the table must hold to fly a player holding four cards to a pickup tile
+LIFTS_TRADE = 1  # ... to fly a player to the collector of a treasure it holds cards of,
+TRADE_SHORT = 0  # ... when the give leaves the collector this many cards short of four at most
+CAPTURE_SLACK = 0  # fly to capture when walking would leave fewer than this many actions besides
+LIFTS_FREELY = 2  # Lifts the table must hold to fly the player for LIFT_FREELY
+# (Measured and left as they are, 5,000 paired games a cell: TRADE_SHORT 1 wins more at 4 players
+# but fewer at 2 and 3; CAPTURE_SLACK 1 or 2 and LIFTS_FREELY 1 lose games.)
+LIFT_INSTEAD = 1.0  # a Lift about to be discarded flies a pawn first if its place score gains this
 
 
 class Board:
@@ -362,10 +375,12 @@ class Board:
                 best_now = max(best_now, worth)
             score -= PULL * worth * min(d, 4)
         score += best_now
-        if not self.all_captured and role not in ("pilot", "diver"):
-            # standing on a tile about to sink with nowhere to swim would drown (F11)
-            if not self.escapes(seat, place) and self.state_at(place) == FLOODED:
-                score -= LOSING_TILE * self.risk_soon(self.tile_at[place])
+        tile = self.tile_at[place]
+        if role not in ("pilot", "diver") and not self.escapes(seat, place) and self.state[tile] == FLOODED \
+                and not (self.all_captured and tile == FOOLS_LANDING):
+            # standing on a tile about to sink with nowhere to swim would drown (F11), also on
+            # the way to the lift-off (Fools' Landing itself sinking loses anyway)
+            score -= LOSING_TILE * self.risk_soon(tile)
         return score
 
 
@@ -434,7 +449,7 @@ def _lift_freely(board: Board, legal_set: set[Action]) -> Action | None:
     the Pilot is flown to the place that raises its place score most, if by LIFT_FREELY or more."""
     v = board.view
     me = v.current
-    if board.lifts < 2 or v.actions_left < 1 or board.roles[me] == "pilot":
+    if board.lifts < LIFTS_FREELY or v.actions_left < 1 or board.roles[me] == "pilot":
         return None
     here, k = v.pawns[me], v.actions_left
     before = board.place_score(me, here, k)
@@ -535,17 +550,20 @@ def _lift_to_landing(board: Board, legal_set: set[Action]) -> Action | None:
 
 
 def _lift_to_capture(board: Board, legal_set: set[Action]) -> Action | None:
-    """On its own turn, a pawn holding four cards of a treasure far from a pickup tile is
-    flown there, when the table holds two Lifts (one stays for the lift-off)."""
+    """On its own turn, a pawn holding four cards of a treasure that cannot walk to a pickup
+    tile and capture this turn is flown there while the table holds LIFTS_CAPTURE Lifts."""
     v = board.view
     me = v.current
-    if board.lifts < 2 or board.roles[me] == "pilot":
+    if board.lifts < LIFTS_CAPTURE or board.roles[me] == "pilot":
         return None
     for t in board.uncaptured:
         if board.counts[me][t] < board.rules.capture_cards:
             continue
         pickups = tuple(board.place_of[x] for x in PICKUP_TILES[t] if board.state[x] != SUNK)
-        if not pickups or board.distance(board.roles[me], v.pawns[me], pickups) < v.actions_left:
+        if not pickups:
+            continue
+        d = board.distance(board.roles[me], v.pawns[me], pickups)
+        if d == 0 or d < v.actions_left - CAPTURE_SLACK:
             continue
         for seat in _holders(board, LIFT):
             for to in pickups:
@@ -556,18 +574,18 @@ def _lift_to_capture(board: Board, legal_set: set[Action]) -> Action | None:
 
 
 def _lift_to_trade(board: Board, legal_set: set[Action]) -> Action | None:
-    """On its own turn, a player holding the cards that complete a collector's four, too far
-    to walk there and give this turn, is flown to the collector when the table holds two
-    Lifts (one stays for the lift-off)."""
+    """On its own turn, a player holding the cards that complete a collector's four (or leave
+    it TRADE_SHORT short), too far to walk there and give this turn, is flown to the collector
+    while the table holds LIFTS_TRADE Lifts."""
     v = board.view
     me = v.current
     role = board.roles[me]
-    if board.lifts < 2 or role in ("messenger", "pilot") or v.actions_left < 2:
+    if board.lifts < LIFTS_TRADE or role in ("messenger", "pilot") or v.actions_left < 2:
         return None
     for t in board.uncaptured:
         to = board.collector[t]
         held = board.counts[me][t]
-        if to == me or not held or held + board.counts[to][t] < board.rules.capture_cards:
+        if to == me or not held or held + board.counts[to][t] < board.rules.capture_cards - TRADE_SHORT:
             continue
         there = v.pawns[to]
         if there == v.pawns[me] or board.distance(role, v.pawns[me], (there,)) <= v.actions_left - 1:
@@ -598,7 +616,30 @@ def _discard(board: Board, legal: list[Action]) -> Action:
         if bags:
             return _best([(board.value[board.tile_at[a.place]] * (board.urgency(board.tile_at[a.place]) + 0.01), a)
                           for a in bags])
+    if worst.card == LIFT:
+        lift = _lift_instead(board, legal, seat)
+        if lift is not None:
+            return lift
     return worst
+
+
+def _lift_instead(board: Board, legal: list[Action], seat: int) -> Action | None:
+    """A Lift about to be discarded is played first (F8, F9): it flies the one pawn whose place
+    score gains most, if by LIFT_INSTEAD or more."""
+    v = board.view
+    best, best_gain = None, 0.0
+    for o, at in enumerate(v.pawns):
+        stays = board.place_score(o, at)
+        for q in PLACES:
+            if not board.standing(q) or q == at:
+                continue
+            gain = board.place_score(o, q) - stays
+            if gain > best_gain:
+                best, best_gain = (o, q), gain
+    if best is None or best_gain < LIFT_INSTEAD:
+        return None
+    a = Action("lift", by=seat, pawns=(best[0],), place=best[1])
+    return a if a in legal else None
 
 
 def _turn_action(board: Board, legal: list[Action]) -> Action:

@@ -172,7 +172,38 @@ def test_f9_a_spare_lift_flies_the_player_within_reach_of_a_threatened_pickup_ti
     assert expert(game).kind != "lift"
 
 
+def test_f9_a_single_lift_flies_a_player_holding_four_cards_to_its_pickup_tile():
+    """Four cards in hand and a pickup tile too far to walk to and capture this turn: the
+    table's only Lift flies the player there (the lift-off's Lift can come round again; the
+    turns saved are what the water takes). LIFTS_CAPTURE = 1."""
+    game = arranged(["diver", "engineer"])
+    game.pawns[0] = (4, 6)  # three steps or more from either chalice tile (5,3), (6,3)
+    hand(game, 0, ["chalice"] * 4)
+    hand(game, 1, ["lift"])
+    action = expert(game)
+    assert action.kind == "lift" and action.by == 1 and action.pawns == (0,)
+    assert action.place in {(5, 3), (6, 3)}
+    game.pawns[0] = (5, 4)  # one step away: it walks and captures, the Lift is kept
+    assert expert(game).kind == "move"
+
+
 # --- discards and swims (F8, F11) --------------------------------------------------------------------------
+
+
+def test_f8_a_lift_about_to_be_discarded_flies_a_pawn_first():
+    """Six cards and the Lift the least useful of them (the table holds another): rather than
+    throw it away, the player over the limit plays it (F8 allows a special card instead of a
+    discard), flying the pawn that gains most: here the holder of the fourth chalice to the
+    chalice collector, or the collector to it."""
+    game = arranged(["diver", "engineer", "explorer"])
+    game.pawns[0], game.pawns[1], game.pawns[2] = (4, 6), (1, 3), (6, 3)
+    hand(game, 0, ["fire", "fire", "earth", "earth", "wind", "lift"])
+    hand(game, 1, ["chalice"])
+    hand(game, 2, ["chalice", "chalice", "chalice", "lift"])
+    assert game.phase == "discard"
+    action = expert(game)
+    assert action.kind == "lift" and action.by == 0
+    assert (action.pawns, action.place) in {((1,), (6, 3)), ((2,), (1, 3))}
 
 
 def test_f8_discards_a_card_of_a_captured_treasure_first():

@@ -36,10 +36,10 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): '16418fafb25d468d',
-    ('expert', '4p-elite'): '4569971fa011ba81',
-    ('lookahead', '2p-novice'): 'a3914f8581271223',
-    ('lookahead', '4p-elite'): '6db3bebd140f5414',
+    ('expert', '2p-novice'): 'b2f43b8df098cad7',
+    ('expert', '4p-elite'): '5183a1270dd98d9c',
+    ('lookahead', '2p-novice'): '398d2451bb43e7e3',
+    ('lookahead', '4p-elite'): '1163707829f09a15',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
