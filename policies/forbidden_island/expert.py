@@ -15,10 +15,14 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   act) and checks a Helicopter Lift or Sandbags it wants against F9 directly (`_lift_ok`).
 - It builds the board in stages and only the stages a decision reads: a flood draw with no
   special card in any hand needs no board at all; tile worths and flood odds only when a risk is
-  read; a seat's goals only when its place is scored.
+  read; a seat's goals only when its place is scored. A draw with special cards in hand is first
+  asked whether any card could be played there (`_draw_needs_no_card`, cheaper than a board).
 - Distances are searched on place masks: a ring of the search is the union of the rings'
   neighbours, three table lookups (`_NEAR4`, `_NEAR8`); the rings are kept, not a table of 24.
-- The place score before an action is computed once per decision, not once per action.
+- The place score before an action is computed once per decision, not once per action, and
+  where a pawn stands its goal term and threat distances once per decision (`_place_score`).
+- A search of the whole island (a Lift to fly freely, a safe spot) scores all 24 places in one
+  sweep (`_place_scores`) rather than place by place.
 - Scratch space is stamped with a generation number per decision instead of being cleared.
 """
 
@@ -166,13 +170,16 @@ BI_NRING = BI_ROW_GEN + 4 * SLOTS  # 4 x SLOTS: rings found
 BI_RING = BI_NRING + 4 * SLOTS  # 4 x SLOTS x 24: the rings (places at distance 0, 1, ...)
 BI_BUF = BI_RING + 4 * SLOTS * 24  # the turn's candidate actions
 BI_CAPPED = BI_BUF + MAX_TURN_ACTIONS  # 24: a capped distance at every place (`_place_scores`)
-NBI = BI_CAPPED + 24
+BI_HERE_GEN = BI_CAPPED + 24  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
+BI_HERE_D = BI_HERE_GEN + 4  # 4 x THREAT_SLOTS: distance from the pawn to each threat (-1: no reach)
+NBI = BI_HERE_D + 4 * THREAT_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
 B_ALL = B_W + 48  # 24: `_place_scores`, one seat's place score at every place
 B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
-NB = B_NOW + 24
+B_HERE = B_NOW + 24  # 4: each seat's goal term where its pawn stands (`_place_score`)
+NB = B_HERE + 4
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
@@ -459,23 +466,45 @@ def _goals(s, p, b, bi, seat):
 
 @njit(cache=True, _nrt=False)
 def _place_score(s, p, b, bi, seat, place, actions, shored):
-    """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`."""
+    """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`.
+    A turn scores the pawn where it stands several times (before any action, after a draw, after
+    an action spent there, after each shore-up from there): there its goal term and its distances
+    to the threats are found once a decision (B_HERE, BI_HERE_D) and the score is summed again
+    from them in the same order."""
     _goals(s, p, b, bi, seat)
     role = bi[BI_ROLE + seat]
-    score = 0.0
-    for g in range(bi[BI_NGOAL + seat]):
-        d = _distance(s, b, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], place)
-        score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
+    here = place == bi[BI_PAWN + seat]
+    known = here and bi[BI_HERE_GEN + seat] == bi[BI_GEN]
+    if known:
+        score = b[B_HERE + seat]
+    else:
+        score = 0.0
+        for g in range(bi[BI_NGOAL + seat]):
+            d = _distance(s, b, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], place)
+            score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
+        if here:
+            b[B_HERE + seat] = score
+            for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+                reach = _shore_reach(s, role, bi[BI_THR + k])
+                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = \
+                    _distance(s, b, bi, seat, MAX_GOALS + k, reach, place) if reach else -1
+            bi[BI_HERE_GEN + seat] = bi[BI_GEN]
+            known = True
     best_now = 0.0
     for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
         tile = bi[BI_THR + k]
         if _bit(shored, tile):
             continue
-        reach = _shore_reach(s, role, tile)
-        if reach == 0:
-            continue
+        if known:
+            d = bi[BI_HERE_D + THREAT_SLOTS * seat + k]
+            if d < 0:
+                continue
+        else:
+            reach = _shore_reach(s, role, tile)
+            if reach == 0:
+                continue
+            d = _distance(s, b, bi, seat, MAX_GOALS + k, reach, place)
         worth = b[B_THRW + k]
-        d = _distance(s, b, bi, seat, MAX_GOALS + k, reach, place)
         if d <= actions - 1:
             best_now = max(best_now, worth)
         score -= b[B_W + W_PULL] * worth * min(d, 4)
