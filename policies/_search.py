@@ -388,6 +388,11 @@ def raise_is_safe(s, p, me, suit):
     return not cards_short_mask(p, in_play(s, p) & ~cards, np.int64(s[RAISED]) | (1 << suit))
 
 
+# CEIL_DIV[n, m] = ceil(m / n) for 0 <= m <= 5, 1 <= n <= 5: a table, since a division by a
+# number known only at run time costs tens of cycles, and `turns_left` made one a gauge card
+CEIL_DIV = np.array([[0] * 6] + [[(m + n - 1) // n for m in range(6)] for n in range(1, 6)], dtype=np.int64)
+
+
 @njit(cache=True, _nrt=False)
 def turns_left(s, p):
     """Turns whose actions can still be played, this one included (R14: the flood that would
@@ -398,7 +403,7 @@ def turns_left(s, p):
     turns = 1
     while True:  # one gauge card a pass: its turns draw n floods each (n = its rank, 1 to 5)
         n = p[P_GRANK + g]
-        k = (5 - pos + n - 1) // n  # turns until this pass's fifth flood, that turn included
+        k = CEIL_DIV[n, 5 - pos]  # turns until this pass's fifth flood, that turn included
         if g == glen - 1:
             return turns + k - 1  # that flood would remove the last gauge card
         turns += k
@@ -612,9 +617,10 @@ def walk_home(s, p, legal, here, tiles):
 
 
 @njit(cache=True, _nrt=False)
-def on_shortest_path(p, tiles, t, cost, best_goals, dme):
+def on_shortest_path(p, tiles, t, cost, best_goals, dme, mr, ml, md, mu, sr, sl, sd, su):
     """Is the place `t`, a step of `cost` from where I stand, the start of a shortest path to a
-    goal of the mask `best_goals` (dme: my path costs)? True when some goal u is reached from `t`
+    goal of the mask `best_goals` (dme: my path costs; mr … su: the step masks of `tiles`,
+    `move_masks` and `swim_masks`)? True when some goal u is reached from `t`
     at exactly dme[u] - cost. A search level by level on bit masks, as `path_costs`, stopped at
     the farthest goal's cost."""
     if dme[t] != cost:  # I reach `t` more cheaply another way (a swim to a walkable place)
@@ -626,8 +632,6 @@ def on_shortest_path(p, tiles, t, cost, best_goals, dme):
         m &= m - 1
     swim = p[P_SWIM]
     can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
-    mr, ml, md, mu = move_masks(tiles)
-    sr, sl, sd, su = swim_masks(tiles)
     ring = stack_empty(16, np.int64)  # ring[k % 16]: places first reached from `t` at cost k
     for k in range(16):
         ring[k] = 0
@@ -677,12 +681,16 @@ def step_to_goal(s, p, legal, here, tiles, init, dme):
     best_goals = 0
     for u in range(25):
         best_goals |= np.int64((init[u] < INF) & (dme[u] < INF) & (init[u] + dme[u] <= best + 1e-9)) << u
+    mr, ml, md, mu = move_masks(tiles)
+    sr, sl, sd, su = swim_masks(tiles)
     for d in range(4):
-        if (legal >> (A_MOVE + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR[here, d], 1, best_goals, dme):
+        if (legal >> (A_MOVE + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR[here, d], 1, best_goals, dme,
+                                                             mr, ml, md, mu, sr, sl, sd, su):
             return A_MOVE + d
     swim = p[P_SWIM]
     for d in range(4):
-        if (legal >> (A_SWIM + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR2[here, d], swim, best_goals, dme):
+        if (legal >> (A_SWIM + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR2[here, d], swim, best_goals, dme,
+                                                             mr, ml, md, mu, sr, sl, sd, su):
             return A_SWIM + d
     return A_END
 

@@ -15,10 +15,14 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   act) and checks a Helicopter Lift or Sandbags it wants against F9 directly (`_lift_ok`).
 - It builds the board in stages and only the stages a decision reads: a flood draw with no
   special card in any hand needs no board at all; tile worths and flood odds only when a risk is
-  read; a seat's goals only when its place is scored.
+  read; a seat's goals only when its place is scored. A draw with special cards in hand is first
+  asked whether any card could be played there (`_draw_needs_no_card`, cheaper than a board).
 - Distances are searched on place masks: a ring of the search is the union of the rings'
   neighbours, three table lookups (`_NEAR4`, `_NEAR8`); the rings are kept, not a table of 24.
-- The place score before an action is computed once per decision, not once per action.
+- The place score before an action is computed once per decision, not once per action, and
+  where a pawn stands its goal term and threat distances once per decision (`_place_score`).
+- A search of the whole island (a Lift to fly freely, a safe spot) scores all 24 places in one
+  sweep (`_place_scores`) rather than place by place.
 - Scratch space is stamped with a generation number per decision instead of being cleared.
 """
 
@@ -138,6 +142,7 @@ from sim.forbidden_island.layout import (
     TILE_TREASURE,
     TREASURE_DECK_COUNTS,
 )
+from sim.layout import popcount
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
@@ -165,11 +170,17 @@ BI_ROW_GEN = BI_GOAL + 4 * MAX_GOALS  # 4 x SLOTS: the generation each distance 
 BI_NRING = BI_ROW_GEN + 4 * SLOTS  # 4 x SLOTS: rings found
 BI_RING = BI_NRING + 4 * SLOTS  # 4 x SLOTS x 24: the rings (places at distance 0, 1, ...)
 BI_BUF = BI_RING + 4 * SLOTS * 24  # the turn's candidate actions
-NBI = BI_BUF + MAX_TURN_ACTIONS
+BI_CAPPED = BI_BUF + MAX_TURN_ACTIONS  # 24: a capped distance at every place (`_place_scores`)
+BI_HERE_GEN = BI_CAPPED + 24  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
+BI_HERE_D = BI_HERE_GEN + 4  # 4 x THREAT_SLOTS: distance from the pawn to each threat (-1: no reach)
+NBI = BI_HERE_D + 4 * THREAT_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
-NB = B_W + 48
+B_ALL = B_W + 48  # 24: `_place_scores`, one seat's place score at every place
+B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
+B_HERE = B_NOW + 24  # 4: each seat's goal term where its pawn stands (`_place_score`)
+NB = B_HERE + 4
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
@@ -361,7 +372,8 @@ def _risk_soon(s, b, bi, tile):
 @njit(cache=True, forceinline=True, _nrt=False)
 def _urgency(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
-    later = max(_risk_soon(s, b, bi, tile) - now, 0.0)
+    soon = max(now, _drawn_within(b, bi, tile, np.int64(b[B_FNOW] + b[B_FNEXT]), 0))  # _risk_soon, `now` reused
+    later = max(soon - now, 0.0)
     return now + b[B_W + W_SOON] * later + b[B_W + W_FUTURE] * _bit(bi[BI_DISC], tile)
 
 
@@ -455,23 +467,45 @@ def _goals(s, p, b, bi, seat):
 
 @njit(cache=True, _nrt=False)
 def _place_score(s, p, b, bi, seat, place, actions, shored):
-    """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`."""
+    """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`.
+    A turn scores the pawn where it stands several times (before any action, after a draw, after
+    an action spent there, after each shore-up from there): there its goal term and its distances
+    to the threats are found once a decision (B_HERE, BI_HERE_D) and the score is summed again
+    from them in the same order."""
     _goals(s, p, b, bi, seat)
     role = bi[BI_ROLE + seat]
-    score = 0.0
-    for g in range(bi[BI_NGOAL + seat]):
-        d = _distance(s, b, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], place)
-        score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
+    here = place == bi[BI_PAWN + seat]
+    known = here and bi[BI_HERE_GEN + seat] == bi[BI_GEN]
+    if known:
+        score = b[B_HERE + seat]
+    else:
+        score = 0.0
+        for g in range(bi[BI_NGOAL + seat]):
+            d = _distance(s, b, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], place)
+            score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
+        if here:
+            b[B_HERE + seat] = score
+            for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+                reach = _shore_reach(s, role, bi[BI_THR + k])
+                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = \
+                    _distance(s, b, bi, seat, MAX_GOALS + k, reach, place) if reach else -1
+            bi[BI_HERE_GEN + seat] = bi[BI_GEN]
+            known = True
     best_now = 0.0
     for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
         tile = bi[BI_THR + k]
         if _bit(shored, tile):
             continue
-        reach = _shore_reach(s, role, tile)
-        if reach == 0:
-            continue
+        if known:
+            d = bi[BI_HERE_D + THREAT_SLOTS * seat + k]
+            if d < 0:
+                continue
+        else:
+            reach = _shore_reach(s, role, tile)
+            if reach == 0:
+                continue
+            d = _distance(s, b, bi, seat, MAX_GOALS + k, reach, place)
         worth = b[B_THRW + k]
-        d = _distance(s, b, bi, seat, MAX_GOALS + k, reach, place)
         if d <= actions - 1:
             best_now = max(best_now, worth)
         score -= b[B_W + W_PULL] * worth * min(d, 4)
@@ -484,6 +518,71 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
         if bi[BI_CAPT] != 15 or tile != T_FOOLS_LANDING:
             score -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, tile)
     return score
+
+
+@njit(cache=True, _nrt=False)
+def _capped_distances(s, bi, seat, slot, goals, cap):
+    """bi[BI_CAPPED + q] = min(distance, cap) from every place q to `goals` (`_distance`'s search:
+    its rings, once a decision), counted as the balls round the goals that miss q; returns the
+    places at distance `cap` - 1 or less."""
+    row = seat * SLOTS + slot
+    base = BI_RING + row * 24
+    if bi[BI_ROW_GEN + row] != bi[BI_GEN]:
+        bi[BI_NRING + row] = _bfs(s, bi, bi[BI_ROLE + seat], goals, standing(s), base)
+        bi[BI_ROW_GEN + row] = bi[BI_GEN]
+    n = bi[BI_NRING + row]
+    for q in range(24):
+        bi[BI_CAPPED + q] = 0
+    within = np.int64(0)
+    for d in range(cap):
+        if d < n:
+            within |= bi[base + d]
+        for q in range(24):
+            bi[BI_CAPPED + q] += 1 - ((within >> q) & 1)
+    return within
+
+
+@njit(cache=True, _nrt=False)
+def _place_scores(s, p, b, bi, seat, actions):
+    """`_place_score` with nothing shored at all 24 places at once, into b[B_ALL + place] (the
+    same arithmetic in the same order at each place, so the same scores): a sweep over the
+    whole island (a Helicopter Lift, a safe spot) costs a few vector passes instead of 24
+    searches through the rings. Needs `_threats`."""
+    _goals(s, p, b, bi, seat)
+    role = bi[BI_ROLE + seat]
+    for q in range(24):
+        b[B_ALL + q] = 0.0
+        b[B_NOW + q] = 0.0
+    for g in range(bi[BI_NGOAL + seat]):
+        _capped_distances(s, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], 6)
+        weight = b[B_GOALW + seat * MAX_GOALS + g]
+        for q in range(24):
+            b[B_ALL + q] -= weight * bi[BI_CAPPED + q]
+    for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+        tile = bi[BI_THR + k]
+        reach = _shore_reach(s, role, tile)
+        if reach == 0:
+            continue
+        worth = b[B_THRW + k]
+        _capped_distances(s, bi, seat, MAX_GOALS + k, reach, 4)
+        row = seat * SLOTS + MAX_GOALS + k
+        now = np.int64(0)  # the places from which it is within actions - 1
+        for d in range(min(actions, bi[BI_NRING + row])):
+            now |= bi[BI_RING + row * 24 + d]
+        pull = b[B_W + W_PULL] * worth
+        for q in range(24):
+            if (now >> q) & 1:
+                b[B_NOW + q] = max(b[B_NOW + q], worth)
+            b[B_ALL + q] -= pull * bi[BI_CAPPED + q]
+    for q in range(24):
+        b[B_ALL + q] += b[B_NOW + q]
+    if role != ROLE_PILOT and role != ROLE_DIVER:
+        flooded = np.int64(s[FLOODED])
+        for q in range(24):
+            if _bit(flooded, q) and _escapes(s, bi, seat, q) == 0:
+                tile = s[PLACE_TILE + q]
+                if bi[BI_CAPT] != 15 or tile != T_FOOLS_LANDING:
+                    b[B_ALL + q] -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, tile)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -567,10 +666,7 @@ def _threats(s, p, b, bi):
             bi[BI_SIZE + tile] = hi - lo
     bi[BI_PILE] = top
     bi[BI_DISC] = s[FDISC]
-    nd = 0
-    for tile in range(24):
-        nd += _bit(s[FDISC], tile)
-    bi[BI_NDISC] = nd
+    bi[BI_NDISC] = popcount(s[FDISC])
     ph = phase(s, p)
     if ph == PH_ACTIONS:
         draws = p[P_DRAWS]
@@ -778,13 +874,14 @@ def _lift_freely(s, p, b, bi):
     _threats(s, p, b, bi)
     here = bi[BI_PAWN + me]
     k = s[ACTS]
-    before = _place_score(s, p, b, bi, me, here, k, 0)
+    _place_scores(s, p, b, bi, me, k)
+    before = b[B_ALL + here]
     stand = standing(s)
     best, best_gain = -1, 0.0
     for q in range(24):
         if not _bit(stand, q) or q == here:
             continue
-        gain = _place_score(s, p, b, bi, me, q, k, 0) - before
+        gain = b[B_ALL + q] - before
         if gain > best_gain:
             best, best_gain = q, gain
     if best < 0 or best_gain < b[B_W + W_LIFT_FREELY]:
@@ -831,11 +928,12 @@ def _safe_spot(s, p, b, bi, seat):
     found = False
     best_score = 0.0
     stand = standing(s)
+    _place_scores(s, p, b, bi, seat, 0)
     for q in range(24):
         if not _bit(stand, q) or q == bi[BI_PAWN + seat]:
             continue
         tile = s[PLACE_TILE + q]
-        score = _place_score(s, p, b, bi, seat, q, 0, 0) + b[B_W + W_DRY] * (0 if _bit(s[FLOODED], q) else 1) \
+        score = b[B_ALL + q] + b[B_W + W_DRY] * (0 if _bit(s[FLOODED], q) else 1) \
             - b[B_W + W_RISKY] * _risk_soon(s, b, bi, tile) + b[B_W + W_OPEN] * _open_sides(s, q)
         if not found or score > best_score:
             best, best_score, found = q, score, True
@@ -1091,7 +1189,7 @@ def _give_score(s, p, b, bi, giver, to, card):
 def scratch() -> tuple[np.ndarray, np.ndarray]:
     """The two scratch arrays `choose_code` needs, made once per game (or per thread)."""
     b = np.zeros(NB, dtype=np.float64)
-    b[B_W:] = DEFAULT_WEIGHTS
+    b[B_W:B_W + len(DEFAULT_WEIGHTS)] = DEFAULT_WEIGHTS
     return b, np.zeros(NBI, dtype=np.int64)
 
 

@@ -60,3 +60,27 @@ def test_a_draw_skips_the_board_only_when_no_special_card_would_be_played():
     # taken at most such draws (6,757 of 7,928 when written), and the games hold draws where a
     # card is played, which a shortcut taken too eagerly would skip
     assert shortcut > 3 * full and saved > 0
+
+
+def test_a_sweep_of_the_island_scores_every_place_as_place_score_does():
+    """`_place_scores` (one pass for all 24 places; a Lift's or a safe spot's search) must give
+    exactly `_place_score` at every standing place, for every seat and action budget: the
+    expert compares these scores, so a rounding apart would change its play."""
+    b, bi = E.scratch()
+    compared = 0
+    for players, level, seed in ((2, "novice", 6), (4, "elite", 7)):
+        for i, (p, s) in enumerate(_expert_states(Rules(players=players, difficulty=level), 6, seed)):
+            if i % 7 or K.phase(s, p) == L.PH_OVER:
+                continue
+            E._board(s, p, b, bi)
+            E._threats(s, p, b, bi)
+            stand = int(K.standing(s))
+            for seat in range(players):
+                for actions in (0, 1, 3):
+                    E._place_scores(s, p, b, bi, seat, actions)
+                    swept = b[E.B_ALL:E.B_ALL + 24].copy()
+                    for q in range(24):
+                        if (stand >> q) & 1:
+                            assert swept[q] == E._place_score(s, p, b, bi, seat, q, actions, 0), (players, i, seat, q)
+                            compared += 1
+    assert compared > 10_000
