@@ -577,6 +577,9 @@ def _place_scores(s, p, b, bi, seat, actions):
     for q in range(24):
         b[B_ALL + q] += b[B_NOW + q]
     if role != ROLE_PILOT and role != ROLE_DIVER:
+        for q in range(24):
+            ways = _escapes(s, bi, seat, q)
+            b[B_ALL + q] += b[B_W + W_CONNECTED] * (0 if ways == 0 else 1 if ways & (ways - 1) == 0 else 2)
         flooded = np.int64(s[FLOODED])
         for q in range(24):
             if _bit(flooded, q) and _escapes(s, bi, seat, q) == 0:
