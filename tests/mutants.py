@@ -50,13 +50,13 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         "    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])",
         "R12: legal_actions never offers the short-of-a-suit raise"),
     "r8-no-swims": (
-        KERNEL, "                legal |= 1 << (A_SWIM + d)  # R8", "                pass  # R8",
+        KERNEL, "        legal |= swim << (A_SWIM + d)  # R8", "        pass  # R8",
         "R8: swims are never offered"),
     "r9-no-shore-here": (
-        KERNEL, "        legal |= 1 << A_SHORE_HERE", "        pass",
+        KERNEL, "    legal |= np.int64(s[TSTATE + here] == FLOODED) << A_SHORE_HERE", "    pass",
         "R9: a pawn cannot shore up its own place"),
     "r10-salvage-under-a-pawn": (
-        KERNEL, "if st != DOWN and 4 <= card < 24 and not (occupied >> t) & 1:", "if st != DOWN and 4 <= card < 24:",
+        KERNEL, "np.int64(4 <= card < 24) & (~(occupied >> t) & 1)", "np.int64(4 <= card < 24)",
         "R10: a place where a pawn stands can be salvaged"),
     "r8-swim-costs-one": (
         KERNEL, "        s[ACTS] -= p[P_SWIM]", "        s[ACTS] -= 1",
@@ -76,7 +76,8 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         KERNEL, "if s[RAISED] == 15 and occupied == 1 << CENTRE:", "if s[RAISED] == 15 and (occupied >> CENTRE) & 1:",
         "R13: take-off while a pawn is elsewhere"),
     "r11-give-across-the-island": (
-        KERNEL, "if other != me and s[PAWN + other] == here:", "if other != me and s[PAWN + other] >= 0:",
+        KERNEL, "np.int64(other != me) & np.int64(s[PAWN + other] == here)",
+        "np.int64(other != me) & np.int64(s[PAWN + other] >= 0)",
         "R11: gives to a pawn on another place"),
     "r14-face-down-tile-not-flooded": (
         KERNEL, "    if st == DOWN or st == DRY:\n        s[TSTATE + place] = FLOODED",

@@ -36,10 +36,10 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): 'b2f43b8df098cad7',
-    ('expert', '4p-elite'): '5183a1270dd98d9c',
-    ('lookahead', '2p-novice'): '398d2451bb43e7e3',
-    ('lookahead', '4p-elite'): '1163707829f09a15',
+    ('expert', '2p-novice'): '9da426c35c56dbae',
+    ('expert', '4p-elite'): '43db6ebcf429c5ca',
+    ('lookahead', '2p-novice'): 'a76cb074a17b12a5',
+    ('lookahead', '4p-elite'): '99d33ffff8c78274',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
