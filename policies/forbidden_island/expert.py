@@ -41,6 +41,7 @@ from policies.forbidden_island.expert_reference import (
     CARD_COLLECTOR,
     CARD_GONE,
     CARD_PER_HELD,
+    CONNECTED,
     DRY_BONUS,
     FAR,
     FUTURE_RISK,
@@ -185,14 +186,14 @@ NB = B_HERE + 4
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
  W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
  W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY, W_LIFTS_CAPTURE, W_LIFTS_TRADE, W_TRADE_SHORT, W_CAPTURE_SLACK,
- W_LIFTS_FREELY, W_LIFT_INSTEAD) = range(33)
+ W_LIFTS_FREELY, W_LIFT_INSTEAD, W_CONNECTED) = range(34)
 DEFAULT_WEIGHTS = np.zeros(48, dtype=np.float64)
 DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
                         SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
                         CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
-DEFAULT_WEIGHTS[25:33] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, TRADE_SHORT, CAPTURE_SLACK,
-                          LIFTS_FREELY, LIFT_INSTEAD)
+DEFAULT_WEIGHTS[25:34] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, TRADE_SHORT, CAPTURE_SLACK,
+                          LIFTS_FREELY, LIFT_INSTEAD, CONNECTED)
 
 
 def _near_table(neigh: np.ndarray) -> np.ndarray:
@@ -509,6 +510,9 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
             best_now = max(best_now, worth)
         score -= b[B_W + W_PULL] * worth * min(d, 4)
     score += best_now
+    if role != ROLE_PILOT and role != ROLE_DIVER:
+        ways = _escapes(s, bi, seat, place)
+        score += b[B_W + W_CONNECTED] * (0 if ways == 0 else 1 if ways & (ways - 1) == 0 else 2)
     if role != ROLE_PILOT and role != ROLE_DIVER and _escapes(s, bi, seat, place) == 0 and _bit(s[FLOODED], place):
         tile = s[PLACE_TILE + place]
         if bi[BI_CAPT] != 15 or tile != T_FOOLS_LANDING:
@@ -573,6 +577,9 @@ def _place_scores(s, p, b, bi, seat, actions):
     for q in range(24):
         b[B_ALL + q] += b[B_NOW + q]
     if role != ROLE_PILOT and role != ROLE_DIVER:
+        for q in range(24):
+            ways = _escapes(s, bi, seat, q)
+            b[B_ALL + q] += b[B_W + W_CONNECTED] * (0 if ways == 0 else 1 if ways & (ways - 1) == 0 else 2)
         flooded = np.int64(s[FLOODED])
         for q in range(24):
             if _bit(flooded, q) and _escapes(s, bi, seat, q) == 0:

@@ -187,6 +187,17 @@ def test_f9_a_single_lift_flies_a_player_holding_four_cards_to_its_pickup_tile()
     assert expert(game).kind == "move"
 
 
+def test_a_place_with_one_way_off_is_worth_less_than_one_with_several():
+    """F11: a pawn (not the Pilot or the Diver) whose tile has a single standing side neighbour
+    is stuck once that one sinks; with nothing else to weigh (empty hands, nothing flooded),
+    the place score prefers a tile with ways off (CONNECTED per way, two at most)."""
+    game = arranged(["engineer", "messenger"])
+    set_state(game, [(3, 6)], SUNK)  # (4,6) keeps one way off, (4,5)
+    board = Board(game.public_view())
+    assert board.place_score(0, (4, 6)) < board.place_score(0, (4, 4))
+    assert board.place_score(0, (4, 4)) == board.place_score(0, (3, 3))  # two ways count as many
+
+
 # --- discards and swims (F8, F11) --------------------------------------------------------------------------
 
 

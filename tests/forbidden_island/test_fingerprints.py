@@ -36,10 +36,10 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): 'b2f43b8df098cad7',
-    ('expert', '4p-elite'): '5183a1270dd98d9c',
-    ('lookahead', '2p-novice'): 'fb8c320975f27529',
-    ('lookahead', '4p-elite'): '8e9c74c5109c0461',
+    ('expert', '2p-novice'): '9da426c35c56dbae',
+    ('expert', '4p-elite'): '43db6ebcf429c5ca',
+    ('lookahead', '2p-novice'): 'ab37c399527e51ee',
+    ('lookahead', '4p-elite'): '900d8ea023e61913',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
