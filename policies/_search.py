@@ -147,8 +147,8 @@ def swims_from(m, right, left, down, up):
 def file_next_steps(ring, cur, settled, d, last, swim, can_swim, mr, ml, md, mu, sr, sl, sd, su):
     """One level of Dial's buckets: file the places a move (R7, cost d + 1) and, when the rules
     let a swim fit in a turn, a swim (R8, cost d + swim) beyond `cur` reach and `settled` does not
-    hold yet; returns the highest cost filed so far. Shared by `path_costs` and both searches of
-    `costs_and_nearer`."""
+    hold yet; returns the highest cost filed so far. Shared by `path_costs`, both searches of
+    `costs_and_nearer` and `on_shortest_path`."""
     nxt = moves_from(cur, mr, ml, md, mu) & ~settled
     if nxt:
         ring[(d + 1) & 15] |= nxt
@@ -643,15 +643,7 @@ def on_shortest_path(p, tiles, t, cost, best_goals, dme, mr, ml, md, mu, sr, sl,
                 if dme[lowest_bit(hit)] == cost + k:
                     return True
                 hit &= hit - 1
-            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
-            if nxt:
-                ring[(k + 1) & 15] |= nxt
-                last = max(last, k + 1)
-            if can_swim:
-                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
-                if nxt:
-                    ring[(k + swim) & 15] |= nxt
-                    last = max(last, k + swim)
+            last = file_next_steps(ring, cur, settled, k, last, swim, can_swim, mr, ml, md, mu, sr, sl, sd, su)
         k += 1
     return False
 
