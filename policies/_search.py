@@ -143,24 +143,6 @@ def swims_from(m, right, left, down, up):
     return ((m & right) << 2) | ((m & left) >> 2) | ((m & down) << 10) | ((m & up) >> 10)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
-def file_next_steps(ring, cur, settled, d, last, swim, can_swim, mr, ml, md, mu, sr, sl, sd, su):
-    """One level of Dial's buckets: file the places a move (R7, cost d + 1) and, when the rules
-    let a swim fit in a turn, a swim (R8, cost d + swim) beyond `cur` reach and `settled` does not
-    hold yet; returns the highest cost filed so far. Shared by `path_costs`, both searches of
-    `costs_and_nearer` and `on_shortest_path`."""
-    nxt = moves_from(cur, mr, ml, md, mu) & ~settled
-    if nxt:
-        ring[(d + 1) & 15] |= nxt
-        last = max(last, d + 1)
-    if can_swim:
-        nxt = swims_from(cur, sr, sl, sd, su) & ~settled
-        if nxt:
-            ring[(d + swim) & 15] |= nxt
-            last = max(last, d + swim)
-    return last
-
-
 @njit(cache=True, _nrt=False)
 def path_costs(p, tiles, sources, dist):
     """`dist`: path cost (R7 moves 1, R8 swims P_SWIM) from the nearest place of the mask
@@ -190,7 +172,15 @@ def path_costs(p, tiles, sources, dist):
             while m:
                 dist[lowest_bit(m)] = d
                 m &= m - 1
-            last = file_next_steps(ring, cur, settled, d, last, swim, can_swim, mr, ml, md, mu, sr, sl, sd, su)
+            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
+            if nxt:
+                ring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
+                if nxt:
+                    ring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
         d += 1
 
 
@@ -226,12 +216,28 @@ def costs_and_nearer(p, tiles, mine, others, dist):
             while m:
                 dist[lowest_bit(m)] = d
                 m &= m - 1
-            last = file_next_steps(ring, cur, settled, d, last, swim, can_swim, mr, ml, md, mu, sr, sl, sd, su)
+            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
+            if nxt:
+                ring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
+                if nxt:
+                    ring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
         cur = oring[d & 15] & ~osettled
         oring[d & 15] = 0
         if cur:
             osettled |= cur
-            last = file_next_steps(oring, cur, osettled, d, last, swim, can_swim, mr, ml, md, mu, sr, sl, sd, su)
+            nxt = moves_from(cur, mr, ml, md, mu) & ~osettled
+            if nxt:
+                oring[(d + 1) & 15] |= nxt
+                last = max(last, d + 1)
+            if can_swim:
+                nxt = swims_from(cur, sr, sl, sd, su) & ~osettled
+                if nxt:
+                    oring[(d + swim) & 15] |= nxt
+                    last = max(last, d + swim)
         nearer |= osettled & ~settled
         if settled == tiles:  # every tile has its cost: `others` can be nearer to none of the rest
             break
@@ -643,7 +649,15 @@ def on_shortest_path(p, tiles, t, cost, best_goals, dme, mr, ml, md, mu, sr, sl,
                 if dme[lowest_bit(hit)] == cost + k:
                     return True
                 hit &= hit - 1
-            last = file_next_steps(ring, cur, settled, k, last, swim, can_swim, mr, ml, md, mu, sr, sl, sd, su)
+            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
+            if nxt:
+                ring[(k + 1) & 15] |= nxt
+                last = max(last, k + 1)
+            if can_swim:
+                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
+                if nxt:
+                    ring[(k + swim) & 15] |= nxt
+                    last = max(last, k + swim)
         k += 1
     return False
 
