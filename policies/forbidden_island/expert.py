@@ -17,8 +17,10 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   special card in any hand needs no board at all; tile worths and flood odds only when a risk is
   read; a seat's goals only when its place is scored. A draw with special cards in hand is first
   asked whether any card could be played there (`_draw_needs_no_card`, cheaper than a board).
-- Distances are searched on place masks: a ring of the search is the union of the rings'
-  neighbours, three table lookups (`_NEAR4`, `_NEAR8`); the rings are kept, not a table of 24.
+- Distances are read from a table of moves between places (paths.py), each row found by one
+  search from its place the first time it is read on the current island and kept until a tile
+  sinks (or, for the Diver, floods or is shored up): moves are symmetric, so a search from the
+  start gives the reference's distances from its search from the goals.
 - The place score before an action is computed once per decision, not once per action, and
   where a pawn stands its goal term and threat distances once per decision (`_place_score`).
 - A search of the whole island (a Lift to fly freely, a safe spot) scores all 24 places in one
@@ -70,9 +72,17 @@ from policies.forbidden_island.expert_reference import (
     TO_TRADE,
     TRADE_SHORT,
 )
+from policies.forbidden_island.paths import (
+    DIVE,
+    PATH_SLOTS,
+    WALK,
+    WALK_CORNERS,
+    distance_row,
+    distance_to,
+    shore_distance,
+)
 from sim.forbidden_island.kernel import (
     can_lift_off,
-    diver_chain_ends,
     escape_targets,
     low_seat,
     over_limit,
@@ -146,13 +156,12 @@ from sim.layout import popcount
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
-SLOTS = MAX_GOALS + THREAT_SLOTS  # distance searches a seat may need in one decision
 MAX_TURN_ACTIONS = 320  # more than a turn can offer: 24 moves, 24 flights, 96 pushes, 36 double shore-ups...
 
 # Scratch layout. `bi` (int64) and `b` (float64) are kept for a whole run of games; every
 # decision that builds a board takes a new generation number, and the parts built lazily carry
 # the generation they were built for (so nothing is cleared between decisions).
-(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN, BI_DSTEP_GEN) = range(9)
+(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN) = range(8)
 BI_PAWN = 10  # 4 seats
 BI_ROLE = 14  # 4
 BI_COLLECTOR = 18  # 4 treasures
@@ -163,17 +172,12 @@ BI_NGOAL = 61  # 4
 BI_THR = 65  # 24: flooded tiles, most pressing first
 BI_ABOVE = 89  # 24: flood cards above each tile's layer (-1: not in the pile)
 BI_SIZE = 113  # 24: the size of that layer
-BI_DSTEP = 137  # 24: the Diver's one-move reach from each place
-BI_DSTEP_MADE = 161  # 24: the generation that reach was found in
-BI_GOAL = 185  # 4 x MAX_GOALS goal place masks
-BI_ROW_GEN = BI_GOAL + 4 * MAX_GOALS  # 4 x SLOTS: the generation each distance search ran in
-BI_NRING = BI_ROW_GEN + 4 * SLOTS  # 4 x SLOTS: rings found
-BI_RING = BI_NRING + 4 * SLOTS  # 4 x SLOTS x 24: the rings (places at distance 0, 1, ...)
-BI_BUF = BI_RING + 4 * SLOTS * 24  # the turn's candidate actions
-BI_CAPPED = BI_BUF + MAX_TURN_ACTIONS  # 24: a capped distance at every place (`_place_scores`)
-BI_HERE_GEN = BI_CAPPED + 24  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
+BI_GOAL = 137  # 4 x MAX_GOALS goal place masks
+BI_BUF = BI_GOAL + 4 * MAX_GOALS  # the turn's candidate actions
+BI_HERE_GEN = BI_BUF + MAX_TURN_ACTIONS  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
 BI_HERE_D = BI_HERE_GEN + 4  # 4 x THREAT_SLOTS: distance from the pawn to each threat (-1: no reach)
-NBI = BI_HERE_D + 4 * THREAT_SLOTS
+BI_PATHS = BI_HERE_D + 4 * THREAT_SLOTS  # paths.py's distance table, its rows kept while the island is the same
+NBI = BI_PATHS + PATH_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
@@ -196,115 +200,35 @@ DEFAULT_WEIGHTS[25:34] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, 
                           LIFTS_FREELY, LIFT_INSTEAD, CONNECTED)
 
 
-def _near_table(neigh: np.ndarray) -> np.ndarray:
-    """[byte k, value v]: the union of the neighbours of the places 8k ... 8k+7 whose bits v holds,
-    so that the neighbours of any place mask are three lookups."""
-    out = np.zeros((3, 256), dtype=np.int64)
-    for k in range(3):
-        for v in range(256):
-            for i in range(8):
-                if (v >> i) & 1:
-                    out[k, v] |= neigh[8 * k + i]
-    return out
-
-
-_NEAR4 = _near_table(NEIGH)
-_NEAR8 = _near_table(NEIGH8)
-
-
 @njit(cache=True, forceinline=True, _nrt=False)
 def _bit(mask, i):
     return (np.int64(mask) >> i) & 1
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _around(mask, table):
-    m = np.int64(mask)
-    return table[0, m & 255] | table[1, (m >> 8) & 255] | table[2, (m >> 16) & 255]
-
-
-@njit(cache=True, _nrt=False)
-def _diver_steps(s, bi, place, stand):
-    """expert_reference.Board.steps for the Diver (its chains are searched once a decision)."""
-    gen = bi[BI_GEN]
-    if bi[BI_DSTEP_MADE + place] != gen:
-        m = (NEIGH[place] & stand) | diver_chain_ends(s, place)
-        bi[BI_DSTEP + place] = m & ~(np.int64(1) << place)
-        bi[BI_DSTEP_MADE + place] = gen
-    return bi[BI_DSTEP + place]
-
-
-@njit(cache=True, _nrt=False)
-def _next_ring(s, bi, role, frontier, stand):
-    """Places one move (expert_reference.Board.steps) from any place of `frontier`."""
-    if role == ROLE_DIVER:
-        ring = np.int64(0)
-        for q in range(24):
-            if _bit(frontier, q):
-                ring |= _diver_steps(s, bi, q, stand)
-        return ring
-    return _around(frontier, _NEAR8 if role == ROLE_EXPLORER else _NEAR4) & stand
-
-
-@njit(cache=True, _nrt=False)
-def _bfs(s, bi, role, goals, stand, base):
-    """expert_reference.Board.distances as rings: bi[base + d] holds the places d actions from
-    the goals; returns the number of rings. The Pilot flies anywhere in one action."""
-    frontier = goals & stand
-    if frontier == 0:
-        return 0
-    if role == ROLE_PILOT:
-        bi[base] = frontier
-        bi[base + 1] = stand & ~frontier
-        return 2
-    bi[base] = frontier
-    seen = frontier
-    n = 1
-    while True:
-        ring = _next_ring(s, bi, role, frontier, stand) & ~seen
-        if ring == 0:
-            return n
-        bi[base + n] = ring
-        n += 1
-        seen |= ring
-        frontier = ring
+def _graph(role):
+    """paths.py's kind of step for a role other than the Pilot."""
+    return DIVE if role == ROLE_DIVER else WALK_CORNERS if role == ROLE_EXPLORER else WALK
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _distance(s, b, bi, seat, slot, goals, place):
-    """Distance of `seat`'s pawn role from `place` to goal mask `goals`, searched once a decision
-    for each (seat, slot)."""
-    row = seat * SLOTS + slot
-    base = BI_RING + row * 24
-    if bi[BI_ROW_GEN + row] != bi[BI_GEN]:
-        bi[BI_NRING + row] = _bfs(s, bi, bi[BI_ROLE + seat], goals, standing(s), base)
-        bi[BI_ROW_GEN + row] = bi[BI_GEN]
-    for d in range(bi[BI_NRING + row]):
-        if _bit(bi[base + d], place):
-            return d
-    return FAR
-
-
-@njit(cache=True, _nrt=False)
-def _reach_distance(s, bi, role, goals, place):
-    """A one-off distance (not one of the cached goals): the search stops once it meets `place`."""
-    stand = standing(s)
-    frontier = goals & stand
-    if frontier == 0:
+def _flown(goals, stand, place):
+    """The Pilot's distance (expert_reference.Board.distances): 0 on a goal, else one flight to
+    any standing place; FAR when no goal stands."""
+    g = goals & stand
+    if g == 0 or not _bit(stand, place):
         return FAR
-    if _bit(frontier, place):
-        return 0
+    return 0 if _bit(g, place) else 1
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _distance(s, bi, role, goals, place):
+    """expert_reference.Board.distance: the actions a pawn of `role` needs from `place` to any
+    place of the mask `goals` (a row of paths.py's table; the Pilot's at once)."""
+    stand = standing(s)
     if role == ROLE_PILOT:
-        return 1 if _bit(stand, place) else FAR
-    seen = frontier
-    d = 0
-    while frontier:
-        d += 1
-        frontier = _next_ring(s, bi, role, frontier, stand) & ~seen
-        if _bit(frontier, place):
-            return d
-        seen |= frontier
-    return FAR
+        return _flown(goals, stand, place)
+    return distance_to(bi, distance_row(s, bi, BI_PATHS, _graph(role), place), goals & stand)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -321,6 +245,15 @@ def _escapes(s, bi, seat, place):
 def _shore_reach(s, role, tile):
     at = s[TILE_PLACE + tile]
     return ((np.int64(1) << at) | (NEIGH8[at] if role == ROLE_EXPLORER else NEIGH[at])) & standing(s)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _threat_distance(s, bi, role, tile, place):
+    """`_distance` from `place` to where a pawn of `role` can shore up the flooded `tile` (its
+    reach is never empty: the tile stands); for a walker one lookup (paths.shore_distance)."""
+    if role == ROLE_DIVER or role == ROLE_PILOT:
+        return _distance(s, bi, role, _shore_reach(s, role, tile), place)
+    return shore_distance(bi, distance_row(s, bi, BI_PATHS, _graph(role), place), s[TILE_PLACE + tile])
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -481,14 +414,12 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     else:
         score = 0.0
         for g in range(bi[BI_NGOAL + seat]):
-            d = _distance(s, b, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], place)
+            d = _distance(s, bi, role, bi[BI_GOAL + seat * MAX_GOALS + g], place)
             score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
         if here:
             b[B_HERE + seat] = score
             for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
-                reach = _shore_reach(s, role, bi[BI_THR + k])
-                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = \
-                    _distance(s, b, bi, seat, MAX_GOALS + k, reach, place) if reach else -1
+                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = _threat_distance(s, bi, role, bi[BI_THR + k], place)
             bi[BI_HERE_GEN + seat] = bi[BI_GEN]
             known = True
     best_now = 0.0
@@ -498,13 +429,8 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
             continue
         if known:
             d = bi[BI_HERE_D + THREAT_SLOTS * seat + k]
-            if d < 0:
-                continue
         else:
-            reach = _shore_reach(s, role, tile)
-            if reach == 0:
-                continue
-            d = _distance(s, b, bi, seat, MAX_GOALS + k, reach, place)
+            d = _threat_distance(s, bi, role, tile, place)
         worth = b[B_THRW + k]
         if d <= actions - 1:
             best_now = max(best_now, worth)
@@ -521,28 +447,6 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
 
 
 @njit(cache=True, _nrt=False)
-def _capped_distances(s, bi, seat, slot, goals, cap):
-    """bi[BI_CAPPED + q] = min(distance, cap) from every place q to `goals` (`_distance`'s search:
-    its rings, once a decision), counted as the balls round the goals that miss q; returns the
-    places at distance `cap` - 1 or less."""
-    row = seat * SLOTS + slot
-    base = BI_RING + row * 24
-    if bi[BI_ROW_GEN + row] != bi[BI_GEN]:
-        bi[BI_NRING + row] = _bfs(s, bi, bi[BI_ROLE + seat], goals, standing(s), base)
-        bi[BI_ROW_GEN + row] = bi[BI_GEN]
-    n = bi[BI_NRING + row]
-    for q in range(24):
-        bi[BI_CAPPED + q] = 0
-    within = np.int64(0)
-    for d in range(cap):
-        if d < n:
-            within |= bi[base + d]
-        for q in range(24):
-            bi[BI_CAPPED + q] += 1 - ((within >> q) & 1)
-    return within
-
-
-@njit(cache=True, _nrt=False)
 def _place_scores(s, p, b, bi, seat, actions):
     """`_place_score` with nothing shored at all 24 places at once, into b[B_ALL + place] (the
     same arithmetic in the same order at each place, so the same scores): a sweep over the
@@ -554,26 +458,19 @@ def _place_scores(s, p, b, bi, seat, actions):
         b[B_ALL + q] = 0.0
         b[B_NOW + q] = 0.0
     for g in range(bi[BI_NGOAL + seat]):
-        _capped_distances(s, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], 6)
+        goals = bi[BI_GOAL + seat * MAX_GOALS + g]
         weight = b[B_GOALW + seat * MAX_GOALS + g]
         for q in range(24):
-            b[B_ALL + q] -= weight * bi[BI_CAPPED + q]
+            b[B_ALL + q] -= weight * min(_distance(s, bi, role, goals, q), 6)
     for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
-        tile = bi[BI_THR + k]
-        reach = _shore_reach(s, role, tile)
-        if reach == 0:
-            continue
         worth = b[B_THRW + k]
-        _capped_distances(s, bi, seat, MAX_GOALS + k, reach, 4)
-        row = seat * SLOTS + MAX_GOALS + k
-        now = np.int64(0)  # the places from which it is within actions - 1
-        for d in range(min(actions, bi[BI_NRING + row])):
-            now |= bi[BI_RING + row * 24 + d]
+        tile = bi[BI_THR + k]
         pull = b[B_W + W_PULL] * worth
         for q in range(24):
-            if (now >> q) & 1:
+            d = _threat_distance(s, bi, role, tile, q)
+            if d <= actions - 1:
                 b[B_NOW + q] = max(b[B_NOW + q], worth)
-            b[B_ALL + q] -= pull * bi[BI_CAPPED + q]
+            b[B_ALL + q] -= pull * min(d, 4)
     for q in range(24):
         b[B_ALL + q] += b[B_NOW + q]
     if role != ROLE_PILOT and role != ROLE_DIVER:
@@ -985,7 +882,7 @@ def _lift_to_save(s, p, b, bi):
         if b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_soon(s, b, bi, tile) <= 0.0:
             continue
         reach = _shore_reach(s, role, tile)
-        d = _reach_distance(s, bi, role, reach, bi[BI_PAWN + me])
+        d = _distance(s, bi, role, reach, bi[BI_PAWN + me])
         if d <= s[ACTS] - 1:
             return -1
         for seat in range(bi[BI_PLAYERS]):
@@ -1007,7 +904,7 @@ def _lift_to_capture(s, p, b, bi):
         pickups = _pickups_standing(s, t)
         if pickups == 0:
             continue
-        d = _reach_distance(s, bi, role, pickups, bi[BI_PAWN + me])
+        d = _distance(s, bi, role, pickups, bi[BI_PAWN + me])
         if d == 0 or d < s[ACTS] - b[B_W + W_CAPTURE_SLACK]:
             continue
         for seat in range(bi[BI_PLAYERS]):
@@ -1037,7 +934,7 @@ def _lift_to_trade(s, p, b, bi):
             continue
         there = bi[BI_PAWN + to]
         if there == bi[BI_PAWN + me] or \
-                _reach_distance(s, bi, role, np.int64(1) << there, bi[BI_PAWN + me]) <= s[ACTS] - 1:
+                _distance(s, bi, role, np.int64(1) << there, bi[BI_PAWN + me]) <= s[ACTS] - 1:
             continue
         for seat in range(bi[BI_PLAYERS]):
             if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, 1 << me, there):
