@@ -44,6 +44,7 @@ from sim.layout import (
     NEIGHBOUR2,
     NOT_FIRST_COL,
     NOT_LAST_COL,
+    NSTATE,
     P_ACTIONS,
     P_CPT,
     P_GLEN,
@@ -54,8 +55,8 @@ from sim.layout import (
     PILE_POS,
     RAISED,
     ROWP,
-    SEA,
     SUIT_MASK,
+    TILES,
     TSTATE,
     cards_short_mask,
     in_play,
@@ -85,17 +86,6 @@ def step(place, d, times):
     return r * 5 + c
 
 
-@njit(cache=True, _nrt=False)
-def tile_degree(tiles, place):
-    """Orthogonal neighbours of `place` that are tiles in the place mask `tiles`."""
-    n = 0
-    for d in range(4):
-        t = step(place, d, 1)
-        if t >= 0 and (tiles >> t) & 1:
-            n += 1
-    return n
-
-
 @intrinsic
 def _cttz(typingctx, m):
     """LLVM's cttz of the integer `m` widened to 64 bits (undefined for 0): one TZCNT/BSF."""
@@ -113,6 +103,34 @@ def lowest_bit(m):
     """The index of the lowest set bit of a non-zero mask (a bit scan: the loops over the places
     of a mask run on it)."""
     return _cttz(m)
+
+
+@intrinsic
+def _lanes_in(typingctx, arr, start, low, n):
+    """The mask of the 32 int32 entries arr[start], ..., arr[start + 31] that lie in
+    low ... low + n - 1: bit i for arr[start + i]. One vector load and compare (AVX-512 makes
+    it a handful of instructions). The caller guarantees that the 32 entries exist."""
+    if not (isinstance(arr, types.Array) and arr.dtype == types.int32 and arr.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i32 = ir.IntType(32)
+        lanes = ir.VectorType(i32, 32)
+        first = builder.gep(ary.data, [context.cast(builder, args[1], signature.args[1], types.intp)])
+        values = builder.load(builder.bitcast(first, lanes.as_pointer()), align=4)
+
+        def splat(x, ty):
+            one = builder.insert_element(ir.Constant(lanes, ir.Undefined), context.cast(builder, x, ty, types.int32),
+                                         ir.Constant(i32, 0))
+            return builder.shuffle_vector(one, ir.Constant(lanes, ir.Undefined), ir.Constant(lanes, [0] * 32))
+
+        # low <= v < low + n  as one unsigned compare of v - low with n
+        inside = builder.icmp_unsigned("<", builder.sub(values, splat(args[2], signature.args[2])),
+                                       splat(args[3], signature.args[3]))
+        return builder.zext(builder.bitcast(inside, i32), ir.IntType(64))
+
+    return types.int64(arr, start, low, n), codegen
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -141,6 +159,14 @@ def moves_from(m, right, left, down, up):
 @njit(cache=True, forceinline=True, _nrt=False)
 def swims_from(m, right, left, down, up):
     return ((m & right) << 2) | ((m & left) >> 2) | ((m & down) << 10) | ((m & up) >> 10)
+
+
+@njit(cache=True, _nrt=False)
+def tile_degree(tiles, place):
+    """Orthogonal neighbours of `place` that are tiles in the place mask `tiles` (one move step
+    and a bit count: the loop over directions branched on each)."""
+    mr, ml, md, mu = move_masks(tiles)
+    return popcount(moves_from(np.int64(1) << place, mr, ml, md, mu))
 
 
 # Path costs are counted per place in bytes of four 64-bit words (7 places a word), one level of
@@ -367,46 +393,26 @@ SC_DOWN, SC_FLOODED, SC_LAND = 0, 1, 2  # SC_LAND + suit
 N_SCAN = 6
 
 
-# Where `scan_board` files a face-up place by its card id (0-24): a King's in kings[suit], a land
-# card's in land[suit], anything else in the spare slot 4 of each, so that the loop over the
-# face-up places has no branch on the card (those branches went either way at random)
-KING_SLOT = np.array([0, 1, 2, 3] + [4] * 21, dtype=np.int64)
-LAND_SLOT = np.array([4] * 4 + [k // 5 for k in range(20)] + [4], dtype=np.int64)
+assert CARD + 32 <= NSTATE and TSTATE + 32 <= NSTATE  # `scan_board` reads 32 entries from each
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def scan_board(s, kpos, sc):
     """One pass over the places: `sc` as above, and kpos[suit] the place of the face-up King of
     that suit, -1 if unknown or gone (R19: never s[KINGPOS]; the card of a place is read only
-    when it is face up).
+    when it is face up: every card mask is cut to the face-up places).
 
-    Two passes, for speed: the tile states into masks without a branch (a branch per place on its
-    state was mispredicted often), then only the face-up places, one bit scan each."""
-    down = 0
-    flooded = 0
-    sea = 0
-    for place in range(25):
-        st = s[TSTATE + place]
-        down |= np.int64(st == DOWN) << place
-        flooded |= np.int64(st == FLOODED) << place
-        sea |= np.int64(st == SEA) << place
-    kings = stack_empty(5, np.int64)
-    land = stack_empty(5, np.int64)
-    for k in range(5):
-        kings[k] = -1
-        land[k] = 0
-    up = FULL & ~down & ~sea
-    while up:
-        place = lowest_bit(up)
-        up &= up - 1
-        card = s[CARD + place]
-        kings[KING_SLOT[card]] = place
-        land[LAND_SLOT[card]] |= np.int64(1) << place
-    sc[SC_DOWN] = down
-    sc[SC_FLOODED] = flooded
+    Each mask is one compare of 32 entries of the state at once (`_lanes_in`; the entries past
+    the 25 places are cut off): a loop over the places, and a branch per face-up card, cost
+    several times more."""
+    down = _lanes_in(s, TSTATE, DOWN, 1) & FULL
+    up = np.int64(s[TILES]) & ~down  # tiles that are not face down: dry or flooded
     for k in range(4):
-        kpos[k] = kings[k]
-        sc[SC_LAND + k] = land[k]
+        king = _lanes_in(s, CARD, k, 1) & up
+        kpos[k] = lowest_bit(king) if king else -1
+        sc[SC_LAND + k] = _lanes_in(s, CARD, 4 + 5 * k, 5) & up  # the suit's land cards, 4 + 5k to 8 + 5k
+    sc[SC_DOWN] = down
+    sc[SC_FLOODED] = _lanes_in(s, TSTATE, FLOODED, 1) & FULL
 
 
 @njit(cache=True, _nrt=False)
@@ -489,16 +495,15 @@ def my_actions_left(s, p):
 def team_counts(s, p, me, team, mine, best_other):
     """Per suit: cards the team holds, `me` holds, and the most one other pawn holds."""
     for suit in range(4):
-        team[suit] = 0
-        mine[suit] = 0
-        best_other[suit] = 0
+        held = 0
+        most = 0
         for i in range(p[P_PAWNS]):
             c = popcount(s[HAND + i] & SUIT_MASK[suit])
-            team[suit] += c
-            if i == me:
-                mine[suit] = c
-            elif c > best_other[suit]:
-                best_other[suit] = c
+            held += c
+            most = max(most, c if i != me else 0)
+        team[suit] = held
+        mine[suit] = popcount(s[HAND + me] & SUIT_MASK[suit])
+        best_other[suit] = most
 
 
 @njit(cache=True, forceinline=True, _nrt=False)

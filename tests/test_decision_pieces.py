@@ -223,3 +223,38 @@ def test_popcount_and_lowest_bit():
         assert L.popcount(m) == bin(m).count("1")
         assert L.popcount(np.int32(m & 0x7FFFFFFF)) == bin(m & 0x7FFFFFFF).count("1")
         assert X.lowest_bit(np.int64(m)) == (m & -m).bit_length() - 1
+
+
+def test_scan_board_reads_the_face_up_places_as_a_loop_over_them_would():
+    """The board's masks (`scan_board`, a vector compare of 32 state entries at a time) against
+    a plain loop over the 25 places: the entries after the places (tile states after the cards,
+    pawns and hands after the states) must not leak in, and a face-down card never shows (R19)."""
+    gen = np.random.default_rng(10)
+    kpos = np.empty(4, np.int64)
+    sc = np.empty(X.N_SCAN, np.int64)
+    for _ in range(3000):
+        s = gen.integers(0, 31, L.NSTATE).astype(np.int32)  # junk everywhere else
+        states = gen.integers(0, 4, 25)
+        cards = gen.permutation(25)
+        for place in range(25):
+            s[L.TSTATE + place] = states[place]
+            s[L.CARD + place] = -1 if states[place] == L.SEA else cards[place]
+        s[L.TILES] = sum(1 << i for i in range(25) if states[i] != L.SEA)
+        X.scan_board(s, kpos, sc)
+        face_up = [i for i in range(25) if states[i] in (L.DRY, L.FLOODED)]
+        assert sc[X.SC_DOWN] == sum(1 << i for i in range(25) if states[i] == L.DOWN)
+        assert sc[X.SC_FLOODED] == sum(1 << i for i in range(25) if states[i] == L.FLOODED)
+        for suit in range(4):
+            assert kpos[suit] == next((i for i in face_up if cards[i] == suit), -1)
+            assert sc[X.SC_LAND + suit] == sum(1 << i for i in face_up if 4 <= cards[i] < 24
+                                               and (cards[i] - 4) // 5 == suit)
+
+
+def test_tile_degree_counts_the_tiles_next_door():
+    gen = np.random.default_rng(11)
+    for _ in range(2000):
+        tiles, place = _board(gen, gen.choice([0.2, 0.5]))
+        c, r = place % 5, place // 5
+        want = sum(1 for dc, dr in MOVES
+                   if 0 <= c + dc < 5 and 0 <= r + dr < 5 and tiles >> ((r + dr) * 5 + c + dc) & 1)
+        assert X.tile_degree(np.int64(tiles), place) == want
