@@ -11,8 +11,10 @@ flood pile's layers with their cards (never the order inside the treasure or flo
 The port is written for speed (issue 14 asks 20,000 games/s), so it differs in form thus:
 - It never reads the legal list (USES_LEGAL = False: the play loop skips building it). The
   reference picks among the legal actions, but it only ever considers a few kinds; the port
-  lists those itself (the kernel's `turn_actions`, the discards and swims of the seat that must
-  act) and checks a Helicopter Lift or Sandbags it wants against F9 directly (`_lift_ok`).
+  finds those itself (the kernel's target masks of `turn_actions`, walked bit by bit; the
+  discards and swims of the seat that must act) and checks a Helicopter Lift or Sandbags it
+  wants against F9 directly (`_lift_ok`). Ties go to the lowest code, a total order, so the
+  order in which candidates are scored does not matter.
 - It builds the board in stages and only the stages a decision reads: a flood draw with no
   special card in any hand needs no board at all; tile worths and flood odds only when a risk is
   read; a seat's goals only when its place is scored. A draw with special cards in hand is first
@@ -23,8 +25,9 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   start gives the reference's distances from its search from the goals.
 - The place score before an action is computed once per decision, not once per action, and
   where a pawn stands its goal term and threat distances once per decision (`_place_score`).
-- A search of the whole island (a Lift to fly freely, a safe spot) scores all 24 places in one
-  sweep (`_place_scores`) rather than place by place.
+- A search of the whole island (a Lift to fly freely or before a discard, a safe spot) scores
+  all 24 places in one sweep (`_place_scores`) rather than place by place, and is skipped when
+  an upper bound of every place's score (`_score_bound`) shows no place could gain enough.
 - Scratch space is stamped with a generation number per decision instead of being cleared.
 """
 
@@ -79,16 +82,21 @@ from policies.forbidden_island.paths import (
     WALK_CORNERS,
     distance_row,
     distance_to,
+    low_bit,
     shore_distance,
 )
 from sim.forbidden_island.kernel import (
+    can_capture,
     can_lift_off,
     escape_targets,
+    give_receivers,
     low_seat,
+    move_targets,
+    navigate_targets,
     over_limit,
     phase,
+    shore_targets,
     standing,
-    turn_actions,
 )
 from sim.forbidden_island.layout import (
     A_CAPTURE,
@@ -140,8 +148,10 @@ from sim.forbidden_island.layout import (
     PLACE_TILE,
     ROLE,
     ROLE_DIVER,
+    ROLE_ENGINEER,
     ROLE_EXPLORER,
     ROLE_MESSENGER,
+    ROLE_NAVIGATOR,
     ROLE_PILOT,
     SKULL,
     SUNK,
@@ -156,7 +166,6 @@ from sim.layout import popcount
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
-MAX_TURN_ACTIONS = 320  # more than a turn can offer: 24 moves, 24 flights, 96 pushes, 36 double shore-ups...
 
 # Scratch layout. `bi` (int64) and `b` (float64) are kept for a whole run of games; every
 # decision that builds a board takes a new generation number, and the parts built lazily carry
@@ -173,10 +182,10 @@ BI_THR = 65  # 24: flooded tiles, most pressing first
 BI_ABOVE = 89  # 24: flood cards above each tile's layer (-1: not in the pile)
 BI_SIZE = 113  # 24: the size of that layer
 BI_GOAL = 137  # 4 x MAX_GOALS goal place masks
-BI_BUF = BI_GOAL + 4 * MAX_GOALS  # the turn's candidate actions
-BI_HERE_GEN = BI_BUF + MAX_TURN_ACTIONS  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
+BI_HERE_GEN = BI_GOAL + 4 * MAX_GOALS  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
 BI_HERE_D = BI_HERE_GEN + 4  # 4 x THREAT_SLOTS: distance from the pawn to each threat (-1: no reach)
-BI_PATHS = BI_HERE_D + 4 * THREAT_SLOTS  # paths.py's distance table, its rows kept while the island is the same
+BI_ROWS = BI_HERE_D + 4 * THREAT_SLOTS  # 24: `_place_scores`' row of the table at each place
+BI_PATHS = BI_ROWS + 24  # paths.py's distance table, its rows kept while the island is the same
 NBI = BI_PATHS + PATH_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
@@ -222,13 +231,28 @@ def _flown(goals, stand, place):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _distance(s, bi, role, goals, place):
-    """expert_reference.Board.distance: the actions a pawn of `role` needs from `place` to any
-    place of the mask `goals` (a row of paths.py's table; the Pilot's at once)."""
+def _row(s, bi, role, place):
+    """The row of paths.py's table a pawn of `role` at `place` reads its distances from (-1 for
+    the Pilot, who needs none)."""
+    if role == ROLE_PILOT:
+        return -1
+    return distance_row(s, bi, BI_PATHS, _graph(role), place)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _distance_from(s, bi, role, row, goals, place):
+    """expert_reference.Board.distance: the actions a pawn of `role` needs from `place` (whose
+    row is `row`) to any place of the mask `goals`."""
     stand = standing(s)
     if role == ROLE_PILOT:
         return _flown(goals, stand, place)
-    return distance_to(bi, distance_row(s, bi, BI_PATHS, _graph(role), place), goals & stand)
+    return distance_to(bi, row, goals & stand)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _distance(s, bi, role, goals, place):
+    """`_distance_from` for a one-off question."""
+    return _distance_from(s, bi, role, _row(s, bi, role, place), goals, place)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -248,12 +272,13 @@ def _shore_reach(s, role, tile):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _threat_distance(s, bi, role, tile, place):
-    """`_distance` from `place` to where a pawn of `role` can shore up the flooded `tile` (its
-    reach is never empty: the tile stands); for a walker one lookup (paths.shore_distance)."""
+def _threat_distance(s, bi, role, row, tile, place):
+    """`_distance_from` `place` (its row `row`) to where a pawn of `role` can shore up the
+    flooded `tile` (its reach is never empty: the tile stands); for a walker one lookup
+    (paths.shore_distance)."""
     if role == ROLE_DIVER or role == ROLE_PILOT:
-        return _distance(s, bi, role, _shore_reach(s, role, tile), place)
-    return shore_distance(bi, distance_row(s, bi, BI_PATHS, _graph(role), place), s[TILE_PLACE + tile])
+        return _distance_from(s, bi, role, row, _shore_reach(s, role, tile), place)
+    return shore_distance(bi, row, s[TILE_PLACE + tile])
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -409,17 +434,19 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     role = bi[BI_ROLE + seat]
     here = place == bi[BI_PAWN + seat]
     known = here and bi[BI_HERE_GEN + seat] == bi[BI_GEN]
+    row = -1
     if known:
         score = b[B_HERE + seat]
     else:
+        row = _row(s, bi, role, place)
         score = 0.0
         for g in range(bi[BI_NGOAL + seat]):
-            d = _distance(s, bi, role, bi[BI_GOAL + seat * MAX_GOALS + g], place)
+            d = _distance_from(s, bi, role, row, bi[BI_GOAL + seat * MAX_GOALS + g], place)
             score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
         if here:
             b[B_HERE + seat] = score
             for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
-                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = _threat_distance(s, bi, role, bi[BI_THR + k], place)
+                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = _threat_distance(s, bi, role, row, bi[BI_THR + k], place)
             bi[BI_HERE_GEN + seat] = bi[BI_GEN]
             known = True
     best_now = 0.0
@@ -430,7 +457,7 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
         if known:
             d = bi[BI_HERE_D + THREAT_SLOTS * seat + k]
         else:
-            d = _threat_distance(s, bi, role, tile, place)
+            d = _threat_distance(s, bi, role, row, tile, place)
         worth = b[B_THRW + k]
         if d <= actions - 1:
             best_now = max(best_now, worth)
@@ -447,6 +474,37 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
 
 
 @njit(cache=True, _nrt=False)
+def _score_bound(s, p, b, bi, seat, actions):
+    """An upper bound of `_place_score(s, p, b, bi, seat, q, actions, 0)` over all places q: the
+    sum of each term's largest value (a goal at distance 0 to 6, a threat's pull at 0 to 4, the
+    best threat within reach, two ways off, a losing tile's risk from 0 to 1), whatever the
+    weights' signs. A search of the whole island for a place that gains at least so much
+    (`_lift_freely`) stops here when even this bound falls short. Needs `_threats`."""
+    _goals(s, p, b, bi, seat)
+    role = bi[BI_ROLE + seat]
+    bound = 0.0
+    for g in range(bi[BI_NGOAL + seat]):
+        bound += max(0.0, -6.0 * b[B_GOALW + seat * MAX_GOALS + g])
+    best_now = 0.0
+    for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+        worth = b[B_THRW + k]
+        if actions >= 1:
+            best_now = max(best_now, worth)
+        bound += max(0.0, -4.0 * (b[B_W + W_PULL] * worth))
+    bound += best_now
+    if role != ROLE_PILOT and role != ROLE_DIVER:
+        bound += max(0.0, 2.0 * b[B_W + W_CONNECTED]) + max(0.0, -b[B_W + W_LOSING])
+    return bound
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _gain_below(before, bound, needed):
+    """Whether every place's score, at most `bound`, gains less than `needed` over `before`, with a
+    margin far above the rounding of the scores' sums (so the full search would agree)."""
+    return bound - before + 1e-6 * (1.0 + abs(bound) + abs(before)) < needed
+
+
+@njit(cache=True, _nrt=False)
 def _place_scores(s, p, b, bi, seat, actions):
     """`_place_score` with nothing shored at all 24 places at once, into b[B_ALL + place] (the
     same arithmetic in the same order at each place, so the same scores): a sweep over the
@@ -457,17 +515,20 @@ def _place_scores(s, p, b, bi, seat, actions):
     for q in range(24):
         b[B_ALL + q] = 0.0
         b[B_NOW + q] = 0.0
+    rows = bi[BI_ROWS:BI_ROWS + 24]
+    for q in range(24):
+        rows[q] = _row(s, bi, role, q)
     for g in range(bi[BI_NGOAL + seat]):
         goals = bi[BI_GOAL + seat * MAX_GOALS + g]
         weight = b[B_GOALW + seat * MAX_GOALS + g]
         for q in range(24):
-            b[B_ALL + q] -= weight * min(_distance(s, bi, role, goals, q), 6)
+            b[B_ALL + q] -= weight * min(_distance_from(s, bi, role, rows[q], goals, q), 6)
     for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
         worth = b[B_THRW + k]
         tile = bi[BI_THR + k]
         pull = b[B_W + W_PULL] * worth
         for q in range(24):
-            d = _threat_distance(s, bi, role, tile, q)
+            d = _threat_distance(s, bi, role, rows[q], tile, q)
             if d <= actions - 1:
                 b[B_NOW + q] = max(b[B_NOW + q], worth)
             b[B_ALL + q] -= pull * min(d, 4)
@@ -641,6 +702,18 @@ def _liftoff(s, p, lo, hi):
     return -1
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _plain_draw(s, p, ph):
+    """A treasure or flood draw with no Lift or Sandbags in any hand has nothing to weigh: its
+    code (A_DRAW, A_FLOOD), else -1."""
+    if ph != PH_TREASURE and ph != PH_FLOOD:
+        return -1
+    for seat in range(p[P_PLAYERS]):
+        if s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]:
+            return -1
+    return A_DRAW if ph == PH_TREASURE else A_FLOOD
+
+
 @njit(cache=True, _nrt=False)
 def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
@@ -662,11 +735,9 @@ def choose_code(s, p, b, bi):
             return a
         _board(s, p, b, bi)
         return _discard(s, p, b, bi, seat)
-    holds = 0  # the team's Lifts and Sandbags
-    for seat in range(p[P_PLAYERS]):
-        holds += s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]
-    if ph != PH_ACTIONS and holds == 0:  # a draw with no special card in any hand: nothing to weigh
-        return A_DRAW if ph == PH_TREASURE else A_FLOOD
+    a = _plain_draw(s, p, ph)
+    if a >= 0:
+        return a
     a = _liftoff(s, p, 0, p[P_PLAYERS])
     if a >= 0:
         return a
@@ -774,6 +845,9 @@ def _lift_freely(s, p, b, bi):
     _threats(s, p, b, bi)
     here = bi[BI_PAWN + me]
     k = s[ACTS]
+    if _gain_below(_place_score(s, p, b, bi, me, here, k, 0), _score_bound(s, p, b, bi, me, k),
+                   b[B_W + W_LIFT_FREELY]):
+        return -1  # no place could gain enough: the sweep below would find none
     _place_scores(s, p, b, bi, me, k)
     before = b[B_ALL + here]
     stand = standing(s)
@@ -997,10 +1071,13 @@ def _lift_instead(s, p, b, bi, seat):
     for o in range(bi[BI_PLAYERS]):
         at = bi[BI_PAWN + o]
         stays = _place_score(s, p, b, bi, o, at, 0, 0)
+        if _gain_below(stays, _score_bound(s, p, b, bi, o, 0), max(b[B_W + W_LIFT_INSTEAD], best_gain)):
+            continue  # this pawn cannot be the one flown: none of its gains reaches the bar or the best so far
+        _place_scores(s, p, b, bi, o, 0)  # the same scores as _place_score at each place
         for q in range(24):
             if not _bit(stand, q) or q == at:
                 continue
-            gain = _place_score(s, p, b, bi, o, q, 0, 0) - stays
+            gain = b[B_ALL + q] - stays
             if gain > best_gain:
                 best_pawn, best_to, best_gain = o, q, gain
     if best_pawn < 0 or best_gain < b[B_W + W_LIFT_INSTEAD]:
@@ -1010,63 +1087,107 @@ def _lift_instead(s, p, b, bi, seat):
     return _lift_code(seat, 1 << best_pawn, best_to)
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _better(a, score, best, best_score):
+    """The choice's order: the higher score, ties to the lower code (a total order, so the
+    candidates may be scored in any order)."""
+    return best < 0 or score > best_score or (score == best_score and a < best)
+
+
+@njit(cache=True, _nrt=False)
+def _shore_worth(s, b, bi, place):
+    return b[B_VALUE + s[PLACE_TILE + place]] * _urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
+
+
 @njit(cache=True, _nrt=False)
 def _turn_action(s, p, b, bi):
-    """expert_reference._turn_action over the kernel's own list of the turn's actions, with the
-    place scores that do not depend on the action (before it; after spending one where the pawn
-    stands; a pushed pawn where it stands) computed once."""
+    """expert_reference._turn_action over the turn's actions as the kernel's `turn_actions` finds
+    them, walking its target masks bit by bit rather than listing codes, with the place scores
+    that do not depend on the action (before it; after spending one where the pawn stands; a
+    pushed pawn where it stands) computed once. The Pilot's flights and the Navigator's pushes
+    (up to 23 and 36 place scores) come last, each group skipped when an upper bound of its
+    scores (`_score_bound`) falls below the best action found: none of them could be chosen."""
     _threats(s, p, b, bi)
-    buf = bi[BI_BUF:BI_BUF + MAX_TURN_ACTIONS]
-    n = turn_actions(s, p, buf, 0)
-    buf[n] = A_DRAW
-    n += 1
     me = s[CUR]
+    role = bi[BI_ROLE + me]
     here = bi[BI_PAWN + me]
     k = s[ACTS]
     before = _place_score(s, p, b, bi, me, here, k, 0)
-    spent = 0.0
-    spent_known = False
-    pushed, stays = -1, 0.0  # the Navigator's pushes come pawn by pawn
-    best, best_score = -1, 0.0
-    for i in range(n):
-        a = buf[i]
-        if a == A_CAPTURE:
-            score = CAPTURE
-        elif a == A_DRAW:
-            score = _place_score(s, p, b, bi, me, here, 0, 0) - before
-        elif a < A_NAVIGATE:
-            fly = a >= A_FLY
-            q = a - (A_FLY if fly else A_MOVE)
-            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - (0.01 if fly else 0.0)
-        elif A_SHORE <= a < A_GIVE:
-            if a < A_SHORE2:
-                t1 = s[PLACE_TILE + a - A_SHORE]
-                worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5)
-                shored = np.int64(1) << t1
-            else:
-                t1 = s[PLACE_TILE + (a - A_SHORE2) // 24]
-                t2 = s[PLACE_TILE + (a - A_SHORE2) % 24]
-                worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5) \
-                    + (b[B_VALUE + t2] * _urgency(s, b, bi, t2) + 0.5)
-                shored = (np.int64(1) << t1) | (np.int64(1) << t2)
-            score = worth + _place_score(s, p, b, bi, me, here, k - 1, shored) - before
-        else:
-            if not spent_known:
-                spent = _place_score(s, p, b, bi, me, here, k - 1, 0) - before
-                spent_known = True
-            if A_GIVE <= a < A_CAPTURE:
-                score = _give_score(s, p, b, bi, me, (a - A_GIVE) // 4, (a - A_GIVE) % 4) + spent
-            else:
-                pawn = (a - A_NAVIGATE) // 24
-                q = (a - A_NAVIGATE) % 24
-                if pawn != pushed:  # the pushed pawn's score where it stands, once per pawn
-                    pushed = pawn
-                    stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
-                gain = _place_score(s, p, b, bi, pawn, q, 0, 0) - stays
-                score = 0.9 * gain + spent
-        if best < 0 or score > best_score or (score == best_score and a < best):
-            best, best_score = a, score
+    best, best_score = A_DRAW, _place_score(s, p, b, bi, me, here, 0, 0) - before  # the draw ends the actions
+    moves = move_targets(s, p, me)
+    m = moves
+    while m:
+        q = low_bit(m)
+        m &= m - 1
+        score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.0
+        if _better(A_MOVE + q, score, best, best_score):
+            best, best_score = A_MOVE + q, score
+    shore = shore_targets(s, p, me)
+    m = shore
+    while m:
+        q = low_bit(m)
+        m &= m - 1
+        t1 = s[PLACE_TILE + q]
+        score = 0.0 + _shore_worth(s, b, bi, q) + _place_score(s, p, b, bi, me, here, k - 1, np.int64(1) << t1) - before
+        if _better(A_SHORE + q, score, best, best_score):
+            best, best_score = A_SHORE + q, score
+        if role == ROLE_ENGINEER:  # with a second tile of a higher place
+            m2 = m
+            while m2:
+                q2 = low_bit(m2)
+                m2 &= m2 - 1
+                t2 = s[PLACE_TILE + q2]
+                score = 0.0 + _shore_worth(s, b, bi, q) + _shore_worth(s, b, bi, q2) \
+                    + _place_score(s, p, b, bi, me, here, k - 1, (np.int64(1) << t1) | (np.int64(1) << t2)) - before
+                a = A_SHORE2 + 24 * q + q2
+                if _better(a, score, best, best_score):
+                    best, best_score = a, score
+    if can_capture(s, p, me) >= 0 and _better(A_CAPTURE, CAPTURE, best, best_score):
+        best, best_score = A_CAPTURE, CAPTURE
+    receivers = give_receivers(s, p, me)
+    navigator = role == ROLE_NAVIGATOR
+    if receivers or navigator:
+        spent = _place_score(s, p, b, bi, me, here, k - 1, 0) - before
+        for to in range(bi[BI_PLAYERS]):
+            if (receivers >> to) & 1:
+                for t in range(4):
+                    if _count(bi, me, t) > 0:
+                        score = _give_score(s, p, b, bi, me, to, t) + spent
+                        if _better(A_GIVE + 4 * to + t, score, best, best_score):
+                            best, best_score = A_GIVE + 4 * to + t, score
+        if navigator:
+            for pawn in range(bi[BI_PLAYERS]):
+                m = navigate_targets(s, p, pawn)
+                if m == 0:
+                    continue
+                stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                if _below(0.9 * (_score_bound(s, p, b, bi, pawn, 0) - stays) + spent, best_score):
+                    continue
+                while m:
+                    q = low_bit(m)
+                    m &= m - 1
+                    score = 0.9 * (_place_score(s, p, b, bi, pawn, q, 0, 0) - stays) + spent
+                    a = A_NAVIGATE + 24 * pawn + q
+                    if _better(a, score, best, best_score):
+                        best, best_score = a, score
+    if role == ROLE_PILOT and not s[FLEW] and \
+            not _below(_score_bound(s, p, b, bi, me, k - 1) - before - 0.01, best_score):
+        m = standing(s) & ~(np.int64(1) << here) & ~moves
+        while m:
+            q = low_bit(m)
+            m &= m - 1
+            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.01
+            if _better(A_FLY + q, score, best, best_score):
+                best, best_score = A_FLY + q, score
     return best
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _below(top, best_score):
+    """Whether scores of at most `top` (an upper bound summed from place scores) are certainly
+    below `best_score`, with a margin far above the rounding of those sums: then no action of
+    that group could be chosen, nor tie."""
+    return top + 1e-6 * (1.0 + abs(top) + abs(best_score)) < best_score
 
 
 @njit(cache=True, _nrt=False)
@@ -1112,11 +1233,13 @@ def choose(s, p, pp, acts, n, rng):
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
-    b = pp[WEIGHTS:WEIGHTS + NB]
-    bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
-    for i in range(WEIGHTS):
-        b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
-    code = choose_code(s, p, b, bi)
+    code = _plain_draw(s, p, phase(s, p))  # most decisions of a game: no weights read
+    if code < 0:
+        b = pp[WEIGHTS:WEIGHTS + NB]
+        bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
+        for i in range(WEIGHTS):
+            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+        code = choose_code(s, p, b, bi)
     if n == 0:
         acts[0] = code
         return 0
