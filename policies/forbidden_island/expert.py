@@ -705,6 +705,18 @@ def _liftoff(s, p, lo, hi):
     return -1
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _plain_draw(s, p, ph):
+    """A treasure or flood draw with no Lift or Sandbags in any hand has nothing to weigh: its
+    code (A_DRAW, A_FLOOD), else -1."""
+    if ph != PH_TREASURE and ph != PH_FLOOD:
+        return -1
+    for seat in range(p[P_PLAYERS]):
+        if s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]:
+            return -1
+    return A_DRAW if ph == PH_TREASURE else A_FLOOD
+
+
 @njit(cache=True, _nrt=False)
 def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
@@ -726,11 +738,9 @@ def choose_code(s, p, b, bi):
             return a
         _board(s, p, b, bi)
         return _discard(s, p, b, bi, seat)
-    holds = 0  # the team's Lifts and Sandbags
-    for seat in range(p[P_PLAYERS]):
-        holds += s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]
-    if ph != PH_ACTIONS and holds == 0:  # a draw with no special card in any hand: nothing to weigh
-        return A_DRAW if ph == PH_TREASURE else A_FLOOD
+    a = _plain_draw(s, p, ph)
+    if a >= 0:
+        return a
     a = _liftoff(s, p, 0, p[P_PLAYERS])
     if a >= 0:
         return a
@@ -1101,7 +1111,9 @@ def _turn_action(s, p, b, bi):
     """expert_reference._turn_action over the turn's actions as the kernel's `turn_actions` finds
     them, walking its target masks bit by bit rather than listing codes, with the place scores
     that do not depend on the action (before it; after spending one where the pawn stands; a
-    pushed pawn where it stands) computed once."""
+    pushed pawn where it stands) computed once. The Pilot's flights and the Navigator's pushes
+    (up to 23 and 36 place scores) come last, each group skipped when an upper bound of its
+    scores (`_score_bound`) falls below the best action found: none of them could be chosen."""
     _threats(s, p, b, bi)
     me = s[CUR]
     role = bi[BI_ROLE + me]
@@ -1117,14 +1129,6 @@ def _turn_action(s, p, b, bi):
         score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.0
         if _better(A_MOVE + q, score, best, best_score):
             best, best_score = A_MOVE + q, score
-    if role == ROLE_PILOT and not s[FLEW]:
-        m = standing(s) & ~(np.int64(1) << here) & ~moves
-        while m:
-            q = low_bit(m)
-            m &= m - 1
-            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.01
-            if _better(A_FLY + q, score, best, best_score):
-                best, best_score = A_FLY + q, score
     shore = shore_targets(s, p, me)
     m = shore
     while m:
@@ -1145,6 +1149,8 @@ def _turn_action(s, p, b, bi):
                 a = A_SHORE2 + 24 * q + q2
                 if _better(a, score, best, best_score):
                     best, best_score = a, score
+    if can_capture(s, p, me) >= 0 and _better(A_CAPTURE, CAPTURE, best, best_score):
+        best, best_score = A_CAPTURE, CAPTURE
     receivers = give_receivers(s, p, me)
     navigator = role == ROLE_NAVIGATOR
     if receivers or navigator:
@@ -1162,6 +1168,8 @@ def _turn_action(s, p, b, bi):
                 if m == 0:
                     continue
                 stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                if _below(0.9 * (_score_bound(s, p, b, bi, pawn, 0) - stays) + spent, best_score):
+                    continue
                 while m:
                     q = low_bit(m)
                     m &= m - 1
@@ -1169,9 +1177,24 @@ def _turn_action(s, p, b, bi):
                     a = A_NAVIGATE + 24 * pawn + q
                     if _better(a, score, best, best_score):
                         best, best_score = a, score
-    if can_capture(s, p, me) >= 0 and _better(A_CAPTURE, CAPTURE, best, best_score):
-        best, best_score = A_CAPTURE, CAPTURE
+    if role == ROLE_PILOT and not s[FLEW] and \
+            not _below(_score_bound(s, p, b, bi, me, k - 1) - before - 0.01, best_score):
+        m = standing(s) & ~(np.int64(1) << here) & ~moves
+        while m:
+            q = low_bit(m)
+            m &= m - 1
+            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.01
+            if _better(A_FLY + q, score, best, best_score):
+                best, best_score = A_FLY + q, score
     return best
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _below(top, best_score):
+    """Whether scores of at most `top` (an upper bound summed from place scores) are certainly
+    below `best_score`, with a margin far above the rounding of those sums: then no action of
+    that group could be chosen, nor tie."""
+    return top + 1e-6 * (1.0 + abs(top) + abs(best_score)) < best_score
 
 
 @njit(cache=True, _nrt=False)
@@ -1217,11 +1240,13 @@ def choose(s, p, pp, acts, n, rng):
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
-    b = pp[WEIGHTS:WEIGHTS + NB]
-    bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
-    for i in range(WEIGHTS):
-        b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
-    code = choose_code(s, p, b, bi)
+    code = _plain_draw(s, p, phase(s, p))  # most decisions of a game: no weights read
+    if code < 0:
+        b = pp[WEIGHTS:WEIGHTS + NB]
+        bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
+        for i in range(WEIGHTS):
+            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+        code = choose_code(s, p, b, bi)
     if n == 0:
         acts[0] = code
         return 0
