@@ -44,6 +44,7 @@ from sim.layout import (
     NEIGHBOUR2,
     NOT_FIRST_COL,
     NOT_LAST_COL,
+    NSTATE,
     P_ACTIONS,
     P_CPT,
     P_GLEN,
@@ -54,8 +55,8 @@ from sim.layout import (
     PILE_POS,
     RAISED,
     ROWP,
-    SEA,
     SUIT_MASK,
+    TILES,
     TSTATE,
     cards_short_mask,
     in_play,
@@ -85,17 +86,6 @@ def step(place, d, times):
     return r * 5 + c
 
 
-@njit(cache=True, _nrt=False)
-def tile_degree(tiles, place):
-    """Orthogonal neighbours of `place` that are tiles in the place mask `tiles`."""
-    n = 0
-    for d in range(4):
-        t = step(place, d, 1)
-        if t >= 0 and (tiles >> t) & 1:
-            n += 1
-    return n
-
-
 @intrinsic
 def _cttz(typingctx, m):
     """LLVM's cttz of the integer `m` widened to 64 bits (undefined for 0): one TZCNT/BSF."""
@@ -113,6 +103,34 @@ def lowest_bit(m):
     """The index of the lowest set bit of a non-zero mask (a bit scan: the loops over the places
     of a mask run on it)."""
     return _cttz(m)
+
+
+@intrinsic
+def _lanes_in(typingctx, arr, start, low, n):
+    """The mask of the 32 int32 entries arr[start], ..., arr[start + 31] that lie in
+    low ... low + n - 1: bit i for arr[start + i]. One vector load and compare (AVX-512 makes
+    it a handful of instructions). The caller guarantees that the 32 entries exist."""
+    if not (isinstance(arr, types.Array) and arr.dtype == types.int32 and arr.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i32 = ir.IntType(32)
+        lanes = ir.VectorType(i32, 32)
+        first = builder.gep(ary.data, [context.cast(builder, args[1], signature.args[1], types.intp)])
+        values = builder.load(builder.bitcast(first, lanes.as_pointer()), align=4)
+
+        def splat(x, ty):
+            one = builder.insert_element(ir.Constant(lanes, ir.Undefined), context.cast(builder, x, ty, types.int32),
+                                         ir.Constant(i32, 0))
+            return builder.shuffle_vector(one, ir.Constant(lanes, ir.Undefined), ir.Constant(lanes, [0] * 32))
+
+        # low <= v < low + n  as one unsigned compare of v - low with n
+        inside = builder.icmp_unsigned("<", builder.sub(values, splat(args[2], signature.args[2])),
+                                       splat(args[3], signature.args[3]))
+        return builder.zext(builder.bitcast(inside, i32), ir.IntType(64))
+
+    return types.int64(arr, start, low, n), codegen
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -144,105 +162,143 @@ def swims_from(m, right, left, down, up):
 
 
 @njit(cache=True, _nrt=False)
-def path_costs(p, tiles, sources, dist):
-    """`dist`: path cost (R7 moves 1, R8 swims P_SWIM) from the nearest place of the mask
-    `sources`, INF where no path leads. The same numbers as `distances` from sources of cost 0,
-    found level by level on bit masks (Dial's buckets: the places first reached at cost d, from
-    those at d - 1 by a move and d - P_SWIM by a swim), without scanning for a minimum.
-    """
-    swim = p[P_SWIM]
-    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
+def tile_degree(tiles, place):
+    """Orthogonal neighbours of `place` that are tiles in the place mask `tiles` (one move step
+    and a bit count: the loop over directions branched on each)."""
     mr, ml, md, mu = move_masks(tiles)
-    sr, sl, sd, su = swim_masks(tiles)
-    for i in range(25):
-        dist[i] = INF
-    ring = stack_empty(16, np.int64)  # ring[d % 16]: places first reached at cost d
-    for k in range(16):
-        ring[k] = 0
-    ring[0] = sources & tiles
-    settled = 0
-    last = 0
-    d = 0
-    while d <= last:
-        cur = ring[d & 15] & ~settled
-        ring[d & 15] = 0
-        if cur:
-            settled |= cur
-            m = cur
-            while m:
-                dist[lowest_bit(m)] = d
-                m &= m - 1
-            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
-            if nxt:
-                ring[(d + 1) & 15] |= nxt
-                last = max(last, d + 1)
-            if can_swim:
-                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
-                if nxt:
-                    ring[(d + swim) & 15] |= nxt
-                    last = max(last, d + swim)
-        d += 1
+    return popcount(moves_from(np.int64(1) << place, mr, ml, md, mu))
+
+
+# Path costs are counted per place in bytes of four 64-bit words (7 places a word), one level of
+# the search at a time: `spread7` turns 7 bits of a place mask into 7 bytes holding 0 or 1, so one
+# multiply and one add count a level for 7 places, with no branch per place or per level (the
+# per-place writes of a bit scan, one loop a level, were half the cost of the search). No path
+# costs more than 192 (a swim crosses a sea place, each sea place serves at most two swims, and
+# P_SWIM <= 12), so no count reaches 255, the byte that marks a place no path reaches.
+SPREAD7 = 0x0002040810204081  # bit i of a 7-bit number to bit 8i: the partial products never meet
+BYTE_LOWS = 0x0101010101010101
+UNREACHED = 255
+COST_OF_COUNT = np.array([float(v) for v in range(UNREACHED)] + [INF])
+N_LEVELS = 256  # the size of a `level` array: one entry per path cost (all below UNREACHED)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def spread7(m):
+    """Bits 0-6 of `m` as the lowest bits of bytes 0-6."""
+    return ((m & 0x7F) * SPREAD7) & BYTE_LOWS
 
 
 @njit(cache=True, _nrt=False)
-def costs_and_nearer(p, tiles, mine, others, dist):
-    """`path_costs` from the place mask `mine` into `dist`, and, level by level beside it, the
-    same from `others`: returns the mask of places `others` reach at a lower cost than `mine`
-    (those `mine` never reaches included, those neither reaches not)."""
+def costs_and_nearer(p, tiles, mine, others, dist, level):
+    """Path costs (R7 moves 1, R8 swims P_SWIM) from the nearest place of the mask `mine` into
+    `dist` (INF where no path leads), level[c] the mask of places at cost c (for every cost up to
+    the largest finite one), and, searched beside it, the mask of places `others` reach at a
+    lower cost than `mine` (those `mine` never reaches included, those neither reaches not).
+
+    Level by level on bit masks (Dial's buckets: the places first reached at cost c, from those
+    at c - 1 by a move and c - P_SWIM by a swim), never scanning for a minimum. With swims of cost
+    1 or 2 (the rulebook's and the divers' rules) the pending levels stay in registers; dearer
+    swims go through a ring of 16 levels (P_SWIM <= 12)."""
     swim = p[P_SWIM]
-    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
     mr, ml, md, mu = move_masks(tiles)
     sr, sl, sd, su = swim_masks(tiles)
-    for i in range(25):
-        dist[i] = INF
-    ring = stack_empty(16, np.int64)  # ring[d % 16]: places first reached from `mine` at cost d
-    oring = stack_empty(16, np.int64)  # the same from `others`
-    for k in range(16):
-        ring[k] = 0
-        oring[k] = 0
-    ring[0] = mine & tiles
-    oring[0] = others & tiles
+    if swim > p[P_ACTIONS]:  # no turn has the actions for a swim
+        sr = sl = sd = su = 0
     settled = 0
     osettled = 0
     nearer = 0
-    last = 0
-    d = 0
-    while d <= last:
-        cur = ring[d & 15] & ~settled
-        ring[d & 15] = 0
-        if cur:
+    w0 = 0  # the cost counts (see SPREAD7)
+    w1 = 0
+    w2 = 0
+    w3 = 0
+    c = 0
+    if swim <= 2 or (sr | sl | sd | su) == 0:
+        two = swim == 2  # pending: `a` at cost c, `b` at c + 1 (only swims of cost 2 reach there)
+        a = mine & tiles
+        b = 0
+        oa = others & tiles
+        ob = 0
+        while True:
+            cur = a & ~settled
             settled |= cur
-            m = cur
-            while m:
-                dist[lowest_bit(m)] = d
-                m &= m - 1
+            level[c] = cur
+            c += 1
+            ocur = oa & ~osettled
+            osettled |= ocur
+            mv = moves_from(cur, mr, ml, md, mu)
+            sw = swims_from(cur, sr, sl, sd, su)
+            omv = moves_from(ocur, mr, ml, md, mu)
+            osw = swims_from(ocur, sr, sl, sd, su)
+            if two:
+                a = (b | mv) & ~settled
+                b = sw & ~settled
+                oa = (ob | omv) & ~osettled
+                ob = osw & ~osettled
+            else:
+                a = (mv | sw) & ~settled
+                oa = (omv | osw) & ~osettled
+            nearer |= osettled & ~settled
+            waiting = ~settled  # their cost is at least c: one more level counted
+            w0 += spread7(waiting)
+            w1 += spread7(waiting >> 7)
+            w2 += spread7(waiting >> 14)
+            w3 += spread7(waiting >> 21)
+            # every tile has its cost (`others` can be nearer to none of the rest), or nothing pends
+            if settled == tiles or (a | b | oa | ob) == 0:
+                break
+    else:
+        ring = stack_empty(16, np.int64)  # ring[c % 16]: places first reached from `mine` at cost c
+        oring = stack_empty(16, np.int64)  # the same from `others`
+        for k in range(16):
+            ring[k] = 0
+            oring[k] = 0
+        ring[0] = mine & tiles
+        oring[0] = others & tiles
+        last = 0  # the dearest level anything was filed in
+        while True:
+            i = c & 15
+            cur = ring[i] & ~settled
+            ring[i] = 0
+            settled |= cur
+            level[c] = cur
             nxt = moves_from(cur, mr, ml, md, mu) & ~settled
-            if nxt:
-                ring[(d + 1) & 15] |= nxt
-                last = max(last, d + 1)
-            if can_swim:
-                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
-                if nxt:
-                    ring[(d + swim) & 15] |= nxt
-                    last = max(last, d + swim)
-        cur = oring[d & 15] & ~osettled
-        oring[d & 15] = 0
-        if cur:
-            osettled |= cur
-            nxt = moves_from(cur, mr, ml, md, mu) & ~osettled
-            if nxt:
-                oring[(d + 1) & 15] |= nxt
-                last = max(last, d + 1)
-            if can_swim:
-                nxt = swims_from(cur, sr, sl, sd, su) & ~osettled
-                if nxt:
-                    oring[(d + swim) & 15] |= nxt
-                    last = max(last, d + swim)
-        nearer |= osettled & ~settled
-        if settled == tiles:  # every tile has its cost: `others` can be nearer to none of the rest
-            break
-        d += 1
+            ring[(c + 1) & 15] |= nxt
+            snx = swims_from(cur, sr, sl, sd, su) & ~settled
+            ring[(c + swim) & 15] |= snx
+            ocur = oring[i] & ~osettled
+            oring[i] = 0
+            osettled |= ocur
+            onx = moves_from(ocur, mr, ml, md, mu) & ~osettled
+            oring[(c + 1) & 15] |= onx
+            osn = swims_from(ocur, sr, sl, sd, su) & ~osettled
+            oring[(c + swim) & 15] |= osn
+            nearer |= osettled & ~settled
+            waiting = ~settled
+            w0 += spread7(waiting)
+            w1 += spread7(waiting >> 7)
+            w2 += spread7(waiting >> 14)
+            w3 += spread7(waiting >> 21)
+            last = max(last, c + 1 if nxt | onx else 0, c + swim if snx | osn else 0)
+            c += 1
+            if settled == tiles or c > last:
+                break
+    gone = ~settled  # no path: their count becomes UNREACHED
+    w0 |= spread7(gone) * 0xFF
+    w1 |= spread7(gone >> 7) * 0xFF
+    w2 |= spread7(gone >> 14) * 0xFF
+    w3 |= spread7(gone >> 21) * 0xFF
+    for place in range(25):
+        w = w0 if place < 7 else (w1 if place < 14 else (w2 if place < 21 else w3))
+        dist[place] = COST_OF_COUNT[(w >> (8 * (place % 7))) & 0xFF]
     return nearer
+
+
+@njit(cache=True, _nrt=False)
+def path_costs(p, tiles, sources, dist):
+    """`dist`: path cost from the nearest place of the mask `sources`, INF where no path leads
+    (`costs_and_nearer` without the other search)."""
+    level = stack_empty(N_LEVELS, np.int64)
+    costs_and_nearer(p, tiles, sources, 0, dist, level)
 
 
 @njit(cache=True, _nrt=False)
@@ -337,40 +393,26 @@ SC_DOWN, SC_FLOODED, SC_LAND = 0, 1, 2  # SC_LAND + suit
 N_SCAN = 6
 
 
+assert CARD + 32 <= NSTATE and TSTATE + 32 <= NSTATE  # `scan_board` reads 32 entries from each
+
+
 @njit(cache=True, forceinline=True, _nrt=False)
 def scan_board(s, kpos, sc):
     """One pass over the places: `sc` as above, and kpos[suit] the place of the face-up King of
     that suit, -1 if unknown or gone (R19: never s[KINGPOS]; the card of a place is read only
-    when it is face up).
+    when it is face up: every card mask is cut to the face-up places).
 
-    Two passes, for speed: the tile states into masks without a branch (a branch per place on its
-    state was mispredicted often), then only the face-up places, one bit scan each."""
+    Each mask is one compare of 32 entries of the state at once (`_lanes_in`; the entries past
+    the 25 places are cut off): a loop over the places, and a branch per face-up card, cost
+    several times more."""
+    down = _lanes_in(s, TSTATE, DOWN, 1) & FULL
+    up = np.int64(s[TILES]) & ~down  # tiles that are not face down: dry or flooded
     for k in range(4):
-        kpos[k] = -1
-    down = 0
-    flooded = 0
-    sea = 0
-    for place in range(25):
-        st = s[TSTATE + place]
-        down |= np.int64(st == DOWN) << place
-        flooded |= np.int64(st == FLOODED) << place
-        sea |= np.int64(st == SEA) << place
-    land = stack_empty(4, np.int64)
-    for k in range(4):
-        land[k] = 0
-    up = FULL & ~down & ~sea
-    while up:
-        place = lowest_bit(up)
-        up &= up - 1
-        card = s[CARD + place]
-        if 0 <= card < 4:
-            kpos[card] = place
-        elif 4 <= card < 24:
-            land[(card - 4) // 5] |= 1 << place
+        king = _lanes_in(s, CARD, k, 1) & up
+        kpos[k] = lowest_bit(king) if king else -1
+        sc[SC_LAND + k] = _lanes_in(s, CARD, 4 + 5 * k, 5) & up  # the suit's land cards, 4 + 5k to 8 + 5k
     sc[SC_DOWN] = down
-    sc[SC_FLOODED] = flooded
-    for k in range(4):
-        sc[SC_LAND + k] = land[k]
+    sc[SC_FLOODED] = _lanes_in(s, TSTATE, FLOODED, 1) & FULL
 
 
 @njit(cache=True, _nrt=False)
@@ -453,16 +495,15 @@ def my_actions_left(s, p):
 def team_counts(s, p, me, team, mine, best_other):
     """Per suit: cards the team holds, `me` holds, and the most one other pawn holds."""
     for suit in range(4):
-        team[suit] = 0
-        mine[suit] = 0
-        best_other[suit] = 0
+        held = 0
+        most = 0
         for i in range(p[P_PAWNS]):
             c = popcount(s[HAND + i] & SUIT_MASK[suit])
-            team[suit] += c
-            if i == me:
-                mine[suit] = c
-            elif c > best_other[suit]:
-                best_other[suit] = c
+            held += c
+            most = max(most, c if i != me else 0)
+        team[suit] = held
+        mine[suit] = popcount(s[HAND + me] & SUIT_MASK[suit])
+        best_other[suit] = most
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -616,81 +657,77 @@ def walk_home(s, p, legal, here, tiles):
     return step_toward(s, p, legal, here, dist)
 
 
-@njit(cache=True, _nrt=False)
-def on_shortest_path(p, tiles, t, cost, best_goals, dme, mr, ml, md, mu, sr, sl, sd, su):
-    """Is the place `t`, a step of `cost` from where I stand, the start of a shortest path to a
-    goal of the mask `best_goals` (dme: my path costs; mr … su: the step masks of `tiles`,
-    `move_masks` and `swim_masks`)? True when some goal u is reached from `t`
-    at exactly dme[u] - cost. A search level by level on bit masks, as `path_costs`, stopped at
-    the farthest goal's cost."""
-    if dme[t] != cost:  # I reach `t` more cheaply another way (a swim to a walkable place)
-        return False
-    far = 0.0
-    m = best_goals
-    while m:
-        far = max(far, dme[lowest_bit(m)])
-        m &= m - 1
-    swim = p[P_SWIM]
-    can_swim = swim <= p[P_ACTIONS]  # rules allow P_SWIM <= 12 < 16, the ring's size
-    ring = stack_empty(16, np.int64)  # ring[k % 16]: places first reached from `t` at cost k
-    for k in range(16):
-        ring[k] = 0
-    ring[0] = np.int64(1) << t
-    settled = 0
-    last = 0
-    k = 0
-    while k <= last and cost + k <= far:
-        cur = ring[k & 15] & ~settled
-        ring[k & 15] = 0
-        if cur:
-            settled |= cur
-            hit = cur & best_goals
-            while hit:
-                if dme[lowest_bit(hit)] == cost + k:
-                    return True
-                hit &= hit - 1
-            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
-            if nxt:
-                ring[(k + 1) & 15] |= nxt
-                last = max(last, k + 1)
-            if can_swim:
-                nxt = swims_from(cur, sr, sl, sd, su) & ~settled
-                if nxt:
-                    ring[(k + swim) & 15] |= nxt
-                    last = max(last, k + swim)
-        k += 1
-    return False
+@njit(cache=True, forceinline=True, _nrt=False)
+def goal_worth(init, dme, u):
+    """Goal u's cost: my path cost plus its worth (bonuses negative), INF if either is INF."""
+    return init[u] + dme[u] if (init[u] < INF) & (dme[u] < INF) else INF
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def step_to_goal(s, p, legal, here, tiles, init, dme):
+def step_to_goal(s, p, legal, here, tiles, init, dme, level):
     """A step towards the cheapest goal of `init` (path cost plus `init`, bonuses negative);
-    A_END when standing here is already the cheapest. `dme`: my path costs (`path_costs` from
-    here). Path costs are symmetric, so the cheapest goal costs min over u of init[u] + dme[u];
-    the step taken is the first legal move, then swim (up, down, left, right), that starts a
-    shortest path to a goal of that cost (`on_shortest_path`), as a search from the goals would
-    find: every other step costs at least one action more. Costs within 1e-9 count as equal."""
-    # without a branch per place (which goals a place holds changes from one decision to the
-    # next, and the branches were mispredicted often)
-    best = INF
-    for u in range(25):
-        v = init[u] + dme[u]
-        best = min(best, v if (init[u] < INF) & (dme[u] < INF) else INF)
+    A_END when standing here is already the cheapest. `dme`, `level`: my path costs and the
+    places at each cost (`costs_and_nearer` from here). Path costs are symmetric, so the
+    cheapest goal costs min over u of init[u] + dme[u]; the step taken is the first legal move,
+    then swim (up, down, left, right), that starts a shortest path to a goal of that cost, as a
+    search from the goals would find: every other step costs at least one action more. Costs
+    within 1e-9 count as equal.
+
+    Which places start such a path is found walking back from those goals level by level: a
+    place of cost c is on a shortest path to one of them if it is one, or if a move leads from
+    it to such a place of cost c + 1, or a swim to one of cost c + P_SWIM."""
+    # the minimum in four chains and without a branch per place (which goals a place holds
+    # changes from one decision to the next, and the branches were mispredicted often); a
+    # minimum is the same in any order
+    b0 = INF
+    b1 = INF
+    b2 = INF
+    b3 = INF
+    for u in range(0, 24, 4):
+        b0 = min(b0, goal_worth(init, dme, u))
+        b1 = min(b1, goal_worth(init, dme, u + 1))
+        b2 = min(b2, goal_worth(init, dme, u + 2))
+        b3 = min(b3, goal_worth(init, dme, u + 3))
+    best = min(min(b0, b1), min(b2, min(b3, goal_worth(init, dme, 24))))
     if not init[here] > best + 1e-9:
         return A_END
     best_goals = 0
     for u in range(25):
         best_goals |= np.int64((init[u] < INF) & (dme[u] < INF) & (init[u] + dme[u] <= best + 1e-9)) << u
+    far = 0  # the dearest of them
+    m = best_goals
+    while m:
+        far = max(far, np.int64(dme[lowest_bit(m)]))
+        m &= m - 1
+    swim = p[P_SWIM]
     mr, ml, md, mu = move_masks(tiles)
     sr, sl, sd, su = swim_masks(tiles)
+    if swim > p[P_ACTIONS]:
+        sr = sl = sd = su = 0
+    if swim <= 2:
+        on1 = 0  # the places on such a path at cost c + 1 and c + 2, for c from `far` down
+        on2 = 0
+        for c in range(far, 0, -1):
+            on = level[c] & (best_goals | moves_from(on1, mr, ml, md, mu)
+                             | swims_from(on1 if swim == 1 else on2, sr, sl, sd, su))
+            on2 = on1
+            on1 = on
+        by_move = on1
+        by_swim = on1 if swim == 1 else on2
+    else:
+        ring = stack_empty(16, np.int64)  # ring[c % 16]: the places on such a path at cost c
+        for k in range(16):
+            ring[k] = 0
+        for c in range(far, 0, -1):
+            ring[c & 15] = level[c] & (best_goals | moves_from(ring[(c + 1) & 15], mr, ml, md, mu)
+                                       | swims_from(ring[(c + swim) & 15], sr, sl, sd, su))
+        by_move = ring[1]
+        by_swim = ring[swim]
     for d in range(4):
-        if (legal >> (A_MOVE + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR[here, d], 1, best_goals, dme,
-                                                             mr, ml, md, mu, sr, sl, sd, su):
+        if (legal >> (A_MOVE + d)) & 1 and (by_move >> NEIGHBOUR[here, d]) & 1:
             return A_MOVE + d
-    swim = p[P_SWIM]
     for d in range(4):
-        if (legal >> (A_SWIM + d)) & 1 and on_shortest_path(p, tiles, NEIGHBOUR2[here, d], swim, best_goals, dme,
-                                                             mr, ml, md, mu, sr, sl, sd, su):
+        if (legal >> (A_SWIM + d)) & 1 and (by_swim >> NEIGHBOUR2[here, d]) & 1:
             return A_SWIM + d
     return A_END
 

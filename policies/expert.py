@@ -34,6 +34,7 @@ from policies._search import (
     CX_TARGETS,
     INF,
     N_CONTEXT,
+    N_LEVELS,
     N_SCAN,
     SC_DOWN,
     SC_FLOODED,
@@ -294,7 +295,8 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
         for o in range(npawns):
             if o != me:
                 others |= np.int64(1) << s[PAWN + o]
-    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme)
+    at_cost = stack_empty(N_LEVELS, np.int64)  # at_cost[c]: the places at my path cost c
+    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme, at_cost)
 
     # flooded Kings and helicopter: now if I can, else by the chance they sink before my turn
     m = crit & sc[SC_FLOODED]
@@ -342,7 +344,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
             if init[place] < INF:
                 init[place] += misjudge * rand_normal(rng, STREAM_POLICY)
 
-    a = step_to_goal(s, p, legal, here, tiles, init, dme)
+    a = step_to_goal(s, p, legal, here, tiles, init, dme, at_cost)
     if a != A_END:
         return a
     a = _spare_shore(s, p, legal, tiles, ctx, need, level, cheat)

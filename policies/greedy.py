@@ -36,6 +36,7 @@ from numba import njit
 from policies._search import (
     INF,
     N_CONTEXT,
+    N_LEVELS,
     N_SCAN,
     SC_DOWN,
     SC_FLOODED,
@@ -174,7 +175,8 @@ def choose(s, p, pp, legal, rng):
             if o != me:
                 others |= np.int64(1) << s[PAWN + o]
     dme = stack_empty(25, np.float64)
-    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme)
+    at_cost = stack_empty(N_LEVELS, np.int64)  # at_cost[c]: the places at my path cost c
+    nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme, at_cost)
 
     left = s[ACTS]
     m = crit & sc[SC_FLOODED]  # flooded places that lose the game when they sink
@@ -203,7 +205,7 @@ def choose(s, p, pp, legal, rng):
     # home: always a goal; urgent when the turns left barely cover the walk
     home_goal(init, my_actions_left(s, p), dme, w[W_HOME], w[W_COLLECT], w[W_EXPLORE])
 
-    a = step_to_goal(s, p, legal, here, tiles, init, dme)
+    a = step_to_goal(s, p, legal, here, tiles, init, dme, at_cost)
     if a != A_END:
         return a
     # (8) at the goal: spare actions shore up next-door floods, bridges and needed tiles first

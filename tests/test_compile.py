@@ -7,8 +7,9 @@ with everything it calls, so a chain of wrappers around the game loop compiled t
 those links is compiled as a function of its own. Checked in a fresh process on an empty numba
 cache with `random`, the cheapest policy to compile (timing lives in `make bench`, not here).
 
-Every helper is compiled once, whatever constants and integer widths its callers pass
-(sim/general_calls.py).
+Every helper is compiled once, whatever constants and integer widths its callers pass, and
+only as LLVM IR that the entry links: LLVM optimises and machine-codes the entry alone, once,
+with everything it calls (sim/general_calls.py).
 
 A second process then loads the compiled kernel from that cache: it must play the same games
 without readying numba's compiler (experiments/runner.py explains why that saves start-up).
@@ -29,9 +30,19 @@ import hashlib
 import json
 import sys
 
-from numba.core import event
+from numba.core import codegen, event
 
 compiled = []
+optimised = []  # the code libraries LLVM optimised as a whole module
+_optimise = codegen.CPUCodeLibrary._optimize_final_module
+
+
+def optimise(library):
+    optimised.append(library.name)
+    return _optimise(library)
+
+
+codegen.CPUCodeLibrary._optimize_final_module = optimise
 
 
 class Listener(event.Listener):
@@ -48,7 +59,8 @@ from experiments.runner import run_games
 from sim.rules import Rules
 
 raw = run_games(Rules(), "random", 200, seed=0, threads=1)
-print(json.dumps({"compiled": compiled, "games": len(raw), "table": hashlib.sha256(raw.tobytes()).hexdigest(),
+print(json.dumps({"compiled": compiled, "optimised": optimised, "games": len(raw),
+                  "table": hashlib.sha256(raw.tobytes()).hexdigest(),
                   "compiler_readied": "numba.typed.typeddict" in sys.modules}))
 """
 
@@ -72,6 +84,10 @@ def test_cold_start_compiles_the_game_loop_once_and_a_warm_start_only_loads_it(t
     # compiled once per stream) or per integer width
     again = sorted({name for name in compiled if compiled.count(name) > 1 and name.startswith(("sim.", "policies."))})
     assert again == [], f"compiled more than once: {again}"
+    # ... and never optimised on its own: the entry's optimisation covers it (numba's own
+    # helpers, such as its builtin max, are compiled the usual way)
+    ours = {name.rsplit(".", 1)[1] for name in compiled if name.startswith(("sim.", "policies."))}
+    assert [name for name in cold["optimised"] if name in ours] == ["play_chunk_random"]
 
     warm = _run_child(tmp_path)
     assert warm["compiled"] == []  # everything came from the cache

@@ -97,7 +97,7 @@ def _reference_step(tiles, here, init, legal, swim, can_swim) -> int:
     return L.A_END
 
 
-@pytest.mark.parametrize("swim", [1, 2, 3])
+@pytest.mark.parametrize("swim", [1, 2, 3, 4])
 def test_step_to_goal_follows_a_shortest_path_to_the_best_goal(swim):
     gen = np.random.default_rng(swim)
     p = _params(swim)
@@ -115,8 +115,10 @@ def test_step_to_goal_follows_a_shortest_path_to_the_best_goal(swim):
             init[here] = min(init[here], -float(gen.choice(worths)))
         legal = _legal(tiles, here, swim, int(gen.integers(1, 5)))
         dme = np.empty(25)
-        X.path_costs(p, np.int64(tiles), np.int64(1) << here, dme)
-        got = X.step_to_goal(np.zeros(L.NSTATE, np.int32), p, np.int64(legal), here, np.int64(tiles), init, dme)
+        at_cost = np.empty(X.N_LEVELS, np.int64)
+        X.costs_and_nearer(p, np.int64(tiles), np.int64(1) << here, np.int64(0), dme, at_cost)
+        got = X.step_to_goal(np.zeros(L.NSTATE, np.int32), p, np.int64(legal), here, np.int64(tiles), init, dme,
+                             at_cost)
         assert got == _reference_step(tiles, here, list(init), legal, swim, True), (tiles, here, list(init))
         checked += 1
         moved += got != L.A_END
@@ -126,19 +128,25 @@ def test_step_to_goal_follows_a_shortest_path_to_the_best_goal(swim):
 def test_path_costs_and_the_places_others_reach_first():
     gen = np.random.default_rng(5)
     for _ in range(2000):
-        swim = int(gen.integers(1, 4))
-        p = _params(swim, actions=int(gen.integers(1, 5)))
+        swim = int(gen.integers(1, 5))
+        p = _params(swim, actions=int(gen.integers(1, 6)))
         can_swim = swim <= p[L.P_ACTIONS]
         tiles, here = _board(gen, gen.choice([0.1, 0.4]))
         others = 0
         for _ in range(int(gen.integers(1, 4))):
             others |= 1 << int(gen.choice([i for i in range(25) if tiles >> i & 1]))
         mine = np.empty(25)
-        nearer = X.costs_and_nearer(p, np.int64(tiles), np.int64(1) << here, np.int64(others), mine)
+        at_cost = np.empty(X.N_LEVELS, np.int64)
+        nearer = X.costs_and_nearer(p, np.int64(tiles), np.int64(1) << here, np.int64(others), mine, at_cost)
         want_mine = _dijkstra(tiles, [0.0 if i == here else INF for i in range(25)], swim, can_swim)
         want_other = _dijkstra(tiles, [0.0 if others >> i & 1 else INF for i in range(25)], swim, can_swim)
         assert list(mine) == want_mine
         assert nearer == sum(1 << i for i in range(25) if want_other[i] < want_mine[i])
+        for c in range(int(max(v for v in want_mine if v < INF)) + 1):  # the places at each cost
+            assert at_cost[c] == sum(1 << i for i in range(25) if want_mine[i] == c)
+        sources = others | 1 << here  # path_costs: from several places
+        X.path_costs(p, np.int64(tiles), np.int64(sources), mine)
+        assert list(mine) == _dijkstra(tiles, [0.0 if sources >> i & 1 else INF for i in range(25)], swim, can_swim)
 
 
 def _fill(tiles: int, start: int, swims: bool) -> int:
@@ -215,3 +223,38 @@ def test_popcount_and_lowest_bit():
         assert L.popcount(m) == bin(m).count("1")
         assert L.popcount(np.int32(m & 0x7FFFFFFF)) == bin(m & 0x7FFFFFFF).count("1")
         assert X.lowest_bit(np.int64(m)) == (m & -m).bit_length() - 1
+
+
+def test_scan_board_reads_the_face_up_places_as_a_loop_over_them_would():
+    """The board's masks (`scan_board`, a vector compare of 32 state entries at a time) against
+    a plain loop over the 25 places: the entries after the places (tile states after the cards,
+    pawns and hands after the states) must not leak in, and a face-down card never shows (R19)."""
+    gen = np.random.default_rng(10)
+    kpos = np.empty(4, np.int64)
+    sc = np.empty(X.N_SCAN, np.int64)
+    for _ in range(3000):
+        s = gen.integers(0, 31, L.NSTATE).astype(np.int32)  # junk everywhere else
+        states = gen.integers(0, 4, 25)
+        cards = gen.permutation(25)
+        for place in range(25):
+            s[L.TSTATE + place] = states[place]
+            s[L.CARD + place] = -1 if states[place] == L.SEA else cards[place]
+        s[L.TILES] = sum(1 << i for i in range(25) if states[i] != L.SEA)
+        X.scan_board(s, kpos, sc)
+        face_up = [i for i in range(25) if states[i] in (L.DRY, L.FLOODED)]
+        assert sc[X.SC_DOWN] == sum(1 << i for i in range(25) if states[i] == L.DOWN)
+        assert sc[X.SC_FLOODED] == sum(1 << i for i in range(25) if states[i] == L.FLOODED)
+        for suit in range(4):
+            assert kpos[suit] == next((i for i in face_up if cards[i] == suit), -1)
+            assert sc[X.SC_LAND + suit] == sum(1 << i for i in face_up if 4 <= cards[i] < 24
+                                               and (cards[i] - 4) // 5 == suit)
+
+
+def test_tile_degree_counts_the_tiles_next_door():
+    gen = np.random.default_rng(11)
+    for _ in range(2000):
+        tiles, place = _board(gen, gen.choice([0.2, 0.5]))
+        c, r = place % 5, place // 5
+        want = sum(1 for dc, dr in MOVES
+                   if 0 <= c + dc < 5 and 0 <= r + dr < 5 and tiles >> ((r + dr) * 5 + c + dc) & 1)
+        assert X.tile_degree(np.int64(tiles), place) == want

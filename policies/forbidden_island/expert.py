@@ -11,18 +11,23 @@ flood pile's layers with their cards (never the order inside the treasure or flo
 The port is written for speed (issue 14 asks 20,000 games/s), so it differs in form thus:
 - It never reads the legal list (USES_LEGAL = False: the play loop skips building it). The
   reference picks among the legal actions, but it only ever considers a few kinds; the port
-  lists those itself (the kernel's `turn_actions`, the discards and swims of the seat that must
-  act) and checks a Helicopter Lift or Sandbags it wants against F9 directly (`_lift_ok`).
+  finds those itself (the kernel's target masks of `turn_actions`, walked bit by bit; the
+  discards and swims of the seat that must act) and checks a Helicopter Lift or Sandbags it
+  wants against F9 directly (`_lift_ok`). Ties go to the lowest code, a total order, so the
+  order in which candidates are scored does not matter.
 - It builds the board in stages and only the stages a decision reads: a flood draw with no
   special card in any hand needs no board at all; tile worths and flood odds only when a risk is
   read; a seat's goals only when its place is scored. A draw with special cards in hand is first
   asked whether any card could be played there (`_draw_needs_no_card`, cheaper than a board).
-- Distances are searched on place masks: a ring of the search is the union of the rings'
-  neighbours, three table lookups (`_NEAR4`, `_NEAR8`); the rings are kept, not a table of 24.
+- Distances are read from a table of moves between places (paths.py), each row found by one
+  search from its place the first time it is read on the current island and kept until a tile
+  sinks (or, for the Diver, floods or is shored up): moves are symmetric, so a search from the
+  start gives the reference's distances from its search from the goals.
 - The place score before an action is computed once per decision, not once per action, and
   where a pawn stands its goal term and threat distances once per decision (`_place_score`).
-- A search of the whole island (a Lift to fly freely, a safe spot) scores all 24 places in one
-  sweep (`_place_scores`) rather than place by place.
+- A search of the whole island (a Lift to fly freely or before a discard, a safe spot) scores
+  all 24 places in one sweep (`_place_scores`) rather than place by place, and is skipped when
+  an upper bound of every place's score (`_score_bound`) shows no place could gain enough.
 - Scratch space is stamped with a generation number per decision instead of being cleared.
 """
 
@@ -70,15 +75,28 @@ from policies.forbidden_island.expert_reference import (
     TO_TRADE,
     TRADE_SHORT,
 )
+from policies.forbidden_island.paths import (
+    DIVE,
+    PATH_SLOTS,
+    WALK,
+    WALK_CORNERS,
+    distance_row,
+    distance_to,
+    low_bit,
+    shore_distance,
+)
 from sim.forbidden_island.kernel import (
+    can_capture,
     can_lift_off,
-    diver_chain_ends,
     escape_targets,
+    give_receivers,
     low_seat,
+    move_targets,
+    navigate_targets,
     over_limit,
     phase,
+    shore_targets,
     standing,
-    turn_actions,
 )
 from sim.forbidden_island.layout import (
     A_CAPTURE,
@@ -130,8 +148,10 @@ from sim.forbidden_island.layout import (
     PLACE_TILE,
     ROLE,
     ROLE_DIVER,
+    ROLE_ENGINEER,
     ROLE_EXPLORER,
     ROLE_MESSENGER,
+    ROLE_NAVIGATOR,
     ROLE_PILOT,
     SKULL,
     SUNK,
@@ -146,13 +166,11 @@ from sim.layout import popcount
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
-SLOTS = MAX_GOALS + THREAT_SLOTS  # distance searches a seat may need in one decision
-MAX_TURN_ACTIONS = 320  # more than a turn can offer: 24 moves, 24 flights, 96 pushes, 36 double shore-ups...
 
 # Scratch layout. `bi` (int64) and `b` (float64) are kept for a whole run of games; every
 # decision that builds a board takes a new generation number, and the parts built lazily carry
 # the generation they were built for (so nothing is cleared between decisions).
-(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN, BI_DSTEP_GEN) = range(9)
+(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN) = range(8)
 BI_PAWN = 10  # 4 seats
 BI_ROLE = 14  # 4
 BI_COLLECTOR = 18  # 4 treasures
@@ -163,17 +181,12 @@ BI_NGOAL = 61  # 4
 BI_THR = 65  # 24: flooded tiles, most pressing first
 BI_ABOVE = 89  # 24: flood cards above each tile's layer (-1: not in the pile)
 BI_SIZE = 113  # 24: the size of that layer
-BI_DSTEP = 137  # 24: the Diver's one-move reach from each place
-BI_DSTEP_MADE = 161  # 24: the generation that reach was found in
-BI_GOAL = 185  # 4 x MAX_GOALS goal place masks
-BI_ROW_GEN = BI_GOAL + 4 * MAX_GOALS  # 4 x SLOTS: the generation each distance search ran in
-BI_NRING = BI_ROW_GEN + 4 * SLOTS  # 4 x SLOTS: rings found
-BI_RING = BI_NRING + 4 * SLOTS  # 4 x SLOTS x 24: the rings (places at distance 0, 1, ...)
-BI_BUF = BI_RING + 4 * SLOTS * 24  # the turn's candidate actions
-BI_CAPPED = BI_BUF + MAX_TURN_ACTIONS  # 24: a capped distance at every place (`_place_scores`)
-BI_HERE_GEN = BI_CAPPED + 24  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
+BI_GOAL = 137  # 4 x MAX_GOALS goal place masks
+BI_HERE_GEN = BI_GOAL + 4 * MAX_GOALS  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
 BI_HERE_D = BI_HERE_GEN + 4  # 4 x THREAT_SLOTS: distance from the pawn to each threat (-1: no reach)
-NBI = BI_HERE_D + 4 * THREAT_SLOTS
+BI_ROWS = BI_HERE_D + 4 * THREAT_SLOTS  # 24: `_place_scores`' row of the table at each place
+BI_PATHS = BI_ROWS + 24  # paths.py's distance table, its rows kept while the island is the same
+NBI = BI_PATHS + PATH_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
@@ -196,115 +209,50 @@ DEFAULT_WEIGHTS[25:34] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, 
                           LIFTS_FREELY, LIFT_INSTEAD, CONNECTED)
 
 
-def _near_table(neigh: np.ndarray) -> np.ndarray:
-    """[byte k, value v]: the union of the neighbours of the places 8k ... 8k+7 whose bits v holds,
-    so that the neighbours of any place mask are three lookups."""
-    out = np.zeros((3, 256), dtype=np.int64)
-    for k in range(3):
-        for v in range(256):
-            for i in range(8):
-                if (v >> i) & 1:
-                    out[k, v] |= neigh[8 * k + i]
-    return out
-
-
-_NEAR4 = _near_table(NEIGH)
-_NEAR8 = _near_table(NEIGH8)
-
-
 @njit(cache=True, forceinline=True, _nrt=False)
 def _bit(mask, i):
     return (np.int64(mask) >> i) & 1
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _around(mask, table):
-    m = np.int64(mask)
-    return table[0, m & 255] | table[1, (m >> 8) & 255] | table[2, (m >> 16) & 255]
-
-
-@njit(cache=True, _nrt=False)
-def _diver_steps(s, bi, place, stand):
-    """expert_reference.Board.steps for the Diver (its chains are searched once a decision)."""
-    gen = bi[BI_GEN]
-    if bi[BI_DSTEP_MADE + place] != gen:
-        m = (NEIGH[place] & stand) | diver_chain_ends(s, place)
-        bi[BI_DSTEP + place] = m & ~(np.int64(1) << place)
-        bi[BI_DSTEP_MADE + place] = gen
-    return bi[BI_DSTEP + place]
-
-
-@njit(cache=True, _nrt=False)
-def _next_ring(s, bi, role, frontier, stand):
-    """Places one move (expert_reference.Board.steps) from any place of `frontier`."""
-    if role == ROLE_DIVER:
-        ring = np.int64(0)
-        for q in range(24):
-            if _bit(frontier, q):
-                ring |= _diver_steps(s, bi, q, stand)
-        return ring
-    return _around(frontier, _NEAR8 if role == ROLE_EXPLORER else _NEAR4) & stand
-
-
-@njit(cache=True, _nrt=False)
-def _bfs(s, bi, role, goals, stand, base):
-    """expert_reference.Board.distances as rings: bi[base + d] holds the places d actions from
-    the goals; returns the number of rings. The Pilot flies anywhere in one action."""
-    frontier = goals & stand
-    if frontier == 0:
-        return 0
-    if role == ROLE_PILOT:
-        bi[base] = frontier
-        bi[base + 1] = stand & ~frontier
-        return 2
-    bi[base] = frontier
-    seen = frontier
-    n = 1
-    while True:
-        ring = _next_ring(s, bi, role, frontier, stand) & ~seen
-        if ring == 0:
-            return n
-        bi[base + n] = ring
-        n += 1
-        seen |= ring
-        frontier = ring
+def _graph(role):
+    """paths.py's kind of step for a role other than the Pilot."""
+    return DIVE if role == ROLE_DIVER else WALK_CORNERS if role == ROLE_EXPLORER else WALK
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def _distance(s, b, bi, seat, slot, goals, place):
-    """Distance of `seat`'s pawn role from `place` to goal mask `goals`, searched once a decision
-    for each (seat, slot)."""
-    row = seat * SLOTS + slot
-    base = BI_RING + row * 24
-    if bi[BI_ROW_GEN + row] != bi[BI_GEN]:
-        bi[BI_NRING + row] = _bfs(s, bi, bi[BI_ROLE + seat], goals, standing(s), base)
-        bi[BI_ROW_GEN + row] = bi[BI_GEN]
-    for d in range(bi[BI_NRING + row]):
-        if _bit(bi[base + d], place):
-            return d
-    return FAR
-
-
-@njit(cache=True, _nrt=False)
-def _reach_distance(s, bi, role, goals, place):
-    """A one-off distance (not one of the cached goals): the search stops once it meets `place`."""
-    stand = standing(s)
-    frontier = goals & stand
-    if frontier == 0:
+def _flown(goals, stand, place):
+    """The Pilot's distance (expert_reference.Board.distances): 0 on a goal, else one flight to
+    any standing place; FAR when no goal stands."""
+    g = goals & stand
+    if g == 0 or not _bit(stand, place):
         return FAR
-    if _bit(frontier, place):
-        return 0
+    return 0 if _bit(g, place) else 1
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _row(s, bi, role, place):
+    """The row of paths.py's table a pawn of `role` at `place` reads its distances from (-1 for
+    the Pilot, who needs none)."""
     if role == ROLE_PILOT:
-        return 1 if _bit(stand, place) else FAR
-    seen = frontier
-    d = 0
-    while frontier:
-        d += 1
-        frontier = _next_ring(s, bi, role, frontier, stand) & ~seen
-        if _bit(frontier, place):
-            return d
-        seen |= frontier
-    return FAR
+        return -1
+    return distance_row(s, bi, BI_PATHS, _graph(role), place)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _distance_from(s, bi, role, row, goals, place):
+    """expert_reference.Board.distance: the actions a pawn of `role` needs from `place` (whose
+    row is `row`) to any place of the mask `goals`."""
+    stand = standing(s)
+    if role == ROLE_PILOT:
+        return _flown(goals, stand, place)
+    return distance_to(bi, row, goals & stand)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _distance(s, bi, role, goals, place):
+    """`_distance_from` for a one-off question."""
+    return _distance_from(s, bi, role, _row(s, bi, role, place), goals, place)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -321,6 +269,16 @@ def _escapes(s, bi, seat, place):
 def _shore_reach(s, role, tile):
     at = s[TILE_PLACE + tile]
     return ((np.int64(1) << at) | (NEIGH8[at] if role == ROLE_EXPLORER else NEIGH[at])) & standing(s)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _threat_distance(s, bi, role, row, tile, place):
+    """`_distance_from` `place` (its row `row`) to where a pawn of `role` can shore up the
+    flooded `tile` (its reach is never empty: the tile stands); for a walker one lookup
+    (paths.shore_distance)."""
+    if role == ROLE_DIVER or role == ROLE_PILOT:
+        return _distance_from(s, bi, role, row, _shore_reach(s, role, tile), place)
+    return shore_distance(bi, row, s[TILE_PLACE + tile])
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -476,19 +434,19 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     role = bi[BI_ROLE + seat]
     here = place == bi[BI_PAWN + seat]
     known = here and bi[BI_HERE_GEN + seat] == bi[BI_GEN]
+    row = -1
     if known:
         score = b[B_HERE + seat]
     else:
+        row = _row(s, bi, role, place)
         score = 0.0
         for g in range(bi[BI_NGOAL + seat]):
-            d = _distance(s, b, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], place)
+            d = _distance_from(s, bi, role, row, bi[BI_GOAL + seat * MAX_GOALS + g], place)
             score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
         if here:
             b[B_HERE + seat] = score
             for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
-                reach = _shore_reach(s, role, bi[BI_THR + k])
-                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = \
-                    _distance(s, b, bi, seat, MAX_GOALS + k, reach, place) if reach else -1
+                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = _threat_distance(s, bi, role, row, bi[BI_THR + k], place)
             bi[BI_HERE_GEN + seat] = bi[BI_GEN]
             known = True
     best_now = 0.0
@@ -498,13 +456,8 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
             continue
         if known:
             d = bi[BI_HERE_D + THREAT_SLOTS * seat + k]
-            if d < 0:
-                continue
         else:
-            reach = _shore_reach(s, role, tile)
-            if reach == 0:
-                continue
-            d = _distance(s, b, bi, seat, MAX_GOALS + k, reach, place)
+            d = _threat_distance(s, bi, role, row, tile, place)
         worth = b[B_THRW + k]
         if d <= actions - 1:
             best_now = max(best_now, worth)
@@ -521,25 +474,34 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
 
 
 @njit(cache=True, _nrt=False)
-def _capped_distances(s, bi, seat, slot, goals, cap):
-    """bi[BI_CAPPED + q] = min(distance, cap) from every place q to `goals` (`_distance`'s search:
-    its rings, once a decision), counted as the balls round the goals that miss q; returns the
-    places at distance `cap` - 1 or less."""
-    row = seat * SLOTS + slot
-    base = BI_RING + row * 24
-    if bi[BI_ROW_GEN + row] != bi[BI_GEN]:
-        bi[BI_NRING + row] = _bfs(s, bi, bi[BI_ROLE + seat], goals, standing(s), base)
-        bi[BI_ROW_GEN + row] = bi[BI_GEN]
-    n = bi[BI_NRING + row]
-    for q in range(24):
-        bi[BI_CAPPED + q] = 0
-    within = np.int64(0)
-    for d in range(cap):
-        if d < n:
-            within |= bi[base + d]
-        for q in range(24):
-            bi[BI_CAPPED + q] += 1 - ((within >> q) & 1)
-    return within
+def _score_bound(s, p, b, bi, seat, actions):
+    """An upper bound of `_place_score(s, p, b, bi, seat, q, actions, 0)` over all places q: the
+    sum of each term's largest value (a goal at distance 0 to 6, a threat's pull at 0 to 4, the
+    best threat within reach, two ways off, a losing tile's risk from 0 to 1), whatever the
+    weights' signs. A search of the whole island for a place that gains at least so much
+    (`_lift_freely`) stops here when even this bound falls short. Needs `_threats`."""
+    _goals(s, p, b, bi, seat)
+    role = bi[BI_ROLE + seat]
+    bound = 0.0
+    for g in range(bi[BI_NGOAL + seat]):
+        bound += max(0.0, -6.0 * b[B_GOALW + seat * MAX_GOALS + g])
+    best_now = 0.0
+    for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+        worth = b[B_THRW + k]
+        if actions >= 1:
+            best_now = max(best_now, worth)
+        bound += max(0.0, -4.0 * (b[B_W + W_PULL] * worth))
+    bound += best_now
+    if role != ROLE_PILOT and role != ROLE_DIVER:
+        bound += max(0.0, 2.0 * b[B_W + W_CONNECTED]) + max(0.0, -b[B_W + W_LOSING])
+    return bound
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _gain_below(before, bound, needed):
+    """Whether every place's score, at most `bound`, gains less than `needed` over `before`, with a
+    margin far above the rounding of the scores' sums (so the full search would agree)."""
+    return bound - before + 1e-6 * (1.0 + abs(bound) + abs(before)) < needed
 
 
 @njit(cache=True, _nrt=False)
@@ -553,27 +515,23 @@ def _place_scores(s, p, b, bi, seat, actions):
     for q in range(24):
         b[B_ALL + q] = 0.0
         b[B_NOW + q] = 0.0
+    rows = bi[BI_ROWS:BI_ROWS + 24]
+    for q in range(24):
+        rows[q] = _row(s, bi, role, q)
     for g in range(bi[BI_NGOAL + seat]):
-        _capped_distances(s, bi, seat, g, bi[BI_GOAL + seat * MAX_GOALS + g], 6)
+        goals = bi[BI_GOAL + seat * MAX_GOALS + g]
         weight = b[B_GOALW + seat * MAX_GOALS + g]
         for q in range(24):
-            b[B_ALL + q] -= weight * bi[BI_CAPPED + q]
+            b[B_ALL + q] -= weight * min(_distance_from(s, bi, role, rows[q], goals, q), 6)
     for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
-        tile = bi[BI_THR + k]
-        reach = _shore_reach(s, role, tile)
-        if reach == 0:
-            continue
         worth = b[B_THRW + k]
-        _capped_distances(s, bi, seat, MAX_GOALS + k, reach, 4)
-        row = seat * SLOTS + MAX_GOALS + k
-        now = np.int64(0)  # the places from which it is within actions - 1
-        for d in range(min(actions, bi[BI_NRING + row])):
-            now |= bi[BI_RING + row * 24 + d]
+        tile = bi[BI_THR + k]
         pull = b[B_W + W_PULL] * worth
         for q in range(24):
-            if (now >> q) & 1:
+            d = _threat_distance(s, bi, role, rows[q], tile, q)
+            if d <= actions - 1:
                 b[B_NOW + q] = max(b[B_NOW + q], worth)
-            b[B_ALL + q] -= pull * bi[BI_CAPPED + q]
+            b[B_ALL + q] -= pull * min(d, 4)
     for q in range(24):
         b[B_ALL + q] += b[B_NOW + q]
     if role != ROLE_PILOT and role != ROLE_DIVER:
@@ -744,6 +702,18 @@ def _liftoff(s, p, lo, hi):
     return -1
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _plain_draw(s, p, ph):
+    """A treasure or flood draw with no Lift or Sandbags in any hand has nothing to weigh: its
+    code (A_DRAW, A_FLOOD), else -1."""
+    if ph != PH_TREASURE and ph != PH_FLOOD:
+        return -1
+    for seat in range(p[P_PLAYERS]):
+        if s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]:
+            return -1
+    return A_DRAW if ph == PH_TREASURE else A_FLOOD
+
+
 @njit(cache=True, _nrt=False)
 def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
@@ -765,11 +735,9 @@ def choose_code(s, p, b, bi):
             return a
         _board(s, p, b, bi)
         return _discard(s, p, b, bi, seat)
-    holds = 0  # the team's Lifts and Sandbags
-    for seat in range(p[P_PLAYERS]):
-        holds += s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]
-    if ph != PH_ACTIONS and holds == 0:  # a draw with no special card in any hand: nothing to weigh
-        return A_DRAW if ph == PH_TREASURE else A_FLOOD
+    a = _plain_draw(s, p, ph)
+    if a >= 0:
+        return a
     a = _liftoff(s, p, 0, p[P_PLAYERS])
     if a >= 0:
         return a
@@ -877,6 +845,9 @@ def _lift_freely(s, p, b, bi):
     _threats(s, p, b, bi)
     here = bi[BI_PAWN + me]
     k = s[ACTS]
+    if _gain_below(_place_score(s, p, b, bi, me, here, k, 0), _score_bound(s, p, b, bi, me, k),
+                   b[B_W + W_LIFT_FREELY]):
+        return -1  # no place could gain enough: the sweep below would find none
     _place_scores(s, p, b, bi, me, k)
     before = b[B_ALL + here]
     stand = standing(s)
@@ -985,7 +956,7 @@ def _lift_to_save(s, p, b, bi):
         if b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_soon(s, b, bi, tile) <= 0.0:
             continue
         reach = _shore_reach(s, role, tile)
-        d = _reach_distance(s, bi, role, reach, bi[BI_PAWN + me])
+        d = _distance(s, bi, role, reach, bi[BI_PAWN + me])
         if d <= s[ACTS] - 1:
             return -1
         for seat in range(bi[BI_PLAYERS]):
@@ -1007,7 +978,7 @@ def _lift_to_capture(s, p, b, bi):
         pickups = _pickups_standing(s, t)
         if pickups == 0:
             continue
-        d = _reach_distance(s, bi, role, pickups, bi[BI_PAWN + me])
+        d = _distance(s, bi, role, pickups, bi[BI_PAWN + me])
         if d == 0 or d < s[ACTS] - b[B_W + W_CAPTURE_SLACK]:
             continue
         for seat in range(bi[BI_PLAYERS]):
@@ -1037,7 +1008,7 @@ def _lift_to_trade(s, p, b, bi):
             continue
         there = bi[BI_PAWN + to]
         if there == bi[BI_PAWN + me] or \
-                _reach_distance(s, bi, role, np.int64(1) << there, bi[BI_PAWN + me]) <= s[ACTS] - 1:
+                _distance(s, bi, role, np.int64(1) << there, bi[BI_PAWN + me]) <= s[ACTS] - 1:
             continue
         for seat in range(bi[BI_PLAYERS]):
             if _count(bi, seat, C_LIFT) and _lift_ok(s, p, seat, 1 << me, there):
@@ -1100,10 +1071,13 @@ def _lift_instead(s, p, b, bi, seat):
     for o in range(bi[BI_PLAYERS]):
         at = bi[BI_PAWN + o]
         stays = _place_score(s, p, b, bi, o, at, 0, 0)
+        if _gain_below(stays, _score_bound(s, p, b, bi, o, 0), max(b[B_W + W_LIFT_INSTEAD], best_gain)):
+            continue  # this pawn cannot be the one flown: none of its gains reaches the bar or the best so far
+        _place_scores(s, p, b, bi, o, 0)  # the same scores as _place_score at each place
         for q in range(24):
             if not _bit(stand, q) or q == at:
                 continue
-            gain = _place_score(s, p, b, bi, o, q, 0, 0) - stays
+            gain = b[B_ALL + q] - stays
             if gain > best_gain:
                 best_pawn, best_to, best_gain = o, q, gain
     if best_pawn < 0 or best_gain < b[B_W + W_LIFT_INSTEAD]:
@@ -1113,63 +1087,107 @@ def _lift_instead(s, p, b, bi, seat):
     return _lift_code(seat, 1 << best_pawn, best_to)
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _better(a, score, best, best_score):
+    """The choice's order: the higher score, ties to the lower code (a total order, so the
+    candidates may be scored in any order)."""
+    return best < 0 or score > best_score or (score == best_score and a < best)
+
+
+@njit(cache=True, _nrt=False)
+def _shore_worth(s, b, bi, place):
+    return b[B_VALUE + s[PLACE_TILE + place]] * _urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
+
+
 @njit(cache=True, _nrt=False)
 def _turn_action(s, p, b, bi):
-    """expert_reference._turn_action over the kernel's own list of the turn's actions, with the
-    place scores that do not depend on the action (before it; after spending one where the pawn
-    stands; a pushed pawn where it stands) computed once."""
+    """expert_reference._turn_action over the turn's actions as the kernel's `turn_actions` finds
+    them, walking its target masks bit by bit rather than listing codes, with the place scores
+    that do not depend on the action (before it; after spending one where the pawn stands; a
+    pushed pawn where it stands) computed once. The Pilot's flights and the Navigator's pushes
+    (up to 23 and 36 place scores) come last, each group skipped when an upper bound of its
+    scores (`_score_bound`) falls below the best action found: none of them could be chosen."""
     _threats(s, p, b, bi)
-    buf = bi[BI_BUF:BI_BUF + MAX_TURN_ACTIONS]
-    n = turn_actions(s, p, buf, 0)
-    buf[n] = A_DRAW
-    n += 1
     me = s[CUR]
+    role = bi[BI_ROLE + me]
     here = bi[BI_PAWN + me]
     k = s[ACTS]
     before = _place_score(s, p, b, bi, me, here, k, 0)
-    spent = 0.0
-    spent_known = False
-    pushed, stays = -1, 0.0  # the Navigator's pushes come pawn by pawn
-    best, best_score = -1, 0.0
-    for i in range(n):
-        a = buf[i]
-        if a == A_CAPTURE:
-            score = CAPTURE
-        elif a == A_DRAW:
-            score = _place_score(s, p, b, bi, me, here, 0, 0) - before
-        elif a < A_NAVIGATE:
-            fly = a >= A_FLY
-            q = a - (A_FLY if fly else A_MOVE)
-            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - (0.01 if fly else 0.0)
-        elif A_SHORE <= a < A_GIVE:
-            if a < A_SHORE2:
-                t1 = s[PLACE_TILE + a - A_SHORE]
-                worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5)
-                shored = np.int64(1) << t1
-            else:
-                t1 = s[PLACE_TILE + (a - A_SHORE2) // 24]
-                t2 = s[PLACE_TILE + (a - A_SHORE2) % 24]
-                worth = 0.0 + (b[B_VALUE + t1] * _urgency(s, b, bi, t1) + 0.5) \
-                    + (b[B_VALUE + t2] * _urgency(s, b, bi, t2) + 0.5)
-                shored = (np.int64(1) << t1) | (np.int64(1) << t2)
-            score = worth + _place_score(s, p, b, bi, me, here, k - 1, shored) - before
-        else:
-            if not spent_known:
-                spent = _place_score(s, p, b, bi, me, here, k - 1, 0) - before
-                spent_known = True
-            if A_GIVE <= a < A_CAPTURE:
-                score = _give_score(s, p, b, bi, me, (a - A_GIVE) // 4, (a - A_GIVE) % 4) + spent
-            else:
-                pawn = (a - A_NAVIGATE) // 24
-                q = (a - A_NAVIGATE) % 24
-                if pawn != pushed:  # the pushed pawn's score where it stands, once per pawn
-                    pushed = pawn
-                    stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
-                gain = _place_score(s, p, b, bi, pawn, q, 0, 0) - stays
-                score = 0.9 * gain + spent
-        if best < 0 or score > best_score or (score == best_score and a < best):
-            best, best_score = a, score
+    best, best_score = A_DRAW, _place_score(s, p, b, bi, me, here, 0, 0) - before  # the draw ends the actions
+    moves = move_targets(s, p, me)
+    m = moves
+    while m:
+        q = low_bit(m)
+        m &= m - 1
+        score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.0
+        if _better(A_MOVE + q, score, best, best_score):
+            best, best_score = A_MOVE + q, score
+    shore = shore_targets(s, p, me)
+    m = shore
+    while m:
+        q = low_bit(m)
+        m &= m - 1
+        t1 = s[PLACE_TILE + q]
+        score = 0.0 + _shore_worth(s, b, bi, q) + _place_score(s, p, b, bi, me, here, k - 1, np.int64(1) << t1) - before
+        if _better(A_SHORE + q, score, best, best_score):
+            best, best_score = A_SHORE + q, score
+        if role == ROLE_ENGINEER:  # with a second tile of a higher place
+            m2 = m
+            while m2:
+                q2 = low_bit(m2)
+                m2 &= m2 - 1
+                t2 = s[PLACE_TILE + q2]
+                score = 0.0 + _shore_worth(s, b, bi, q) + _shore_worth(s, b, bi, q2) \
+                    + _place_score(s, p, b, bi, me, here, k - 1, (np.int64(1) << t1) | (np.int64(1) << t2)) - before
+                a = A_SHORE2 + 24 * q + q2
+                if _better(a, score, best, best_score):
+                    best, best_score = a, score
+    if can_capture(s, p, me) >= 0 and _better(A_CAPTURE, CAPTURE, best, best_score):
+        best, best_score = A_CAPTURE, CAPTURE
+    receivers = give_receivers(s, p, me)
+    navigator = role == ROLE_NAVIGATOR
+    if receivers or navigator:
+        spent = _place_score(s, p, b, bi, me, here, k - 1, 0) - before
+        for to in range(bi[BI_PLAYERS]):
+            if (receivers >> to) & 1:
+                for t in range(4):
+                    if _count(bi, me, t) > 0:
+                        score = _give_score(s, p, b, bi, me, to, t) + spent
+                        if _better(A_GIVE + 4 * to + t, score, best, best_score):
+                            best, best_score = A_GIVE + 4 * to + t, score
+        if navigator:
+            for pawn in range(bi[BI_PLAYERS]):
+                m = navigate_targets(s, p, pawn)
+                if m == 0:
+                    continue
+                stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                if _below(0.9 * (_score_bound(s, p, b, bi, pawn, 0) - stays) + spent, best_score):
+                    continue
+                while m:
+                    q = low_bit(m)
+                    m &= m - 1
+                    score = 0.9 * (_place_score(s, p, b, bi, pawn, q, 0, 0) - stays) + spent
+                    a = A_NAVIGATE + 24 * pawn + q
+                    if _better(a, score, best, best_score):
+                        best, best_score = a, score
+    if role == ROLE_PILOT and not s[FLEW] and \
+            not _below(_score_bound(s, p, b, bi, me, k - 1) - before - 0.01, best_score):
+        m = standing(s) & ~(np.int64(1) << here) & ~moves
+        while m:
+            q = low_bit(m)
+            m &= m - 1
+            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.01
+            if _better(A_FLY + q, score, best, best_score):
+                best, best_score = A_FLY + q, score
     return best
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _below(top, best_score):
+    """Whether scores of at most `top` (an upper bound summed from place scores) are certainly
+    below `best_score`, with a margin far above the rounding of those sums: then no action of
+    that group could be chosen, nor tie."""
+    return top + 1e-6 * (1.0 + abs(top) + abs(best_score)) < best_score
 
 
 @njit(cache=True, _nrt=False)
@@ -1215,11 +1233,13 @@ def choose(s, p, pp, acts, n, rng):
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
-    b = pp[WEIGHTS:WEIGHTS + NB]
-    bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
-    for i in range(WEIGHTS):
-        b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
-    code = choose_code(s, p, b, bi)
+    code = _plain_draw(s, p, phase(s, p))  # most decisions of a game: no weights read
+    if code < 0:
+        b = pp[WEIGHTS:WEIGHTS + NB]
+        bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
+        for i in range(WEIGHTS):
+            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+        code = choose_code(s, p, b, bi)
     if n == 0:
         acts[0] = code
         return 0
