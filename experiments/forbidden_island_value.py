@@ -67,7 +67,7 @@ def log_loss(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
     return float(-np.mean(y * np.log(q) + (1 - y) * np.log(1 - q)))
 
 
-def main(games: int = 1500, seed: int = 77) -> None:
+def main(games: int = 6000, seed: int = 78) -> None:
     parts = [turn_states(Rules(players=n, difficulty=d), games, seed) for n in (2, 3, 4) for d in LEVELS]
     x = np.concatenate([a for a, _, _ in parts])
     y = np.concatenate([b for _, b, _ in parts])

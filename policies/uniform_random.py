@@ -6,7 +6,7 @@ kind of action and every ending. Its randomness comes from the policy stream onl
 
 from numba import njit
 
-from sim.layout import STREAM_POLICY, popcount, rand_below
+from sim.layout import STREAM_POLICY, kth_set_bit, popcount, rand_below
 
 DESCRIPTION = "uniform over the legal actions, ending the turn included"
 
@@ -14,12 +14,7 @@ DESCRIPTION = "uniform over the legal actions, ending the turn included"
 @njit(cache=True, inline='always')
 def choose(s, p, pp, legal, rng):
     """The k-th set bit of `legal`, k uniform over the number of legal actions."""
-    n = popcount(legal & 0xFFFFFFFF) + popcount(legal >> 32)
-    k = rand_below(rng, STREAM_POLICY, n)
-    for _ in range(k):
-        legal &= legal - 1  # drop the lowest legal action
-    low = legal & -legal
-    return popcount((low - 1) & 0xFFFFFFFF) + popcount((low - 1) >> 32)
+    return kth_set_bit(legal, rand_below(rng, STREAM_POLICY, popcount(legal)))
 
 
 @njit(cache=True, inline='always')

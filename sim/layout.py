@@ -7,7 +7,9 @@ Shared by `sim/kernel.py` and the policies in `policies/`, which must not import
 import sys
 
 import numpy as np
+from llvmlite import ir as llvmir
 from numba import njit, types
+from numba.core import cgutils
 from numba.extending import intrinsic
 
 
@@ -194,6 +196,36 @@ def _ctpop(typingctx, x):
         return builder.ctpop(context.cast(builder, args[0], x, types.int64))
 
     return types.int64(x), codegen
+
+
+def _kth_set_bit_by_clearing(x, k):
+    """`kth_set_bit` where the CPU has no PDEP: clear the k lowest set bits, then find the lowest."""
+    for _ in range(k):
+        x &= x - 1
+    return _ctpop((x & -x) - 1)
+
+
+@intrinsic
+def kth_set_bit(typingctx, x, k):
+    """The index of the k-th lowest set bit of the mask `x` (k from 0; `x` must have more than k
+    set bits). With BMI2 (x86), one PDEP deposits bit k at that set bit and one TZCNT reads its
+    index; a random player's choice spent a loop of k data-dependent steps here. Elsewhere the
+    loop itself."""
+    if not isinstance(x, types.Integer) or not isinstance(k, types.Integer):
+        return None
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        x64, k64 = (context.cast(builder, v, t, types.int64) for v, t in zip(args, (x, k), strict=True))
+        if "+bmi2" not in context.codegen()._tm_features.split(","):
+            return context.compile_internal(builder, _kth_set_bit_by_clearing, sig, [x64, k64])
+        i64 = llvmir.IntType(64)
+        pdep = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
+                                              "llvm.x86.bmi.pdep.64")
+        bit = builder.call(pdep, [builder.shl(llvmir.Constant(i64, 1), k64), x64])
+        return builder.cttz(bit, llvmir.Constant(llvmir.IntType(1), 0))
+
+    return types.int64(x, k), codegen
 
 
 @njit(cache=True, forceinline=True)

@@ -61,6 +61,7 @@ from policies.forbidden_island.expert_reference import (
     LIFTS_FREELY,
     LIFTS_TRADE,
     LOSING_TILE,
+    NEAR_LANDING,
     OPEN_SIDE,
     PICKUP_WITH_TWIN,
     PLAIN_TILE,
@@ -199,14 +200,14 @@ NB = B_HERE + 4
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
  W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
  W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY, W_LIFTS_CAPTURE, W_LIFTS_TRADE, W_TRADE_SHORT, W_CAPTURE_SLACK,
- W_LIFTS_FREELY, W_LIFT_INSTEAD, W_CONNECTED) = range(34)
+ W_LIFTS_FREELY, W_LIFT_INSTEAD, W_CONNECTED, W_NEAR_LANDING) = range(35)
 DEFAULT_WEIGHTS = np.zeros(48, dtype=np.float64)
 DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
                         SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
                         CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
-DEFAULT_WEIGHTS[25:34] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, TRADE_SHORT, CAPTURE_SLACK,
-                          LIFTS_FREELY, LIFT_INSTEAD, CONNECTED)
+DEFAULT_WEIGHTS[25:35] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, TRADE_SHORT, CAPTURE_SLACK,
+                          LIFTS_FREELY, LIFT_INSTEAD, CONNECTED, NEAR_LANDING)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -421,6 +422,8 @@ def _goals(s, p, b, bi, seat):
             else:
                 weight = b[B_W + W_TO_TRADE] * held
             _add_goal(b, bi, seat, weight, np.int64(1) << bi[BI_PAWN + collector])
+    if popcount(bi[BI_CAPT]) == 3:
+        _add_goal(b, bi, seat, b[B_W + W_NEAR_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
 
 
 @njit(cache=True, _nrt=False)
@@ -702,6 +705,18 @@ def _liftoff(s, p, lo, hi):
     return -1
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _plain_draw(s, p, ph):
+    """A treasure or flood draw with no Lift or Sandbags in any hand has nothing to weigh: its
+    code (A_DRAW, A_FLOOD), else -1."""
+    if ph != PH_TREASURE and ph != PH_FLOOD:
+        return -1
+    for seat in range(p[P_PLAYERS]):
+        if s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]:
+            return -1
+    return A_DRAW if ph == PH_TREASURE else A_FLOOD
+
+
 @njit(cache=True, _nrt=False)
 def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
@@ -723,11 +738,9 @@ def choose_code(s, p, b, bi):
             return a
         _board(s, p, b, bi)
         return _discard(s, p, b, bi, seat)
-    holds = 0  # the team's Lifts and Sandbags
-    for seat in range(p[P_PLAYERS]):
-        holds += s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]
-    if ph != PH_ACTIONS and holds == 0:  # a draw with no special card in any hand: nothing to weigh
-        return A_DRAW if ph == PH_TREASURE else A_FLOOD
+    a = _plain_draw(s, p, ph)
+    if a >= 0:
+        return a
     a = _liftoff(s, p, 0, p[P_PLAYERS])
     if a >= 0:
         return a
@@ -941,9 +954,13 @@ def _lift_to_save(s, p, b, bi):
     if s[ACTS] < 1 or (role == ROLE_PILOT and not s[FLEW]):
         return -1
     _threats(s, p, b, bi)
+    bags = bi[BI_TEAM + C_SANDBAGS]
     for k in range(bi[BI_NTHR]):
         tile = bi[BI_THR + k]
         if b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_soon(s, b, bi, tile) <= 0.0:
+            continue
+        if bags:  # a Sandbags in hand saves it just in time, out of turn (_rescue)
+            bags -= 1
             continue
         reach = _shore_reach(s, role, tile)
         d = _distance(s, bi, role, reach, bi[BI_PAWN + me])
@@ -1094,7 +1111,9 @@ def _turn_action(s, p, b, bi):
     """expert_reference._turn_action over the turn's actions as the kernel's `turn_actions` finds
     them, walking its target masks bit by bit rather than listing codes, with the place scores
     that do not depend on the action (before it; after spending one where the pawn stands; a
-    pushed pawn where it stands) computed once."""
+    pushed pawn where it stands) computed once. The Pilot's flights and the Navigator's pushes
+    (up to 23 and 36 place scores) come last, each group skipped when an upper bound of its
+    scores (`_score_bound`) falls below the best action found: none of them could be chosen."""
     _threats(s, p, b, bi)
     me = s[CUR]
     role = bi[BI_ROLE + me]
@@ -1110,14 +1129,6 @@ def _turn_action(s, p, b, bi):
         score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.0
         if _better(A_MOVE + q, score, best, best_score):
             best, best_score = A_MOVE + q, score
-    if role == ROLE_PILOT and not s[FLEW]:
-        m = standing(s) & ~(np.int64(1) << here) & ~moves
-        while m:
-            q = low_bit(m)
-            m &= m - 1
-            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.01
-            if _better(A_FLY + q, score, best, best_score):
-                best, best_score = A_FLY + q, score
     shore = shore_targets(s, p, me)
     m = shore
     while m:
@@ -1138,6 +1149,8 @@ def _turn_action(s, p, b, bi):
                 a = A_SHORE2 + 24 * q + q2
                 if _better(a, score, best, best_score):
                     best, best_score = a, score
+    if can_capture(s, p, me) >= 0 and _better(A_CAPTURE, CAPTURE, best, best_score):
+        best, best_score = A_CAPTURE, CAPTURE
     receivers = give_receivers(s, p, me)
     navigator = role == ROLE_NAVIGATOR
     if receivers or navigator:
@@ -1155,6 +1168,8 @@ def _turn_action(s, p, b, bi):
                 if m == 0:
                     continue
                 stays = _place_score(s, p, b, bi, pawn, bi[BI_PAWN + pawn], 0, 0)
+                if _below(0.9 * (_score_bound(s, p, b, bi, pawn, 0) - stays) + spent, best_score):
+                    continue
                 while m:
                     q = low_bit(m)
                     m &= m - 1
@@ -1162,9 +1177,24 @@ def _turn_action(s, p, b, bi):
                     a = A_NAVIGATE + 24 * pawn + q
                     if _better(a, score, best, best_score):
                         best, best_score = a, score
-    if can_capture(s, p, me) >= 0 and _better(A_CAPTURE, CAPTURE, best, best_score):
-        best, best_score = A_CAPTURE, CAPTURE
+    if role == ROLE_PILOT and not s[FLEW] and \
+            not _below(_score_bound(s, p, b, bi, me, k - 1) - before - 0.01, best_score):
+        m = standing(s) & ~(np.int64(1) << here) & ~moves
+        while m:
+            q = low_bit(m)
+            m &= m - 1
+            score = _place_score(s, p, b, bi, me, q, k - 1, 0) - before - 0.01
+            if _better(A_FLY + q, score, best, best_score):
+                best, best_score = A_FLY + q, score
     return best
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _below(top, best_score):
+    """Whether scores of at most `top` (an upper bound summed from place scores) are certainly
+    below `best_score`, with a margin far above the rounding of those sums: then no action of
+    that group could be chosen, nor tie."""
+    return top + 1e-6 * (1.0 + abs(top) + abs(best_score)) < best_score
 
 
 @njit(cache=True, _nrt=False)
@@ -1210,11 +1240,13 @@ def choose(s, p, pp, acts, n, rng):
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
-    b = pp[WEIGHTS:WEIGHTS + NB]
-    bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
-    for i in range(WEIGHTS):
-        b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
-    code = choose_code(s, p, b, bi)
+    code = _plain_draw(s, p, phase(s, p))  # most decisions of a game: no weights read
+    if code < 0:
+        b = pp[WEIGHTS:WEIGHTS + NB]
+        bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
+        for i in range(WEIGHTS):
+            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+        code = choose_code(s, p, b, bi)
     if n == 0:
         acts[0] = code
         return 0

@@ -181,3 +181,22 @@ def test_the_search_weighs_sandbags_during_the_draws_and_lifts_of_the_current_pl
         if ph in (L.PH_TREASURE, L.PH_FLOOD):
             assert first == 1
     assert bags_seen > 0 and lifts_seen > 0
+
+
+def test_each_cell_takes_its_budget_from_the_table_unless_a_slot_says_otherwise():
+    """The per-cell budget (module doc, "The budget"): 2p Novice screens on four worlds with three
+    confirmation rounds, 4p Normal on one world two turns deep. Defaults and the same values set
+    in the slots play the same games; another screening width plays others."""
+    novice, normal = params_of(Rules(players=2, difficulty="novice")), params_of(Rules(players=4, difficulty="normal"))
+    assert lookahead.cell_value(lookahead.CELL_SCREEN, novice) == 4
+    assert lookahead.cell_value(lookahead.CELL_ROUNDS, novice) == 3
+    assert lookahead.cell_value(lookahead.CELL_HORIZON, novice) == 3
+    assert lookahead.cell_value(lookahead.CELL_SCREEN, normal) == 1
+    assert lookahead.cell_value(lookahead.CELL_HORIZON, normal) == 2
+    explicit = lookahead.default_params()
+    explicit[0], explicit[3], explicit[11] = 4.0, 3.0, 3.0
+    narrow = explicit.copy()
+    narrow[0] = 1.0
+    default = run_games(PAIRED, "lookahead", 6, seed=3)
+    assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=explicit) == default).all()
+    assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=narrow) != default).any()
