@@ -40,8 +40,10 @@ browser:
 	  else echo "make: the browser test needs the packages chromium and chromium-driver (apt-get install as root)"; exit 1; fi; \
 	fi
 
+# One pytest worker per core (pytest-xdist), a test file's tests kept on one worker so that its
+# module fixtures are built once: the suite is mostly single-threaded compiling and playing.
 test: lint browser
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15
 
 # A game in the browser: island-escape play with its defaults (ARGS="--players 3 --level hard" etc.)
 play: $(STAMP)
@@ -51,7 +53,7 @@ bench: $(STAMP)
 	$(BIN)/island-escape bench --out reports/bench.json
 
 test-slow: $(STAMP)
-	$(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m slow
 
 # Realistic kernel bugs, each of which `make test` must catch (tests/mutants.py; under a minute a mutant).
 mutants: $(STAMP)

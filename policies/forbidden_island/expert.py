@@ -61,6 +61,7 @@ from policies.forbidden_island.expert_reference import (
     LIFTS_FREELY,
     LIFTS_TRADE,
     LOSING_TILE,
+    NEAR_LANDING,
     OPEN_SIDE,
     PICKUP_WITH_TWIN,
     PLAIN_TILE,
@@ -199,14 +200,14 @@ NB = B_HERE + 4
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
  W_OPEN, W_BAG_INSTEAD, W_LIFT_LAST, W_LIFT_MORE, W_CARD_BASE, W_CARD_PER_HELD, W_CARD_COLLECTOR,
  W_CARD_GONE, W_BAGS_FREELY, W_LIFT_FREELY, W_LIFTS_CAPTURE, W_LIFTS_TRADE, W_TRADE_SHORT, W_CAPTURE_SLACK,
- W_LIFTS_FREELY, W_LIFT_INSTEAD, W_CONNECTED) = range(34)
+ W_LIFTS_FREELY, W_LIFT_INSTEAD, W_CONNECTED, W_NEAR_LANDING) = range(35)
 DEFAULT_WEIGHTS = np.zeros(48, dtype=np.float64)
 DEFAULT_WEIGHTS[:25] = (LOSING_TILE, PICKUP_WITH_TWIN, PLAIN_TILE, TO_LANDING, TO_CAPTURE, TO_COMPLETING_TRADE,
                         TO_TRADE, TO_DEFAULT, GIVE, GIVE_PER_CARD, FUTURE_RISK, SOON_WEIGHT, PULL, LIFT_SPARE,
                         SANDBAGS_KEEP, DRY_BONUS, RISKY_PENALTY, OPEN_SIDE, BAG_INSTEAD, LIFT_LAST, LIFT_MORE,
                         CARD_BASE, CARD_PER_HELD, CARD_COLLECTOR, CARD_GONE)
-DEFAULT_WEIGHTS[25:34] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, TRADE_SHORT, CAPTURE_SLACK,
-                          LIFTS_FREELY, LIFT_INSTEAD, CONNECTED)
+DEFAULT_WEIGHTS[25:35] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, TRADE_SHORT, CAPTURE_SLACK,
+                          LIFTS_FREELY, LIFT_INSTEAD, CONNECTED, NEAR_LANDING)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -421,6 +422,8 @@ def _goals(s, p, b, bi, seat):
             else:
                 weight = b[B_W + W_TO_TRADE] * held
             _add_goal(b, bi, seat, weight, np.int64(1) << bi[BI_PAWN + collector])
+    if popcount(bi[BI_CAPT]) == 3:
+        _add_goal(b, bi, seat, b[B_W + W_NEAR_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
 
 
 @njit(cache=True, _nrt=False)
@@ -951,9 +954,13 @@ def _lift_to_save(s, p, b, bi):
     if s[ACTS] < 1 or (role == ROLE_PILOT and not s[FLEW]):
         return -1
     _threats(s, p, b, bi)
+    bags = bi[BI_TEAM + C_SANDBAGS]
     for k in range(bi[BI_NTHR]):
         tile = bi[BI_THR + k]
         if b[B_VALUE + tile] < b[B_W + W_LOSING] or _risk_soon(s, b, bi, tile) <= 0.0:
+            continue
+        if bags:  # a Sandbags in hand saves it just in time, out of turn (_rescue)
+            bags -= 1
             continue
         reach = _shore_reach(s, role, tile)
         d = _distance(s, bi, role, reach, bi[BI_PAWN + me])

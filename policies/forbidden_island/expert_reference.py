@@ -23,7 +23,10 @@ How it plays (rulings cited as F1-F14, ../shared/rules/FI-RULINGS.md):
   of a treasure to its pickup tile, or one whose cards complete a collector's four to that
   collector, when walking cannot do it this turn, even with the table's only Lift (LIFTS_CAPTURE,
   LIFTS_TRADE: a turn saved outweighs the lift-off's card, and more Lifts come round); a Lift
-  that would be discarded at the hand limit flies the pawn that gains most instead.
+  that would be discarded at the hand limit flies the pawn that gains most instead. A player
+  is flown onto a losing tile it cannot walk to only when no Sandbags in hand can save it.
+- The lift-off (F13): once three treasures are held, each pawn is drawn towards Fools' Landing
+  (NEAR_LANDING), so that none is cut off from it when the last one is captured.
 - Cards (F8, F12): each uncaptured treasure has a collector, the player holding most of it;
   others give it their cards (the Messenger from anywhere) and walk or are pushed (Navigator)
   to meet them. A discard drops a card of a captured treasure first, then the spare or least
@@ -113,6 +116,14 @@ CONNECTED = 15.0  # a place's worth per way off it (side neighbours standing), c
 # (Measured and left as they are, 5,000 paired games a cell: TRADE_SHORT 1 wins more at 4 players
 # but fewer at 2 and 3; CAPTURE_SLACK 1 or 2 and LIFTS_FREELY 1 lose games.)
 LIFT_INSTEAD = 1.0  # a Lift about to be discarded flies a pawn first if its place score gains this
+# Of the Novice games lost after the fourth capture, most were lost waiting for a Lift (at 2
+# players five in six had none in hand then; at 3 some had just flown a player onto Fools'
+# Landing to shore it while a Sandbags in hand would have done) or with a pawn cut off from the
+# landing. Hence
+# NEAR_LANDING (5 beat 10, 15 and 25; 5,000 paired games a cell, seeds 1 and 7) and the Sandbags
+# first in _lift_to_save. Keeping the last Lift back from the last treasure's capture or trade
+# lost games, as keeping Lifts did before.
+NEAR_LANDING = 5.0  # three treasures held: per action from Fools' Landing (the walk to the lift-off)
 
 
 class Board:
@@ -351,6 +362,9 @@ class Board:
                 done = hand[t] + self.counts[collector][t] >= self.rules.capture_cards
                 weight = TO_COMPLETING_TRADE if done else TO_TRADE * hand[t]
                 out.append((weight, (v.pawns[collector],)))
+        if len(self.uncaptured) == 1:
+            # the lift-off comes next: stay within a walk of Fools' Landing (F13)
+            out.append((NEAR_LANDING, (self.landing,)))
         return out
 
     def threatened(self) -> list[tuple[float, str]]:
@@ -478,13 +492,19 @@ def _lift_freely(board: Board, legal_set: set[Action]) -> Action | None:
 def _lift_to_save(board: Board, legal_set: set[Action]) -> Action | None:
     """On the actions of a turn, a tile whose sinking loses the game may sink this turn and
     the player whose turn it is cannot walk within reach of it in time: lift that player onto
-    it (the shore-up follows as an action)."""
+    it (the shore-up follows as an action). Not for a tile a Sandbags in hand can save (one
+    Sandbags a tile, most pressing first): a Lift is the scarcer card (three in the deck, and
+    the lift-off needs one, F13)."""
     v = board.view
     me = v.current
     if v.actions_left < 1 or board.roles[me] == "pilot" and not v.flew:
         return None
+    bags = board.team[SANDBAGS]
     for _, tile in board.threatened():
         if board.value[tile] < LOSING_TILE or board.risk_soon(tile) <= 0.0:
+            continue
+        if bags:
+            bags -= 1  # a Sandbags in hand saves this one just in time, out of turn (_rescue)
             continue
         reach = board.shore_reach(board.roles[me], tile)
         if board.distance(board.roles[me], v.pawns[me], reach) <= v.actions_left - 1:

@@ -172,6 +172,35 @@ def test_f9_a_spare_lift_flies_the_player_within_reach_of_a_threatened_pickup_ti
     assert expert(game).kind != "lift"
 
 
+def test_f9_a_lift_flies_the_player_onto_a_losing_tile_only_when_no_sandbags_can_save_it():
+    """Fools' Landing is flooded and its card drawn next; the Diver, far off, cannot walk within
+    reach this turn. With a Lift alone the Diver is flown onto it to shore it; with a Sandbags
+    in hand as well the Sandbags saves it and the Lift, the scarcer card (the lift-off needs
+    one, F13), is kept."""
+    game = arranged(["diver", "engineer"])
+    game.pawns[0] = (4, 6)
+    set_state(game, [(3, 1)], FLOODED)
+    flood_top(game, [FOOLS_LANDING, "watchtower"])
+    game.flood_layers = [2, len(game.flood_pile) - 2]  # as after a Waters Rise!: drawn next
+    hand(game, 1, ["lift"])
+    assert expert(game) == Action("lift", by=1, pawns=(0,), place=(3, 1))
+    hand(game, 1, ["lift", "sandbags"])
+    assert expert(game) == Action("sandbags", by=1, place=(3, 1))
+
+
+def test_with_three_treasures_held_a_pawn_stays_within_a_walk_of_fools_landing():
+    """The lift-off comes once the last treasure is captured, and a pawn cut off from Fools'
+    Landing then needs a Lift of its own (F13): with three treasures held each pawn's place
+    score counts its actions to Fools' Landing (NEAR_LANDING); with two it does not."""
+    game = arranged(["diver", "engineer"])  # the Diver: no ways-off term to muddle the scores
+    game.captured = ["earth", "fire", "chalice"]
+    board = Board(game.public_view())
+    assert board.place_score(0, (3, 2)) > board.place_score(0, (4, 5))
+    game.captured = ["earth", "fire"]
+    board = Board(game.public_view())
+    assert board.place_score(0, (3, 2)) == board.place_score(0, (4, 5))
+
+
 def test_f9_a_single_lift_flies_a_player_holding_four_cards_to_its_pickup_tile():
     """Four cards in hand and a pickup tile too far to walk to and capture this turn: the
     table's only Lift flies the player there (the lift-off's Lift can come round again; the

@@ -36,10 +36,10 @@ def fingerprint(policy: str, setting: str) -> str:
 
 
 EXPECTED = {
-    ('expert', '2p-novice'): '9da426c35c56dbae',
-    ('expert', '4p-elite'): '43db6ebcf429c5ca',
-    ('lookahead', '2p-novice'): '459e2f9db97ccb5c',
-    ('lookahead', '4p-elite'): 'd9541def4ae48c80',
+    ('expert', '2p-novice'): '5fdca89174ec5a85',
+    ('expert', '4p-elite'): '50a2ebb3bb841836',
+    ('lookahead', '2p-novice'): '7286bebaf327a40f',
+    ('lookahead', '4p-elite'): '3cd18bdf82861802',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }
