@@ -62,27 +62,34 @@ def test_a_draw_skips_the_board_only_when_no_special_card_would_be_played():
     assert shortcut > 3 * full and saved > 0
 
 
+def _analysed_states(games, every):
+    """Every `every`-th live state of expert's games at 2p Novice and 4p Elite, with the board
+    and threats the expert builds for it: (players, index, rules array, state, board arrays,
+    standing places)."""
+    b, bi = E.scratch()
+    for players, level, seed in ((2, "novice", 6), (4, "elite", 7)):
+        for i, (p, s) in enumerate(_expert_states(Rules(players=players, difficulty=level), games, seed)):
+            if i % every or K.phase(s, p) == L.PH_OVER:
+                continue
+            E._board(s, p, b, bi)
+            E._threats(s, p, b, bi)
+            yield players, i, p, s, b, bi, int(K.standing(s))
+
+
 def test_a_sweep_of_the_island_scores_every_place_as_place_score_does():
     """`_place_scores` (one pass for all 24 places; a Lift's or a safe spot's search) must give
     exactly `_place_score` at every standing place, for every seat and action budget: the
     expert compares these scores, so a rounding apart would change its play."""
-    b, bi = E.scratch()
     compared = 0
-    for players, level, seed in ((2, "novice", 6), (4, "elite", 7)):
-        for i, (p, s) in enumerate(_expert_states(Rules(players=players, difficulty=level), 6, seed)):
-            if i % 7 or K.phase(s, p) == L.PH_OVER:
-                continue
-            E._board(s, p, b, bi)
-            E._threats(s, p, b, bi)
-            stand = int(K.standing(s))
-            for seat in range(players):
-                for actions in (0, 1, 3):
-                    E._place_scores(s, p, b, bi, seat, actions)
-                    swept = b[E.B_ALL:E.B_ALL + 24].copy()
-                    for q in range(24):
-                        if (stand >> q) & 1:
-                            assert swept[q] == E._place_score(s, p, b, bi, seat, q, actions, 0), (players, i, seat, q)
-                            compared += 1
+    for players, i, p, s, b, bi, stand in _analysed_states(games=6, every=7):
+        for seat in range(players):
+            for actions in (0, 1, 3):
+                E._place_scores(s, p, b, bi, seat, actions)
+                swept = b[E.B_ALL:E.B_ALL + 24].copy()
+                for q in range(24):
+                    if (stand >> q) & 1:
+                        assert swept[q] == E._place_score(s, p, b, bi, seat, q, actions, 0), (players, i, seat, q)
+                        compared += 1
     assert compared > 10_000
 
 
@@ -90,22 +97,15 @@ def test_the_score_bound_is_above_every_place_score_and_often_ends_a_search():
     """`_score_bound` lets `_lift_freely` and `_lift_instead` skip the sweep of the island when
     no place could gain enough: it must be at least the score of every place, for every seat and
     action budget, and it must be low enough often enough to be worth its cost."""
-    b, bi = E.scratch()
     compared = skipped = asked = 0
-    for players, level, seed in ((2, "novice", 6), (4, "elite", 7)):
-        for i, (p, s) in enumerate(_expert_states(Rules(players=players, difficulty=level), 8, seed)):
-            if i % 5 or K.phase(s, p) == L.PH_OVER:
-                continue
-            E._board(s, p, b, bi)
-            E._threats(s, p, b, bi)
-            stand = int(K.standing(s))
-            for seat in range(players):
-                for actions in (0, 1, 3):
-                    bound = E._score_bound(s, p, b, bi, seat, actions)
-                    scores = [E._place_score(s, p, b, bi, seat, q, actions, 0) for q in range(24) if (stand >> q) & 1]
-                    assert max(scores) <= bound, (players, i, seat, actions)
-                    compared += len(scores)
-                    here = E._place_score(s, p, b, bi, seat, int(s[L.PAWN + seat]), actions, 0)
-                    asked += 1
-                    skipped += bool(E._gain_below(here, bound, E.LIFT_FREELY))
+    for players, i, p, s, b, bi, stand in _analysed_states(games=8, every=5):
+        for seat in range(players):
+            for actions in (0, 1, 3):
+                bound = E._score_bound(s, p, b, bi, seat, actions)
+                scores = [E._place_score(s, p, b, bi, seat, q, actions, 0) for q in range(24) if (stand >> q) & 1]
+                assert max(scores) <= bound, (players, i, seat, actions)
+                compared += len(scores)
+                here = E._place_score(s, p, b, bi, seat, int(s[L.PAWN + seat]), actions, 0)
+                asked += 1
+                skipped += bool(E._gain_below(here, bound, E.LIFT_FREELY))
     assert compared > 10_000 and skipped > asked // 4
