@@ -186,7 +186,11 @@ BI_GOAL = 137  # 4 x MAX_GOALS goal place masks
 BI_HERE_GEN = BI_GOAL + 4 * MAX_GOALS  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
 BI_HERE_D = BI_HERE_GEN + 4  # 4 x THREAT_SLOTS: distance from the pawn to each threat (-1: no reach)
 BI_ROWS = BI_HERE_D + 4 * THREAT_SLOTS  # 24: `_place_scores`' row of the table at each place
-BI_PATHS = BI_ROWS + 24  # paths.py's distance table, its rows kept while the island is the same
+BI_VERSION = BI_ROWS + 24  # the last version number given (the stamps below take new ones from here)
+BI_ODDS_VER = BI_VERSION + 1  # the version of the flood odds in BI_ABOVE ... B_FNEXT
+BI_ODDS_KEY = BI_ODDS_VER + 1  # 56: what those odds were found from (`_flood_odds`)
+BI_URGENCY_VER = BI_ODDS_KEY + 56  # 24: the odds version each tile's B_URGENCY was found with
+BI_PATHS = BI_URGENCY_VER + 24  # paths.py's distance table, its rows kept while the island is the same
 NBI = BI_PATHS + PATH_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
@@ -195,7 +199,8 @@ B_ALL = B_W + 48  # 24: `_place_scores`, one seat's place score at every place
 B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
 B_HERE = B_NOW + 24  # 4: each seat's goal term where its pawn stands (`_place_score`)
 B_RAW = B_HERE + 4  # 48: the policy parameter's weights as `choose` last copied them (0 = default)
-NB = B_RAW + 48
+B_URGENCY = B_RAW + 48  # 24: each flooded tile's urgency, kept while the flood odds stay the same
+NB = B_URGENCY + 24
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
@@ -625,24 +630,16 @@ def _threats(s, p, b, bi):
 
 
 @njit(cache=True, _nrt=False)
-def _find_threats(s, p, b, bi):
-    bi[BI_THREATS_GEN] = bi[BI_GEN]
-    # flood odds: the public layers (sets of cards, bottom layer first in the kernel)
-    for tile in range(24):
-        bi[BI_ABOVE + tile] = -1
-        bi[BI_SIZE + tile] = 0
+def _flood_odds(s, p, b, bi):
+    """expert_reference.Board._flood_odds and the Waters Rise! odds: what each tile's urgency is
+    read from. They follow from the flood pile's layers and discard, the water mark, the phase's
+    draws and the treasure pile's count of cards and of Waters Rise!, which stay the same over
+    a turn's actions: found again only when one of those differs from when they were last found
+    (kept from BI_ODDS_KEY on), and each new finding gets a new version number (BI_ODDS_VER)
+    that the urgencies kept by tile (`_kept_urgency`) are stamped with. The pile's order is
+    compared too, though the odds read only its layers: a difference there only costs a finding."""
     top = s[FPILE_N]
     nl = s[FLAYERS_N]
-    for i in range(nl):
-        lo = s[FLAYER + i]
-        hi = s[FLAYER + i + 1] if i + 1 < nl else top
-        for j in range(lo, hi):
-            tile = s[FPILE + j]
-            bi[BI_ABOVE + tile] = top - hi
-            bi[BI_SIZE + tile] = hi - lo
-    bi[BI_PILE] = top
-    bi[BI_DISC] = s[FDISC]
-    bi[BI_NDISC] = popcount(s[FDISC])
     ph = phase(s, p)
     if ph == PH_ACTIONS:
         draws = p[P_DRAWS]
@@ -655,6 +652,45 @@ def _find_threats(s, p, b, bi):
     n = 0
     for c in range(7):
         n += TREASURE_DECK_COUNTS[c] - s[TDISC + c] - bi[BI_TEAM + c]
+    floods = s[FLOODS] if ph == PH_FLOOD else -1
+    key = BI_ODDS_KEY
+    same = bi[key] == top + 1 and bi[key + 1] == nl and bi[key + 2] == s[FDISC] and bi[key + 3] == s[MARK] \
+        and bi[key + 4] == draws and bi[key + 5] == n and bi[key + 6] == rises and bi[key + 7] == floods
+    if same:
+        for i in range(nl):
+            same &= bi[key + 8 + i] == s[FLAYER + i]
+        for j in range(top):
+            same &= bi[key + 32 + j] == s[FPILE + j]
+    if same:
+        return
+    bi[key] = top + 1  # never 0, so that a fresh scratch array matches no state
+    bi[key + 1] = nl
+    bi[key + 2] = s[FDISC]
+    bi[key + 3] = s[MARK]
+    bi[key + 4] = draws
+    bi[key + 5] = n
+    bi[key + 6] = rises
+    bi[key + 7] = floods
+    for i in range(nl):
+        bi[key + 8 + i] = s[FLAYER + i]
+    for j in range(top):
+        bi[key + 32 + j] = s[FPILE + j]
+    bi[BI_VERSION] += 1
+    bi[BI_ODDS_VER] = bi[BI_VERSION]
+    # flood odds: the public layers (sets of cards, bottom layer first in the kernel)
+    for tile in range(24):
+        bi[BI_ABOVE + tile] = -1
+        bi[BI_SIZE + tile] = 0
+    for i in range(nl):
+        lo = s[FLAYER + i]
+        hi = s[FLAYER + i + 1] if i + 1 < nl else top
+        for j in range(lo, hi):
+            tile = s[FPILE + j]
+            bi[BI_ABOVE + tile] = top - hi
+            bi[BI_SIZE + tile] = hi - lo
+    bi[BI_PILE] = top
+    bi[BI_DISC] = s[FDISC]
+    bi[BI_NDISC] = popcount(s[FDISC])
     miss = 1.0
     for k in range(min(draws, n)):
         miss *= max(n - k - rises, 0) / (n - k)
@@ -667,13 +703,30 @@ def _find_threats(s, p, b, bi):
         b[B_FNOW] = FLOOD_DRAWS[mark] if mark < SKULL else 0
     b[B_FAFTER] = FLOOD_DRAWS[mark + 1] if mark + 1 < SKULL else 0
     b[B_FNEXT] = FLOOD_DRAWS[mark] if mark < SKULL else 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _kept_urgency(s, b, bi, tile):
+    """`_urgency` of a flooded tile, kept by tile while the flood odds stay the same (a tile's
+    card, in the pile or the discard, and so whether it has sunk, is part of what the odds were
+    found from). Needs `_threats`."""
+    if bi[BI_URGENCY_VER + tile] != bi[BI_ODDS_VER]:
+        b[B_URGENCY + tile] = _urgency(s, b, bi, tile)
+        bi[BI_URGENCY_VER + tile] = bi[BI_ODDS_VER]
+    return b[B_URGENCY + tile]
+
+
+@njit(cache=True, _nrt=False)
+def _find_threats(s, p, b, bi):
+    bi[BI_THREATS_GEN] = bi[BI_GEN]
+    _flood_odds(s, p, b, bi)
     # threatened: flooded tiles by worth (value x urgency) descending, then tile index; only
     # flooded tiles' worths are ever read
     nt = 0
     for tile in range(24):
         if _flooded_tile(s, tile):
             b[B_VALUE + tile] = _tile_value(s, b, bi, tile)
-            worth = b[B_VALUE + tile] * _urgency(s, b, bi, tile)
+            worth = b[B_VALUE + tile] * _kept_urgency(s, b, bi, tile)
             k = nt
             while k > 0 and b[B_THRW + k - 1] < worth:
                 b[B_THRW + k] = b[B_THRW + k - 1]
@@ -1075,7 +1128,7 @@ def _discard(s, p, b, bi, seat):
                 continue
             a = A_SANDBAGS + 24 * seat + q
             tile = s[PLACE_TILE + q]
-            score = b[B_VALUE + tile] * (_urgency(s, b, bi, tile) + 0.01)
+            score = b[B_VALUE + tile] * (_kept_urgency(s, b, bi, tile) + 0.01)
             if best < 0 or score > best_score or (score == best_score and a < best):
                 best, best_score = a, score
         return best
@@ -1120,7 +1173,7 @@ def _better(a, score, best, best_score):
 
 @njit(cache=True, _nrt=False)
 def _shore_worth(s, b, bi, place):
-    return b[B_VALUE + s[PLACE_TILE + place]] * _urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
+    return b[B_VALUE + s[PLACE_TILE + place]] * _kept_urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
 
 
 @njit(cache=True, _nrt=False)
@@ -1265,6 +1318,7 @@ def _load_weights(pp, b, bi):
             b[B_RAW + i] = pp[i]
             b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
         bi[BI_WEIGHTS_SET] = 1
+        bi[BI_ODDS_KEY] = 0  # the kept urgencies were weighed with the old weights
 
 
 @njit(cache=True, _nrt=False)
