@@ -171,7 +171,7 @@ THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
 # Scratch layout. `bi` (int64) and `b` (float64) are kept for a whole run of games; every
 # decision that builds a board takes a new generation number, and the parts built lazily carry
 # the generation they were built for (so nothing is cleared between decisions).
-(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN) = range(8)
+(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN, BI_WEIGHTS_SET) = range(9)
 BI_PAWN = 10  # 4 seats
 BI_ROLE = 14  # 4
 BI_COLLECTOR = 18  # 4 treasures
@@ -194,7 +194,8 @@ B_W = 130  # the weights in use (a policy parameter, or the reference's constant
 B_ALL = B_W + 48  # 24: `_place_scores`, one seat's place score at every place
 B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
 B_HERE = B_NOW + 24  # 4: each seat's goal term where its pawn stands (`_place_score`)
-NB = B_HERE + 4
+B_RAW = B_HERE + 4  # 48: the policy parameter's weights as `choose` last copied them (0 = default)
+NB = B_RAW + 48
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
@@ -383,11 +384,17 @@ def _add_goal(b, bi, seat, weight, mask):
     bi[BI_NGOAL + seat] = g + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _goals(s, p, b, bi, seat):
-    """expert_reference.Board.goals, written into the seat's goal slots (once a decision)."""
-    if bi[BI_GOALS_GEN + seat] == bi[BI_GEN]:
-        return
+    """expert_reference.Board.goals, written into the seat's goal slots (once a decision). The
+    check is inlined into its callers: most of its calls (a place score's) find the goals listed,
+    and a call passing four arrays costs more than the check."""
+    if bi[BI_GOALS_GEN + seat] != bi[BI_GEN]:
+        _list_goals(s, p, b, bi, seat)
+
+
+@njit(cache=True, _nrt=False)
+def _list_goals(s, p, b, bi, seat):
     bi[BI_GOALS_GEN + seat] = bi[BI_GEN]
     bi[BI_NGOAL + seat] = 0
     if bi[BI_CAPT] == 15:
@@ -608,12 +615,17 @@ def _board(s, p, b, bi):
         bi[BI_COLLECTOR + t] = best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _threats(s, p, b, bi):
     """The board's second stage (once a decision): flood odds (expert_reference.Board._flood_odds),
-    the worth of each flooded tile and the flooded tiles by worth times urgency."""
-    if bi[BI_THREATS_GEN] == bi[BI_GEN]:
-        return
+    the worth of each flooded tile and the flooded tiles by worth times urgency. The check is
+    inlined, as `_goals`' is."""
+    if bi[BI_THREATS_GEN] != bi[BI_GEN]:
+        _find_threats(s, p, b, bi)
+
+
+@njit(cache=True, _nrt=False)
+def _find_threats(s, p, b, bi):
     bi[BI_THREATS_GEN] = bi[BI_GEN]
     # flood odds: the public layers (sets of cards, bottom layer first in the kernel)
     for tile in range(24):
@@ -722,7 +734,12 @@ def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
     -1 while the game runs). `b` (NB floats, the weights from B_W on) and `bi` (NBI ints) are
     scratch arrays the caller keeps for the whole run."""
-    ph = phase(s, p)
+    return _choose_code(s, p, b, bi, phase(s, p))
+
+
+@njit(cache=True, _nrt=False)
+def _choose_code(s, p, b, bi, ph):
+    """`choose_code` in phase `ph` (`choose` has found it already)."""
     if ph == PH_SWIM:  # F11: no special card while a pawn swims
         seat = low_seat(s[SWIMMERS])
         targets = escape_targets(s, p, seat)
@@ -1234,19 +1251,35 @@ def default_params() -> np.ndarray:
     return np.zeros(WEIGHTS + NB + NBI, dtype=np.float64)
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _load_weights(pp, b, bi):
+    """The weights in use, b[B_W + i]: pp[i], or the reference's value where pp[i] is 0. Copied
+    again only when pp's weights differ from those last copied (kept raw from B_RAW on), which
+    is almost never: the comparison reads without writing, so it runs as a few vector steps,
+    where the copy, writing into the same array it reads, runs one weight at a time."""
+    same = bi[BI_WEIGHTS_SET]
+    for i in range(WEIGHTS):
+        same &= pp[i] == b[B_RAW + i]
+    if not same:
+        for i in range(WEIGHTS):
+            b[B_RAW + i] = pp[i]
+            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+        bi[BI_WEIGHTS_SET] = 1
+
+
 @njit(cache=True, _nrt=False)
 def choose(s, p, pp, acts, n, rng):
     """The play loop's interface. Called with the legal list (n > 0) it returns the index of its
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
-    code = _plain_draw(s, p, phase(s, p))  # most decisions of a game: no weights read
+    ph = phase(s, p)
+    code = _plain_draw(s, p, ph)  # most decisions of a game: no weights read
     if code < 0:
         b = pp[WEIGHTS:WEIGHTS + NB]
         bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
-        for i in range(WEIGHTS):
-            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
-        code = choose_code(s, p, b, bi)
+        _load_weights(pp, b, bi)
+        code = _choose_code(s, p, b, bi, ph)
     if n == 0:
         acts[0] = code
         return 0
