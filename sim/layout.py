@@ -33,6 +33,7 @@ def _load_numba_numpy_support_without_scipy() -> None:
 
 _load_numba_numpy_support_without_scipy()
 
+import sim.compiler_shortcuts  # noqa: E402,F401  (numba's compiler without work that changes nothing)
 import sim.general_calls  # noqa: E402,F401  (one compiled copy of each helper: see that module)
 
 # --- state offsets -------------------------------------------------------------------------------
