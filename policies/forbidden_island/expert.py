@@ -23,12 +23,16 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   search from its place the first time it is read on the current island and kept until a tile
   sinks (or, for the Diver, floods or is shored up): moves are symmetric, so a search from the
   start gives the reference's distances from its search from the goals.
-- The place score before an action is computed once per decision, not once per action, and
-  where a pawn stands its goal term and threat distances once per decision (`_place_score`).
+- The place score before an action is computed once per decision, not once per action. Each
+  seat's goal term and distances to the threats at each place are kept from one decision to
+  the next while its goals, its island and the threats' places are the same (`_place_score`,
+  versioned), and the flood odds and each flooded tile's urgency while the flood pile, its
+  discard, the mark and the draws ahead are the same (`_flood_odds`).
 - A search of the whole island (a Lift to fly freely or before a discard, a safe spot) scores
   all 24 places in one sweep (`_place_scores`) rather than place by place, and is skipped when
   an upper bound of every place's score (`_score_bound`) shows no place could gain enough.
-- Scratch space is stamped with a generation number per decision instead of being cleared.
+- Scratch space is stamped with a generation number per decision (or a version number per
+  kept result) instead of being cleared.
 """
 
 from __future__ import annotations
