@@ -183,7 +183,7 @@ def _critical(s, p, kpos, tiles, bridges, ctx, flooded):
         while cand:
             t = lowest_bit(cand)
             cand &= cand - 1
-            if not still_reaches(tiles, t, pawns, ctx[CX_REACH], ctx[CX_TARGETS] & ~(1 << t), swims):
+            if not still_reaches(tiles, t, pawns, ctx[CX_REACH], ctx[CX_TARGETS] & ~(1 << t), swims, ctx):
                 m |= 1 << t
     return m
 

@@ -65,7 +65,9 @@ from sim.layout import (
     DOWN,
     DRY,
     ESCAPE_TO,
+    FACE_UP_LAND,
     FLOODED,
+    FLOODED_AT,
     FLOODS,
     FULL,
     GAUGE_TOP,
@@ -95,10 +97,6 @@ from sim.layout import (
     RAISED,
     ROWP,
     SEA,
-    STEP,
-    STEP2,
-    STEP2_ON,
-    STEP_ON,
     STREAM_DEAL,
     STREAM_FLOOD,
     SUIT_MASK,
@@ -107,6 +105,7 @@ from sim.layout import (
     TSTATE,
     TURN,
     cards_short_mask,
+    extract_bits,
     grow_reach,
     in_play,
     popcount,
@@ -115,12 +114,25 @@ from sim.layout import (
     seed_streams,
 )
 
+assert DOWN == 0 and DRY == 1  # `reveal` turns DOWN into DRY by setting bit 0
+
 
 @njit(cache=True, forceinline=True)
 def reveal(s, place):
-    """R7, R8, R15: a face-down tile a pawn reaches is turned face up."""
-    if s[TSTATE + place] == DOWN:
-        s[TSTATE + place] = DRY
+    """R7, R8, R15: a face-down tile a pawn reaches is turned face up (any other tile is left as
+    it is). Without a branch: whether a random player's pawn lands on a face-down tile is a coin
+    toss."""
+    st = s[TSTATE + place]
+    down = np.int64(st == DOWN)
+    s[TSTATE + place] = st | down
+    s[FACE_UP_LAND] |= (down & np.int64(4 <= s[CARD + place] < 24)) << place
+
+
+@njit(cache=True, forceinline=True)
+def leave_place_masks(s, place):
+    """The tile at `place` left the island (salvaged or sunk): it is in neither place mask."""
+    s[FLOODED_AT] &= ~(1 << place)
+    s[FACE_UP_LAND] &= ~(1 << place)
 
 
 # --- setup (R4) ----------------------------------------------------------------------------------
@@ -241,6 +253,46 @@ def raise_cards(s, p, me, suit):
     return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
+# The legal-action mask reads the four neighbours of the pawn's place in a place mask at once: the
+# mask shifted left by 5 and right by the place has the place above on bit 0, the one to the left
+# on bit 4, to the right on bit 6 and below on bit 10 (shifted by 10, the places two steps away on
+# bits 0, 8, 12 and 20), which `extract_bits` packs into four bits in place order (up, left,
+# right, down). PLACE_ORDER_ON_* cut off the neighbours past the island's edge (the end of a row
+# wraps round to the next row's start); `in_action_order` then moves each group of four bits into
+# the actions' direction order (up, down, left, right).
+_BESIDE_BITS = (1 << 0) | (1 << 4) | (1 << 6) | (1 << 10)
+_TWO_AWAY_BITS = (1 << 0) | (1 << 8) | (1 << 12) | (1 << 20)
+_PLACE_ORDER = (0, 3, 1, 2)  # the bit of direction d (up down left right) in place order
+PLACE_ORDER_ON_BESIDE = np.array([sum(int(NEIGHBOUR[place, d] >= 0) << _PLACE_ORDER[d] for d in range(4))
+                                  for place in range(25)], dtype=np.int64)
+PLACE_ORDER_ON_TWO_AWAY = np.array([sum(int(NEIGHBOUR2[place, d] >= 0) << _PLACE_ORDER[d] for d in range(4))
+                                    for place in range(25)], dtype=np.int64)
+_DIRECTION_GROUPS = (A_MOVE, A_SWIM, A_SHORE, A_SALVAGE)
+_STAYS = sum(1 << g for g in _DIRECTION_GROUPS)  # up: bit 0 in both orders
+_DOWN_FROM_BIT_3 = sum(2 << g for g in _DIRECTION_GROUPS)
+_LEFT_RIGHT_FROM_BITS_1_2 = sum(12 << g for g in _DIRECTION_GROUPS)
+
+
+@njit(cache=True, forceinline=True)
+def beside(board, here):
+    """The bits of place mask `board` at the neighbours of `here`, in place order (see above)."""
+    return extract_bits((board << 5) >> here, _BESIDE_BITS) & PLACE_ORDER_ON_BESIDE[here]
+
+
+@njit(cache=True, forceinline=True)
+def two_away(board, here):
+    """As `beside`, two steps away from `here`."""
+    return extract_bits((board << 10) >> here, _TWO_AWAY_BITS) & PLACE_ORDER_ON_TWO_AWAY[here]
+
+
+@njit(cache=True, forceinline=True)
+def in_action_order(groups):
+    """Each of the four-bit groups at A_MOVE, A_SWIM, A_SHORE and A_SALVAGE from place order
+    (up, left, right, down) into direction order (up, down, left, right)."""
+    return ((groups & _STAYS) | ((groups >> 2) & _DOWN_FROM_BIT_3)
+            | ((groups << 1) & _LEFT_RIGHT_FROM_BITS_1_2))
+
+
 @njit(cache=True, forceinline=True)
 def legal_actions(s, p):
     """The legal actions of the current pawn (R7-R13) as a bit mask: bit a set = action a legal.
@@ -248,9 +300,10 @@ def legal_actions(s, p):
     A_END is always legal. A mask in one integer rather than an array: policies test a bit,
     and nothing is written to memory on the hottest path of the kernel.
 
-    Written without branches (each rule a 0/1 flag shifted into place): a random player's
-    states make every branch a coin toss, and the branchy version spent a quarter of a random
-    game in mispredictions (tests/test_kernel.py pins this mask against the engine's list).
+    Each kind's four directions at once, from the place masks of tiles (TILES), flooded tiles
+    (FLOODED_AT) and face-up land cards (FACE_UP_LAND) that the step functions keep, and no
+    branch but for a raise: a random player's states make every branch a coin toss
+    (tests/test_kernel.py pins this mask against the engine's list).
     """
     legal = np.int64(1) << A_END
     left = s[ACTS]
@@ -258,36 +311,46 @@ def legal_actions(s, p):
         return legal
     me = s[CUR]
     here = s[PAWN + me]
-    pawns = p[P_PAWNS]
     occupied = np.int64(0)
-    for i in range(pawns):
-        occupied |= np.int64(1) << s[PAWN + i]
-    can_swim = np.int64(left >= p[P_SWIM])
-    for d in range(4):
-        t = STEP[here, d]
-        on = STEP_ON[here, d]
-        st = s[TSTATE + t]
-        card = s[CARD + t]
-        land = on & np.int64(st != SEA)
-        legal |= land << (A_MOVE + d)  # R7
-        legal |= (on & np.int64(st == FLOODED)) << (A_SHORE + d)  # R9
-        salvage = land & np.int64(st != DOWN) & np.int64(4 <= card < 24) & (~(occupied >> t) & 1)
-        legal |= salvage << (A_SALVAGE + d)  # R10
-        swim = (on ^ land) & can_swim & STEP2_ON[here, d] & np.int64(s[TSTATE + STEP2[here, d]] != SEA)
-        legal |= swim << (A_SWIM + d)  # R8: across one sea place
-    legal |= np.int64(s[TSTATE + here] == FLOODED) << A_SHORE_HERE
+    on_my_place = np.int64(0)  # bit 4 * i: pawn i stands on my place
+    for i in range(4):  # a seat without a pawn is at place -1
+        occupied |= np.int64(1) << (s[PAWN + i] & 63)
+        on_my_place |= np.int64(s[PAWN + i] == here) << (4 * i)
+    occupied &= FULL
+    tiles = np.int64(s[TILES])
+    flooded = np.int64(s[FLOODED_AT])
+    land = beside(tiles, here)
+    swim = ~land & two_away(tiles, here) & -np.int64(left >= p[P_SWIM])  # R8: across one sea place
+    salvage = beside(np.int64(s[FACE_UP_LAND]) & ~occupied, here)  # R10: a face-up land card, no pawn on it
+    shore = beside(flooded, here)  # R9
+    legal |= in_action_order((land << A_MOVE) | (swim << A_SWIM) | (shore << A_SHORE) | (salvage << A_SALVAGE))
+    legal |= ((flooded >> here) & 1) << A_SHORE_HERE
     hand = np.int64(s[HAND + me])
     suits = (np.int64((hand & SUIT_MASK[0]) != 0) | (np.int64((hand & SUIT_MASK[1]) != 0) << 1)
              | (np.int64((hand & SUIT_MASK[2]) != 0) << 2) | (np.int64((hand & SUIT_MASK[3]) != 0) << 3))
-    for other in range(pawns):  # R11: all my cards of one suit to a pawn on my place
-        beside = np.int64(other != me) & np.int64(s[PAWN + other] == here)
-        legal |= (suits * beside) << (A_GIVE + 4 * other)
+    others = on_my_place & ~(np.int64(1) << (4 * me))
+    legal |= (others * suits) << A_GIVE  # R11: all my cards of one suit to a pawn on my place
     card = s[CARD + here]
     if 0 <= card < 4 and not (s[RAISED] >> card) & 1 and raise_cards(s, p, me, card):
         legal |= np.int64(1) << A_RAISE  # R12
     if s[RAISED] == 15 and occupied == 1 << CENTRE:  # R13: every pawn on the helicopter
         legal |= np.int64(1) << A_TAKEOFF
     return legal
+
+
+# The place each action below A_SALVAGE is about (where a move or swim ends, the tile shored), and
+# the count it adds to.
+def _action_place(place: int, a: int) -> int:
+    if a < A_SWIM:
+        return NEIGHBOUR[place, a - A_MOVE]
+    if a < A_SHORE_HERE:
+        return NEIGHBOUR2[place, a - A_SWIM]
+    return place if a == A_SHORE_HERE else NEIGHBOUR[place, a - A_SHORE]
+
+
+ACTION_PLACE = np.array([[_action_place(place, a) for a in range(A_SALVAGE)] for place in range(25)], dtype=np.int64)
+ACTION_COUNT = np.array([C_MOVE if a < A_SWIM else C_SWIM if a < A_SHORE_HERE else C_SHORE for a in range(A_SALVAGE)],
+                        dtype=np.int64)
 
 
 @njit(cache=True, forceinline=True)
@@ -309,24 +372,15 @@ def apply_action(s, p, a, log, nlog):
         log[nlog, 2] = 0
         log[nlog, 3] = 0
         nlog += 1
-    if a < A_SWIM:  # R7 move
-        t = NEIGHBOUR[here, a]
-        s[PAWN + me] = t
-        reveal(s, t)
-        s[ACTS] -= 1
-        s[COUNT + C_MOVE] += 1
-    elif a < A_SHORE_HERE:  # R8 swim
-        d = a - A_SWIM
-        t = NEIGHBOUR2[here, d]
-        s[PAWN + me] = t
-        reveal(s, t)
-        s[ACTS] -= p[P_SWIM]
-        s[COUNT + C_SWIM] += 1
-    elif a < A_SALVAGE:  # R9 shore up
-        t = here if a == A_SHORE_HERE else NEIGHBOUR[here, a - A_SHORE]
-        s[TSTATE + t] = DRY
-        s[ACTS] -= 1
-        s[COUNT + C_SHORE] += 1
+    if a < A_SALVAGE:  # R7 move, R8 swim, R9 shore up: one path, no branch per kind
+        t = ACTION_PLACE[here, a]
+        shoring = a >= A_SHORE_HERE
+        s[PAWN + me] = here if shoring else t
+        reveal(s, t)  # a shore's tile is flooded, which reveal leaves as it is
+        s[TSTATE + t] = DRY if shoring else s[TSTATE + t]
+        s[FLOODED_AT] &= ~(np.int64(shoring) << t)
+        s[ACTS] -= p[P_SWIM] if A_SWIM <= a < A_SHORE_HERE else 1
+        s[COUNT + ACTION_COUNT[a]] += 1
     elif a < A_GIVE:  # R10 salvage
         d = a - A_SALVAGE
         t = NEIGHBOUR[here, d]
@@ -336,6 +390,7 @@ def apply_action(s, p, a, log, nlog):
         s[CARD + t] = -1
         s[TSTATE + t] = SEA
         s[TILES] &= ~(1 << t)
+        leave_place_masks(s, t)
         s[ACTS] -= 1
         s[COUNT + C_SALVAGE] += 1
         check_state_losses(s, p)  # R18: a salvage can cut a path (R16)
@@ -379,6 +434,7 @@ def sink_place(s, p, place):
     s[CARD + place] = -1
     s[TSTATE + place] = SEA
     s[TILES] &= ~(1 << place)
+    leave_place_masks(s, place)
     s[SUNK] += 1
     if card == JOKER_ID:
         s[OUTCOME] = CAUSE_HELICOPTER
@@ -411,7 +467,9 @@ def draw_flood(s, p, log, nlog):
         nlog += 1
     st = s[TSTATE + place]
     if st == DOWN or st == DRY:
-        s[TSTATE + place] = FLOODED
+        s[TSTATE + place] = FLOODED  # face up now, if it was not
+        s[FLOODED_AT] |= 1 << place
+        s[FACE_UP_LAND] |= np.int64(4 <= s[CARD + place] < 24) << place
         return nlog, -1, -1
     if st == FLOODED:
         card = s[CARD + place]

@@ -33,12 +33,13 @@ def _load_numba_numpy_support_without_scipy() -> None:
 
 _load_numba_numpy_support_without_scipy()
 
+import sim.compiler_shortcuts  # noqa: E402,F401  (numba's compiler without work that changes nothing)
 import sim.general_calls  # noqa: E402,F401  (one compiled copy of each helper: see that module)
 
 # --- state offsets -------------------------------------------------------------------------------
 CARD = 0  # 25: card id per place, -1 for sea
 TSTATE = 25  # 25: 0 face down, 1 dry, 2 flooded, 3 sea
-PAWN = 50  # 4: place of each pawn
+PAWN = 50  # 4: place of each pawn, -1 for a seat without one (the legal-action mask reads all four)
 HAND = 54  # 4: salvage of each pawn as a bit mask of land cards (bit = card id - 4)
 RAISED = 58  # bit mask of raised suits
 GAUGE_TOP = 59  # index of the top gauge card in p[P_GRANK:]
@@ -59,7 +60,11 @@ SUNK = 94  # tiles sunk by floods
 LOSS_PLACE = 95  # place whose sinking ended the game, -1
 PASSES = 96
 RAISE_SEQ = 97  # suits in the order raised, as base-5 digits (suit + 1), oldest first
-NSTATE = 98
+# Two place masks kept in step with TSTATE and CARD by the kernel's step functions, so that the
+# legal-action mask reads a few words instead of three state entries per neighbour:
+FLOODED_AT = 98  # places whose tile is flooded (TSTATE == FLOODED)
+FACE_UP_LAND = 99  # places whose tile is face up (dry or flooded) and holds a land card: R10's salvage
+NSTATE = 100
 
 # --- parameters ----------------------------------------------------------------------------------
 P_PLAYERS, P_PAWNS, P_CPT, P_SWIM, P_ACTIONS, P_GLEN = 0, 1, 2, 3, 4, 5
@@ -106,13 +111,6 @@ ESC_DR = np.array([-1, -1, 0, 1, 1, 1, 0, -1], dtype=np.int64)
 
 NEIGHBOUR = _table(DIR_DC, DIR_DR, 1)
 NEIGHBOUR2 = _table(DIR_DC, DIR_DR, 2)
-# The same as index tables that never leave the island (an off-island step stays on `place`) with
-# their 0/1 flags: the legal-action mask reads both neighbours unconditionally and masks with
-# the flag, so the hottest function of the kernel has no branch per direction to mispredict.
-STEP = np.where(NEIGHBOUR >= 0, NEIGHBOUR, np.arange(25)[:, None])
-STEP_ON = (NEIGHBOUR >= 0).astype(np.int64)
-STEP2 = np.where(NEIGHBOUR2 >= 0, NEIGHBOUR2, np.arange(25)[:, None])
-STEP2_ON = (NEIGHBOUR2 >= 0).astype(np.int64)
 ESCAPE_TO = _table(ESC_DC, ESC_DR, 1)
 NON_CENTRE = np.array([i for i in range(25) if i != 12], dtype=np.int64)
 
@@ -226,6 +224,39 @@ def kth_set_bit(typingctx, x, k):
         return builder.cttz(bit, llvmir.Constant(llvmir.IntType(1), 0))
 
     return types.int64(x, k), codegen
+
+
+def _extract_bits_by_loop(x, mask):
+    """`extract_bits` where the CPU has no PEXT: one mask bit at a time, lowest first."""
+    out = 0
+    k = 0
+    while mask:
+        low = mask & -mask
+        out |= np.int64((x & low) != 0) << k
+        mask ^= low
+        k += 1
+    return out
+
+
+@intrinsic
+def extract_bits(typingctx, x, mask):
+    """The bits of `x` at the set bits of `mask`, packed into the low bits in order (bit i of the
+    result: the i-th lowest set bit of `mask`). With BMI2 (x86) one PEXT; the legal-action mask
+    gathers the four neighbours of a place with it. Elsewhere a loop over the mask's bits."""
+    if not isinstance(x, types.Integer) or not isinstance(mask, types.Integer):
+        return None
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        x64, m64 = (context.cast(builder, v, t, types.int64) for v, t in zip(args, (x, mask), strict=True))
+        if "+bmi2" not in context.codegen()._tm_features.split(","):
+            return context.compile_internal(builder, _extract_bits_by_loop, sig, [x64, m64])
+        i64 = llvmir.IntType(64)
+        pext = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
+                                              "llvm.x86.bmi.pext.64")
+        return builder.call(pext, [x64, m64])
+
+    return types.int64(x, mask), codegen
 
 
 @njit(cache=True, forceinline=True)

@@ -48,6 +48,7 @@ COMPARED = {
     "PILE_POS": (L.PILE_POS, 1), "TURN": (L.TURN, 1), "ACTS": (L.ACTS, 1), "FLOODS": (L.FLOODS, 1),
     "OUTCOME": (L.OUTCOME, 1), "ISLAND_LAND": (L.ISLAND_LAND, 1), "TILES": (L.TILES, 1),
     "KINGPOS": (L.KINGPOS, 4), "COUNT": (L.COUNT, 7), "SUNK": (L.SUNK, 1), "PASSES": (L.PASSES, 1),
+    "FLOODED_AT": (L.FLOODED_AT, 1), "FACE_UP_LAND": (L.FACE_UP_LAND, 1),
 }
 
 COMPARED_AT = np.array([at + k for at, n in COMPARED.values() for k in range(n)])
@@ -77,7 +78,7 @@ def card_id(card: str | None) -> int:
 def to_kernel(game: Game) -> np.ndarray:
     """The engine's state in the kernel's layout (sim/layout.py)."""
     s = np.zeros(L.NSTATE, dtype=np.int32)
-    land = tiles = 0
+    land = tiles = flooded = face_up_land = 0
     for k in range(4):
         s[L.KINGPOS + k] = -1
         s[L.PAWN + k] = -1
@@ -89,12 +90,16 @@ def to_kernel(game: Game) -> np.ndarray:
         s[L.TSTATE + i] = STATES[tile.state]
         if tile.state != "sea":
             tiles |= 1 << i
+            flooded |= (tile.state == "flooded") << i
+            face_up_land |= (tile.state != "down" and 4 <= cid < 24) << i
             if 0 <= cid < 4:
                 s[L.KINGPOS + cid] = i
             elif 4 <= cid < 24:
                 land |= 1 << (cid - 4)
     s[L.ISLAND_LAND] = land
     s[L.TILES] = tiles
+    s[L.FLOODED_AT] = flooded
+    s[L.FACE_UP_LAND] = face_up_land
     for k, place in enumerate(game.pawns):
         s[L.PAWN + k] = PLACES[place]
         s[L.HAND + k] = sum(1 << (CARD_IDS[c] - 4) for c in game.salvage[k])

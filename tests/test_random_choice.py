@@ -1,8 +1,9 @@
-"""`random`'s choice: the k-th legal action, k uniform, found by `sim.layout.kth_set_bit`.
+"""`random`'s choice: the k-th legal action, k uniform, found by `sim.layout.kth_set_bit`; and
+`sim.layout.extract_bits`, with which the legal-action mask gathers a place's neighbours.
 
-The bit trick (PDEP and TZCNT where the CPU has BMI2, a loop elsewhere) must name the same
-action as counting set bits up from the lowest does, on either path: `random`'s games are the
-same draws as before it (tests/test_fingerprints.py pins them)."""
+The bit tricks (PDEP and TZCNT, PEXT, where the CPU has BMI2; loops elsewhere) must give what
+counting bits one by one gives, on either path: `random`'s games are the same draws as before
+them (tests/test_fingerprints.py pins them)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from numba import njit
 from numba.core.registry import cpu_target
 
-from sim.layout import kth_set_bit
+from sim.layout import extract_bits, kth_set_bit
 
 
 def _reference(x: int, k: int) -> int:
@@ -24,12 +25,18 @@ def _masks():
     return [(m, k) for m in masks for k in sorted({0, bin(m).count("1") - 1, int(gen.integers(bin(m).count("1")))})]
 
 
-@pytest.mark.parametrize("features", ["host", "without BMI2"])
-def test_kth_set_bit_names_the_kth_lowest_set_bit(features, monkeypatch):
+def _compile_for(features, monkeypatch):
+    """The CPU features the next numba compile in this test sees: the host's, or without BMI2."""
     codegen = cpu_target.target_context.codegen()
     if features == "without BMI2":
         kept = [f for f in codegen._tm_features.split(",") if f != "+bmi2"]
         monkeypatch.setattr(codegen, "_tm_features", ",".join(kept))
+    return codegen
+
+
+@pytest.mark.parametrize("features", ["host", "without BMI2"])
+def test_kth_set_bit_names_the_kth_lowest_set_bit(features, monkeypatch):
+    codegen = _compile_for(features, monkeypatch)
 
     @njit
     def kth(xs, ks, out):  # compiled here, under the features above
@@ -43,3 +50,27 @@ def test_kth_set_bit_names_the_kth_lowest_set_bit(features, monkeypatch):
     kth(xs, ks, out)
     assert out.tolist() == [_reference(m, k) for m, k in pairs]
     assert ("+bmi2" in codegen._tm_features.split(",")) == ("llvm.x86.bmi.pdep" in kth.inspect_llvm(kth.signatures[0]))
+
+
+def _extract_reference(x: int, mask: int) -> int:
+    return sum(((x >> i) & 1) << k for k, i in enumerate(i for i in range(64) if (mask >> i) & 1))
+
+
+@pytest.mark.parametrize("features", ["host", "without BMI2"])
+def test_extract_bits_packs_the_bits_under_the_mask(features, monkeypatch):
+    codegen = _compile_for(features, monkeypatch)
+
+    @njit
+    def extract(xs, masks, out):
+        for i in range(xs.size):
+            out[i] = extract_bits(xs[i], masks[i])
+
+    gen = np.random.default_rng(13)
+    neighbours = (1 << 0) | (1 << 4) | (1 << 6) | (1 << 10)  # the legal-action mask's own mask
+    masks = [0, 1, neighbours, (1 << 62) | 1, *map(int, gen.integers(1, 1 << 62, 300))]
+    xs = np.array([int(gen.integers(0, 1 << 62)) for _ in masks], dtype=np.int64)
+    out = np.empty(len(masks), dtype=np.int64)
+    extract(xs, np.array(masks, dtype=np.int64), out)
+    assert out.tolist() == [_extract_reference(int(x), m) for x, m in zip(xs, masks, strict=True)]
+    with_pext = "llvm.x86.bmi.pext" in extract.inspect_llvm(extract.signatures[0])
+    assert ("+bmi2" in codegen._tm_features.split(",")) == with_pext

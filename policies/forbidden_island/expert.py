@@ -171,7 +171,7 @@ THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
 # Scratch layout. `bi` (int64) and `b` (float64) are kept for a whole run of games; every
 # decision that builds a board takes a new generation number, and the parts built lazily carry
 # the generation they were built for (so nothing is cleared between decisions).
-(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN) = range(8)
+(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN, BI_WEIGHTS_SET) = range(9)
 BI_PAWN = 10  # 4 seats
 BI_ROLE = 14  # 4
 BI_COLLECTOR = 18  # 4 treasures
@@ -183,18 +183,35 @@ BI_THR = 65  # 24: flooded tiles, most pressing first
 BI_ABOVE = 89  # 24: flood cards above each tile's layer (-1: not in the pile)
 BI_SIZE = 113  # 24: the size of that layer
 BI_GOAL = 137  # 4 x MAX_GOALS goal place masks
-BI_HERE_GEN = BI_GOAL + 4 * MAX_GOALS  # 4: the generation B_HERE and BI_HERE_D were found in, by seat
-BI_HERE_D = BI_HERE_GEN + 4  # 4 x THREAT_SLOTS: distance from the pawn to each threat (-1: no reach)
-BI_ROWS = BI_HERE_D + 4 * THREAT_SLOTS  # 24: `_place_scores`' row of the table at each place
-BI_PATHS = BI_ROWS + 24  # paths.py's distance table, its rows kept while the island is the same
+BI_ROWS = BI_GOAL + 4 * MAX_GOALS  # 24: `_place_scores`' row of the table at each place
+BI_VERSION = BI_ROWS + 24  # the last version number given (the stamps below take new ones from here)
+BI_ODDS_VER = BI_VERSION + 1  # the version of the flood odds in BI_ABOVE ... B_FNEXT
+BI_ODDS_KEY = BI_ODDS_VER + 1  # 56: what those odds were found from (`_flood_odds`)
+BI_URGENCY_VER = BI_ODDS_KEY + 56  # 24: the odds version each tile's B_URGENCY was found with
+# What `_place_score` keeps of each seat's score at each place (entry 24 * seat + place) from one
+# decision to the next, and the versions that say whether it still holds:
+BI_ISLAND_KEY = BI_URGENCY_VER + 24  # 4: by seat, its role and the island its moves depend on
+BI_ISLAND_VER = BI_ISLAND_KEY + 4  # 4: ... and that key's version
+BI_GOALS_VER = BI_ISLAND_VER + 4  # 4: the version of each seat's goal list (and island)
+BI_GOALS_ISLAND = BI_GOALS_VER + 4  # 4: the island version each seat's goal list was versioned with
+BI_GOALS_DIFF = BI_GOALS_ISLAND + 4  # 1: set while a goal list being made differs from the last
+BI_THREATS_VER = BI_GOALS_DIFF + 1  # 1: the version of the places of the threats' slots
+BI_SLOTS = BI_THREATS_VER + 1  # 1 + THREAT_SLOTS: how many slots are read, and each one's place
+BI_G_VER = BI_SLOTS + 1 + THREAT_SLOTS  # 96: the goals version each entry's B_G was found with
+BI_D_VER = BI_G_VER + 96  # 96: the threats version each entry's BI_D were found with
+BI_D_ISLAND = BI_D_VER + 96  # 96: ... and the island version
+BI_D = BI_D_ISLAND + 96  # 96 x THREAT_SLOTS: each entry's distance to each threat slot
+BI_PATHS = BI_D + 96 * THREAT_SLOTS  # paths.py's distance table, its rows kept while the island is the same
 NBI = BI_PATHS + PATH_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
 B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
 B_ALL = B_W + 48  # 24: `_place_scores`, one seat's place score at every place
 B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
-B_HERE = B_NOW + 24  # 4: each seat's goal term where its pawn stands (`_place_score`)
-NB = B_HERE + 4
+B_G = B_NOW + 24  # 96: each entry's goal term (`_place_score`)
+B_RAW = B_G + 96  # 48: the policy parameter's weights as `choose` last copied them (0 = default)
+B_URGENCY = B_RAW + 48  # 24: each flooded tile's urgency, kept while the flood odds stay the same
+NB = B_URGENCY + 24
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
@@ -378,18 +395,40 @@ def _pickups_standing(s, t):
 @njit(cache=True, _nrt=False)
 def _add_goal(b, bi, seat, weight, mask):
     g = bi[BI_NGOAL + seat]
+    if bi[BI_GOAL + seat * MAX_GOALS + g] != mask or b[B_GOALW + seat * MAX_GOALS + g] != weight:
+        bi[BI_GOALS_DIFF] = 1
     bi[BI_GOAL + seat * MAX_GOALS + g] = mask
     b[B_GOALW + seat * MAX_GOALS + g] = weight
     bi[BI_NGOAL + seat] = g + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _goals(s, p, b, bi, seat):
-    """expert_reference.Board.goals, written into the seat's goal slots (once a decision)."""
-    if bi[BI_GOALS_GEN + seat] == bi[BI_GEN]:
-        return
+    """expert_reference.Board.goals, written into the seat's goal slots (once a decision). The
+    check is inlined into its callers: most of its calls (a place score's) find the goals listed,
+    and a call passing four arrays costs more than the check."""
+    if bi[BI_GOALS_GEN + seat] != bi[BI_GEN]:
+        _list_goals(s, p, b, bi, seat)
+
+
+@njit(cache=True, _nrt=False)
+def _list_goals(s, p, b, bi, seat):
+    """The seat's goals, over its last list: a new version (BI_GOALS_VER) when they differ from
+    it, or the island its moves depend on has changed since, so that the goal terms kept by
+    `_place_score` are found again."""
     bi[BI_GOALS_GEN + seat] = bi[BI_GEN]
+    last = bi[BI_NGOAL + seat]
     bi[BI_NGOAL + seat] = 0
+    bi[BI_GOALS_DIFF] = 0
+    _fill_goals(s, p, b, bi, seat)
+    if bi[BI_GOALS_DIFF] or bi[BI_NGOAL + seat] != last or bi[BI_GOALS_ISLAND + seat] != bi[BI_ISLAND_VER + seat]:
+        bi[BI_GOALS_ISLAND + seat] = bi[BI_ISLAND_VER + seat]
+        bi[BI_VERSION] += 1
+        bi[BI_GOALS_VER + seat] = bi[BI_VERSION]
+
+
+@njit(cache=True, _nrt=False)
+def _fill_goals(s, p, b, bi, seat):
     if bi[BI_CAPT] == 15:
         _add_goal(b, bi, seat, b[B_W + W_TO_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
         return
@@ -429,38 +468,40 @@ def _goals(s, p, b, bi, seat):
 @njit(cache=True, _nrt=False)
 def _place_score(s, p, b, bi, seat, place, actions, shored):
     """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`.
-    A turn scores the pawn where it stands several times (before any action, after a draw, after
-    an action spent there, after each shore-up from there): there its goal term and its distances
-    to the threats are found once a decision (B_HERE, BI_HERE_D) and the score is summed again
-    from them in the same order."""
+    A turn scores the same places again and again (where the pawn stands before each action,
+    after a draw, after each shore-up; where it could move, from one action to the next): the
+    goal term and the distances to the threats' slots are kept for each seat and place (an
+    entry) while the seat's goals and island stay the same (BI_GOALS_VER), and the places of the
+    threats' slots (BI_THREATS_VER), and the score is summed again from them in the same order."""
     _goals(s, p, b, bi, seat)
     role = bi[BI_ROLE + seat]
-    here = place == bi[BI_PAWN + seat]
-    known = here and bi[BI_HERE_GEN + seat] == bi[BI_GEN]
-    row = -1
-    if known:
-        score = b[B_HERE + seat]
+    entry = 24 * seat + place
+    nslots = min(bi[BI_NTHR], THREAT_SLOTS)
+    row = -2  # not looked up yet
+    if bi[BI_G_VER + entry] == bi[BI_GOALS_VER + seat]:
+        score = b[B_G + entry]
     else:
         row = _row(s, bi, role, place)
         score = 0.0
         for g in range(bi[BI_NGOAL + seat]):
             d = _distance_from(s, bi, role, row, bi[BI_GOAL + seat * MAX_GOALS + g], place)
             score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
-        if here:
-            b[B_HERE + seat] = score
-            for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
-                bi[BI_HERE_D + THREAT_SLOTS * seat + k] = _threat_distance(s, bi, role, row, bi[BI_THR + k], place)
-            bi[BI_HERE_GEN + seat] = bi[BI_GEN]
-            known = True
+        b[B_G + entry] = score
+        bi[BI_G_VER + entry] = bi[BI_GOALS_VER + seat]
+    dist = BI_D + THREAT_SLOTS * entry
+    if bi[BI_D_VER + entry] != bi[BI_THREATS_VER] or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat]:
+        if row == -2:
+            row = _row(s, bi, role, place)
+        for k in range(nslots):
+            bi[dist + k] = _threat_distance(s, bi, role, row, bi[BI_THR + k], place)
+        bi[BI_D_VER + entry] = bi[BI_THREATS_VER]
+        bi[BI_D_ISLAND + entry] = bi[BI_ISLAND_VER + seat]
     best_now = 0.0
-    for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+    for k in range(nslots):
         tile = bi[BI_THR + k]
         if _bit(shored, tile):
             continue
-        if known:
-            d = bi[BI_HERE_D + THREAT_SLOTS * seat + k]
-        else:
-            d = _threat_distance(s, bi, role, row, tile, place)
+        d = bi[dist + k]
         worth = b[B_THRW + k]
         if d <= actions - 1:
             best_now = max(best_now, worth)
@@ -586,6 +627,16 @@ def _board(s, p, b, bi):
     for seat in range(players):
         bi[BI_PAWN + seat] = s[PAWN + seat]
         bi[BI_ROLE + seat] = s[ROLE + seat]
+        # what the seat's moves depend on: its role and the sunk places, and for the Diver the
+        # flooded ones (the built bit: a fresh scratch array's zeros match no key)
+        role = s[ROLE + seat]
+        key = np.int64(s[SUNK]) | (np.int64(role) << 48) | (np.int64(1) << 52)
+        if role == ROLE_DIVER:
+            key |= np.int64(s[FLOODED]) << 24
+        if bi[BI_ISLAND_KEY + seat] != key:
+            bi[BI_ISLAND_KEY + seat] = key
+            bi[BI_VERSION] += 1
+            bi[BI_ISLAND_VER + seat] = bi[BI_VERSION]
     for c in range(7):
         bi[BI_TEAM + c] = 0
     for seat in range(4):
@@ -608,29 +659,26 @@ def _board(s, p, b, bi):
         bi[BI_COLLECTOR + t] = best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _threats(s, p, b, bi):
     """The board's second stage (once a decision): flood odds (expert_reference.Board._flood_odds),
-    the worth of each flooded tile and the flooded tiles by worth times urgency."""
-    if bi[BI_THREATS_GEN] == bi[BI_GEN]:
-        return
-    bi[BI_THREATS_GEN] = bi[BI_GEN]
-    # flood odds: the public layers (sets of cards, bottom layer first in the kernel)
-    for tile in range(24):
-        bi[BI_ABOVE + tile] = -1
-        bi[BI_SIZE + tile] = 0
+    the worth of each flooded tile and the flooded tiles by worth times urgency. The check is
+    inlined, as `_goals`' is."""
+    if bi[BI_THREATS_GEN] != bi[BI_GEN]:
+        _find_threats(s, p, b, bi)
+
+
+@njit(cache=True, _nrt=False)
+def _flood_odds(s, p, b, bi):
+    """expert_reference.Board._flood_odds and the Waters Rise! odds: what each tile's urgency is
+    read from. They follow from the flood pile's layers and discard, the water mark, the phase's
+    draws and the treasure pile's count of cards and of Waters Rise!, which stay the same over
+    a turn's actions: found again only when one of those differs from when they were last found
+    (kept from BI_ODDS_KEY on), and each new finding gets a new version number (BI_ODDS_VER)
+    that the urgencies kept by tile (`_kept_urgency`) are stamped with. The pile's order is
+    compared too, though the odds read only its layers: a difference there only costs a finding."""
     top = s[FPILE_N]
     nl = s[FLAYERS_N]
-    for i in range(nl):
-        lo = s[FLAYER + i]
-        hi = s[FLAYER + i + 1] if i + 1 < nl else top
-        for j in range(lo, hi):
-            tile = s[FPILE + j]
-            bi[BI_ABOVE + tile] = top - hi
-            bi[BI_SIZE + tile] = hi - lo
-    bi[BI_PILE] = top
-    bi[BI_DISC] = s[FDISC]
-    bi[BI_NDISC] = popcount(s[FDISC])
     ph = phase(s, p)
     if ph == PH_ACTIONS:
         draws = p[P_DRAWS]
@@ -643,6 +691,45 @@ def _threats(s, p, b, bi):
     n = 0
     for c in range(7):
         n += TREASURE_DECK_COUNTS[c] - s[TDISC + c] - bi[BI_TEAM + c]
+    floods = s[FLOODS] if ph == PH_FLOOD else -1
+    key = BI_ODDS_KEY
+    same = bi[key] == top + 1 and bi[key + 1] == nl and bi[key + 2] == s[FDISC] and bi[key + 3] == s[MARK] \
+        and bi[key + 4] == draws and bi[key + 5] == n and bi[key + 6] == rises and bi[key + 7] == floods
+    if same:
+        for i in range(nl):
+            same &= bi[key + 8 + i] == s[FLAYER + i]
+        for j in range(top):
+            same &= bi[key + 32 + j] == s[FPILE + j]
+    if same:
+        return
+    bi[key] = top + 1  # never 0, so that a fresh scratch array matches no state
+    bi[key + 1] = nl
+    bi[key + 2] = s[FDISC]
+    bi[key + 3] = s[MARK]
+    bi[key + 4] = draws
+    bi[key + 5] = n
+    bi[key + 6] = rises
+    bi[key + 7] = floods
+    for i in range(nl):
+        bi[key + 8 + i] = s[FLAYER + i]
+    for j in range(top):
+        bi[key + 32 + j] = s[FPILE + j]
+    bi[BI_VERSION] += 1
+    bi[BI_ODDS_VER] = bi[BI_VERSION]
+    # flood odds: the public layers (sets of cards, bottom layer first in the kernel)
+    for tile in range(24):
+        bi[BI_ABOVE + tile] = -1
+        bi[BI_SIZE + tile] = 0
+    for i in range(nl):
+        lo = s[FLAYER + i]
+        hi = s[FLAYER + i + 1] if i + 1 < nl else top
+        for j in range(lo, hi):
+            tile = s[FPILE + j]
+            bi[BI_ABOVE + tile] = top - hi
+            bi[BI_SIZE + tile] = hi - lo
+    bi[BI_PILE] = top
+    bi[BI_DISC] = s[FDISC]
+    bi[BI_NDISC] = popcount(s[FDISC])
     miss = 1.0
     for k in range(min(draws, n)):
         miss *= max(n - k - rises, 0) / (n - k)
@@ -655,13 +742,30 @@ def _threats(s, p, b, bi):
         b[B_FNOW] = FLOOD_DRAWS[mark] if mark < SKULL else 0
     b[B_FAFTER] = FLOOD_DRAWS[mark + 1] if mark + 1 < SKULL else 0
     b[B_FNEXT] = FLOOD_DRAWS[mark] if mark < SKULL else 0
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _kept_urgency(s, b, bi, tile):
+    """`_urgency` of a flooded tile, kept by tile while the flood odds stay the same (a tile's
+    card, in the pile or the discard, and so whether it has sunk, is part of what the odds were
+    found from). Needs `_threats`."""
+    if bi[BI_URGENCY_VER + tile] != bi[BI_ODDS_VER]:
+        b[B_URGENCY + tile] = _urgency(s, b, bi, tile)
+        bi[BI_URGENCY_VER + tile] = bi[BI_ODDS_VER]
+    return b[B_URGENCY + tile]
+
+
+@njit(cache=True, _nrt=False)
+def _find_threats(s, p, b, bi):
+    bi[BI_THREATS_GEN] = bi[BI_GEN]
+    _flood_odds(s, p, b, bi)
     # threatened: flooded tiles by worth (value x urgency) descending, then tile index; only
     # flooded tiles' worths are ever read
     nt = 0
     for tile in range(24):
         if _flooded_tile(s, tile):
             b[B_VALUE + tile] = _tile_value(s, b, bi, tile)
-            worth = b[B_VALUE + tile] * _urgency(s, b, bi, tile)
+            worth = b[B_VALUE + tile] * _kept_urgency(s, b, bi, tile)
             k = nt
             while k > 0 and b[B_THRW + k - 1] < worth:
                 b[B_THRW + k] = b[B_THRW + k - 1]
@@ -671,6 +775,17 @@ def _threats(s, p, b, bi):
             bi[BI_THR + k] = tile
             nt += 1
     bi[BI_NTHR] = nt
+    # the places of the slots `_place_score` reads: a new version when they differ from the last
+    nslots = min(nt, THREAT_SLOTS)
+    same = bi[BI_SLOTS] == nslots + 1  # + 1: a fresh scratch array's zero matches nothing
+    for k in range(nslots):
+        same &= bi[BI_SLOTS + 1 + k] == s[TILE_PLACE + bi[BI_THR + k]]
+    if not same:
+        bi[BI_SLOTS] = nslots + 1
+        for k in range(nslots):
+            bi[BI_SLOTS + 1 + k] = s[TILE_PLACE + bi[BI_THR + k]]
+        bi[BI_VERSION] += 1
+        bi[BI_THREATS_VER] = bi[BI_VERSION]
 
 
 # --- the choice -------------------------------------------------------------------------------------------
@@ -722,7 +837,12 @@ def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
     -1 while the game runs). `b` (NB floats, the weights from B_W on) and `bi` (NBI ints) are
     scratch arrays the caller keeps for the whole run."""
-    ph = phase(s, p)
+    return _choose_code(s, p, b, bi, phase(s, p))
+
+
+@njit(cache=True, _nrt=False)
+def _choose_code(s, p, b, bi, ph):
+    """`choose_code` in phase `ph` (`choose` has found it already)."""
     if ph == PH_SWIM:  # F11: no special card while a pawn swims
         seat = low_seat(s[SWIMMERS])
         targets = escape_targets(s, p, seat)
@@ -1058,7 +1178,7 @@ def _discard(s, p, b, bi, seat):
                 continue
             a = A_SANDBAGS + 24 * seat + q
             tile = s[PLACE_TILE + q]
-            score = b[B_VALUE + tile] * (_urgency(s, b, bi, tile) + 0.01)
+            score = b[B_VALUE + tile] * (_kept_urgency(s, b, bi, tile) + 0.01)
             if best < 0 or score > best_score or (score == best_score and a < best):
                 best, best_score = a, score
         return best
@@ -1103,7 +1223,7 @@ def _better(a, score, best, best_score):
 
 @njit(cache=True, _nrt=False)
 def _shore_worth(s, b, bi, place):
-    return b[B_VALUE + s[PLACE_TILE + place]] * _urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
+    return b[B_VALUE + s[PLACE_TILE + place]] * _kept_urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
 
 
 @njit(cache=True, _nrt=False)
@@ -1234,19 +1354,36 @@ def default_params() -> np.ndarray:
     return np.zeros(WEIGHTS + NB + NBI, dtype=np.float64)
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _load_weights(pp, b, bi):
+    """The weights in use, b[B_W + i]: pp[i], or the reference's value where pp[i] is 0. Copied
+    again only when pp's weights differ from those last copied (kept raw from B_RAW on), which
+    is almost never: the comparison reads without writing, so it runs as a few vector steps,
+    where the copy, writing into the same array it reads, runs one weight at a time."""
+    same = bi[BI_WEIGHTS_SET]
+    for i in range(WEIGHTS):
+        same &= pp[i] == b[B_RAW + i]
+    if not same:
+        for i in range(WEIGHTS):
+            b[B_RAW + i] = pp[i]
+            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+        bi[BI_WEIGHTS_SET] = 1
+        bi[BI_ODDS_KEY] = 0  # the kept urgencies were weighed with the old weights
+
+
 @njit(cache=True, _nrt=False)
 def choose(s, p, pp, acts, n, rng):
     """The play loop's interface. Called with the legal list (n > 0) it returns the index of its
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
-    code = _plain_draw(s, p, phase(s, p))  # most decisions of a game: no weights read
+    ph = phase(s, p)
+    code = _plain_draw(s, p, ph)  # most decisions of a game: no weights read
     if code < 0:
         b = pp[WEIGHTS:WEIGHTS + NB]
         bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)
-        for i in range(WEIGHTS):
-            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
-        code = choose_code(s, p, b, bi)
+        _load_weights(pp, b, bi)
+        code = _choose_code(s, p, b, bi, ph)
     if n == 0:
         acts[0] = code
         return 0
