@@ -17,28 +17,29 @@ Each shortcut returns what numba's own code returns; only the time differs.
   the scope, as the blocks of the IR copied share one scope.
 
 numba is pinned (tests/test_numba_pin.py); tests/test_compile.py checks that a cold start still
-plays the same games. Installed on import (sim/layout.py imports this module).
+plays the same games. Installed when numba first compiles in a process (sim/layout.py imports
+this module): a run of cached kernels does not import the parts of numba patched here.
 """
 
 from __future__ import annotations
 
 import copy
 
-from numba.core import inline_closurecall, ir, targetconfig, types
-from numba.core.typing import npydecl
+from numba.core import event
+
+_numba: dict[str, object] = {}  # numba's own functions, once installed
 
 
 def _may_be_array(ty) -> bool:
+    from numba.core import types
+
     return isinstance(ty.type if isinstance(ty, types.Optional) else ty, types.ArrayCompatible)
-
-
-_numba_operator_generic = npydecl.NumpyRulesArrayOperator.generic
 
 
 def _operator_generic(self, args, kws):
     if not kws and not any(_may_be_array(a) for a in args):
         return None  # what numba returns for operators without an array argument, after the search
-    return _numba_operator_generic(self, args, kws)
+    return _numba["operator_generic"](self, args, kws)
 
 
 def _values(self):
@@ -50,7 +51,6 @@ def _values(self):
 
 
 _memo_of_copy: list[dict] = []  # one memo while numba's inliner copies an IR (innermost last)
-_numba_inline_ir = inline_closurecall.InlineWorker.inline_ir
 
 
 def _block_deepcopy(self, memo):
@@ -59,7 +59,7 @@ def _block_deepcopy(self, memo):
     shared = _memo_of_copy[-1] if _memo_of_copy else memo
     if id(self) in shared:
         return shared[id(self)]
-    out = ir.Block.__new__(ir.Block)
+    out = type(self).__new__(type(self))
     shared[id(self)] = out
     out.__dict__.update(copy.deepcopy(self.__dict__, shared))
     return out
@@ -68,17 +68,32 @@ def _block_deepcopy(self, memo):
 def _inline_ir(self, *args, **kwargs):
     _memo_of_copy.append({})
     try:
-        return _numba_inline_ir(self, *args, **kwargs)
+        return _numba["inline_ir"](self, *args, **kwargs)
     finally:
         _memo_of_copy.pop()
 
 
 def install() -> None:
     """Install the shortcuts (idempotent)."""
+    if _numba:
+        return
+    from numba.core import inline_closurecall, ir, targetconfig
+    from numba.core.typing import npydecl
+
+    _numba["operator_generic"] = npydecl.NumpyRulesArrayOperator.generic
+    _numba["inline_ir"] = inline_closurecall.InlineWorker.inline_ir
     npydecl.NumpyRulesArrayOperator.generic = _operator_generic
     targetconfig.TargetConfig.values = _values
     ir.Block.__deepcopy__ = _block_deepcopy
     inline_closurecall.InlineWorker.inline_ir = _inline_ir
 
 
-install()
+class _InstallOnFirstCompile(event.Listener):
+    def on_start(self, ev):
+        install()
+
+    def on_end(self, ev):
+        pass
+
+
+event.register("numba:compile", _InstallOnFirstCompile())

@@ -23,12 +23,16 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   search from its place the first time it is read on the current island and kept until a tile
   sinks (or, for the Diver, floods or is shored up): moves are symmetric, so a search from the
   start gives the reference's distances from its search from the goals.
-- The place score before an action is computed once per decision, not once per action, and
-  where a pawn stands its goal term and threat distances once per decision (`_place_score`).
+- The place score before an action is computed once per decision, not once per action. Each
+  seat's goal term and distances to the threats at each place are kept from one decision to
+  the next while its goals, its island and the threats' places are the same (`_place_score`,
+  versioned), and the flood odds and each flooded tile's urgency while the flood pile, its
+  discard, the mark and the draws ahead are the same (`_flood_odds`).
 - A search of the whole island (a Lift to fly freely or before a discard, a safe spot) scores
   all 24 places in one sweep (`_place_scores`) rather than place by place, and is skipped when
   an upper bound of every place's score (`_score_bound`) shows no place could gain enough.
-- Scratch space is stamped with a generation number per decision instead of being cleared.
+- Scratch space is stamped with a generation number per decision (or a version number per
+  kept result) instead of being cleared.
 """
 
 from __future__ import annotations
@@ -465,39 +469,26 @@ def _fill_goals(s, p, b, bi, seat):
         _add_goal(b, bi, seat, b[B_W + W_NEAR_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _place_score(s, p, b, bi, seat, place, actions, shored):
     """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`.
     A turn scores the same places again and again (where the pawn stands before each action,
     after a draw, after each shore-up; where it could move, from one action to the next): the
     goal term and the distances to the threats' slots are kept for each seat and place (an
     entry) while the seat's goals and island stay the same (BI_GOALS_VER), and the places of the
-    threats' slots (BI_THREATS_VER), and the score is summed again from them in the same order."""
+    threats' slots (BI_THREATS_VER), and the score is summed again from them in the same order.
+    Inlined into its callers, so that an entry found kept costs no call (a call passes four
+    arrays): only a stale one calls `_keep_entry`."""
     _goals(s, p, b, bi, seat)
-    role = bi[BI_ROLE + seat]
     entry = 24 * seat + place
-    nslots = min(bi[BI_NTHR], THREAT_SLOTS)
-    row = -2  # not looked up yet
-    if bi[BI_G_VER + entry] == bi[BI_GOALS_VER + seat]:
-        score = b[B_G + entry]
-    else:
-        row = _row(s, bi, role, place)
-        score = 0.0
-        for g in range(bi[BI_NGOAL + seat]):
-            d = _distance_from(s, bi, role, row, bi[BI_GOAL + seat * MAX_GOALS + g], place)
-            score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
-        b[B_G + entry] = score
-        bi[BI_G_VER + entry] = bi[BI_GOALS_VER + seat]
+    if bi[BI_G_VER + entry] != bi[BI_GOALS_VER + seat] or bi[BI_D_VER + entry] != bi[BI_THREATS_VER] \
+            or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat]:
+        _keep_entry(s, b, bi, seat, place)
+    role = bi[BI_ROLE + seat]
     dist = BI_D + THREAT_SLOTS * entry
-    if bi[BI_D_VER + entry] != bi[BI_THREATS_VER] or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat]:
-        if row == -2:
-            row = _row(s, bi, role, place)
-        for k in range(nslots):
-            bi[dist + k] = _threat_distance(s, bi, role, row, bi[BI_THR + k], place)
-        bi[BI_D_VER + entry] = bi[BI_THREATS_VER]
-        bi[BI_D_ISLAND + entry] = bi[BI_ISLAND_VER + seat]
+    score = b[B_G + entry]
     best_now = 0.0
-    for k in range(nslots):
+    for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
         tile = bi[BI_THR + k]
         if _bit(shored, tile):
             continue
@@ -510,11 +501,42 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     if role != ROLE_PILOT and role != ROLE_DIVER:
         ways = _escapes(s, bi, seat, place)
         score += b[B_W + W_CONNECTED] * (0 if ways == 0 else 1 if ways & (ways - 1) == 0 else 2)
-    if role != ROLE_PILOT and role != ROLE_DIVER and _escapes(s, bi, seat, place) == 0 and _bit(s[FLOODED], place):
-        tile = s[PLACE_TILE + place]
-        if bi[BI_CAPT] != 15 or tile != T_FOOLS_LANDING:
-            score -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, tile)
+        if ways == 0 and _bit(s[FLOODED], place):
+            tile = s[PLACE_TILE + place]
+            if bi[BI_CAPT] != 15 or tile != T_FOOLS_LANDING:
+                score -= b[B_W + W_LOSING] * _soon(s, b, bi, tile)
     return score
+
+
+@njit(cache=True, _nrt=False)
+def _soon(s, b, bi, tile):
+    """`_risk_soon` out of line, for the rare place score that reads it."""
+    return _risk_soon(s, b, bi, tile)
+
+
+@njit(cache=True, _nrt=False)
+def _keep_entry(s, b, bi, seat, place):
+    """`_place_score`'s entry for the seat at `place`: its goal term and its distances to the
+    threats' slots, each found again if its versions have moved on. Needs `_goals` and `_threats`."""
+    role = bi[BI_ROLE + seat]
+    entry = 24 * seat + place
+    row = -2  # not looked up yet
+    if bi[BI_G_VER + entry] != bi[BI_GOALS_VER + seat]:
+        row = _row(s, bi, role, place)
+        score = 0.0
+        for g in range(bi[BI_NGOAL + seat]):
+            d = _distance_from(s, bi, role, row, bi[BI_GOAL + seat * MAX_GOALS + g], place)
+            score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
+        b[B_G + entry] = score
+        bi[BI_G_VER + entry] = bi[BI_GOALS_VER + seat]
+    if bi[BI_D_VER + entry] != bi[BI_THREATS_VER] or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat]:
+        if row == -2:
+            row = _row(s, bi, role, place)
+        dist = BI_D + THREAT_SLOTS * entry
+        for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
+            bi[dist + k] = _threat_distance(s, bi, role, row, bi[BI_THR + k], place)
+        bi[BI_D_VER + entry] = bi[BI_THREATS_VER]
+        bi[BI_D_ISLAND + entry] = bi[BI_ISLAND_VER + seat]
 
 
 @njit(cache=True, _nrt=False)
@@ -1358,12 +1380,13 @@ def default_params() -> np.ndarray:
 def _load_weights(pp, b, bi):
     """The weights in use, b[B_W + i]: pp[i], or the reference's value where pp[i] is 0. Copied
     again only when pp's weights differ from those last copied (kept raw from B_RAW on), which
-    is almost never: the comparison reads without writing, so it runs as a few vector steps,
-    where the copy, writing into the same array it reads, runs one weight at a time."""
-    same = bi[BI_WEIGHTS_SET]
+    is almost never."""
+    raw = pp[:WEIGHTS].view(np.int64)  # bit patterns: OR of XORs, no branch, a few vector steps
+    kept = b[B_RAW:B_RAW + WEIGHTS].view(np.int64)
+    diff = 0
     for i in range(WEIGHTS):
-        same &= pp[i] == b[B_RAW + i]
-    if not same:
+        diff |= raw[i] ^ kept[i]
+    if diff or not bi[BI_WEIGHTS_SET]:
         for i in range(WEIGHTS):
             b[B_RAW + i] = pp[i]
             b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
