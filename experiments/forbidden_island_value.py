@@ -3,16 +3,17 @@
 count, take the state at the start of each turn, and fit a logistic regression of the game's
 outcome (won or not) on the state's features.
 
-    python -m experiments.forbidden_island_value [GAMES_PER_CELL] [SEED]
+    python -m experiments.forbidden_island_value [--games GAMES_PER_CELL] [--seed SEED]
 
-prints the fit's quality on held-out games (log loss against the base rate's) and the WEIGHTS
-line to paste into the module. numpy only: Newton's method on the log likelihood with a small
+prints the fit's quality on held-out games (log loss against the base rate's, and against the
+weights the module holds now, so a refit shows what it gained) and the WEIGHTS line to paste
+into the module. numpy only: Newton's method on the log likelihood with a small
 ridge term, which converges in a few steps on this many rows.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 
 import numpy as np
 
@@ -77,7 +78,8 @@ def main(games: int = 6000, seed: int = 78) -> None:
     base = np.zeros(len(w))
     base[0] = np.log(y[~held_out].mean() / (1 - y[~held_out].mean()))
     print(f"{len(y)} turn states; held-out log loss {log_loss(x[held_out], y[held_out], w):.4f} "
-          f"(base rate alone {log_loss(x[held_out], y[held_out], base):.4f})")
+          f"(the module's current WEIGHTS {log_loss(x[held_out], y[held_out], lookahead_value.WEIGHTS):.4f}, "
+          f"base rate alone {log_loss(x[held_out], y[held_out], base):.4f})")
     w = fit_logistic(x, y)
     for name, v in zip(lookahead_value.FEATURES, w, strict=True):
         print(f"  {v:+.4f}  {name}")
@@ -85,4 +87,14 @@ def main(games: int = 6000, seed: int = 78) -> None:
 
 
 if __name__ == "__main__":
-    main(*(int(a) for a in sys.argv[1:]))
+    parser = argparse.ArgumentParser(
+        prog="python -m experiments.forbidden_island_value",
+        description="Fit lookahead's estimate of an unfinished Forbidden Island game on expert games.")
+    parser.add_argument("--games", type=int, default=6000, help="expert games per level and player count (6000)")
+    parser.add_argument("--seed", type=int, default=78, help="seed of the games (78)")
+    args = parser.parse_args()
+    if args.games < 5:
+        parser.error(f"--games must be at least 5 (one game in five is held out), not {args.games}")
+    if args.seed < 0:
+        parser.error(f"--seed must be 0 or more, not {args.seed}")
+    main(args.games, args.seed)

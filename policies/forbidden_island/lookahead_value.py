@@ -7,18 +7,21 @@ board. This estimate tells them apart: a treasure whose last pickup tile is floo
 Landing under water, cards missing for a capture (in the team's hands, and in the one hand that
 holds the most of each treasure, since a capture needs all four in one hand), a pawn far from
 Fools' Landing, flooded tiles waiting in the flood discard (the first to come back after a Waters
-Rise!), a higher water mark all lower it. Three products let a linear model weigh a missing card
-and the mark by how far the game has come.
+Rise!), a higher water mark all lower it. Products let a linear model weigh a missing card, the
+mark and a Helicopter Lift in hand by how far the game has come.
 
 The features are read only from the public part of the state (hands, tiles, pawns, the
 discards, the mark, the turn; never the order of a draw pile). The weights are fitted by
 `experiments/forbidden_island_value.py` (logistic regression on the outcome of expert games at
 every level and player count, states taken at the start of turns); that script prints the
-`WEIGHTS` line below and its fit's quality (6,000 games a cell, seed 78, on this round's
-expert: held-out log loss 0.347 against the base rate's 0.486; the 18 features before them
-scored 0.361 on the same games). Refit after expert changes a lot; stale weights
-only make the search's screening weaker, never unfair, and the confirmation still judges each
-deviation on fresh worlds.
+`WEIGHTS` line below and its fit's quality. Refitted when expert learned to play a Sandbags
+before a Lift and to head for Fools' Landing once three treasures are held (6,000 games a cell,
+seed 78): held-out log loss 0.3568 for the weights fitted on the expert before, 0.3559 refitted,
+0.3552 with the two Lift features last in FEATURES (a Lift is the escape once the four treasures
+are held, and 12% of lookahead's 2-player Novice games were lost after the fourth capture, most
+with no Lift in hand); the base rate alone scores 0.5026. Refit after expert changes a lot;
+stale weights only make the search's screening weaker, never unfair, and the confirmation still
+judges each deviation on fresh worlds.
 """
 
 import numpy as np
@@ -85,13 +88,15 @@ FEATURES = (
     "cards missing for the best-held uncaptured treasures (above) times treasures captured",
     "cards missing for the best-held uncaptured treasures, squared",
     "treasures captured times the water mark",
+    "Helicopter Lifts held times treasures captured",
+    "all four treasures captured and no Helicopter Lift held (the escape waits for one)",
 )
 NFEATURES = len(FEATURES)
 
 # Fitted by experiments/forbidden_island_value.py (its output; the order of FEATURES).
-WEIGHTS = np.array([8.4333, 0.6978, -0.0050, -0.1157, -0.1471, -0.1961, -0.0981, -0.1966, 0.1727, -0.6966,
-                    -0.2117, -0.1216, 0.1391, 0.1175, 0.0454, -3.2462, -0.1678, -0.5824, -0.7459, 0.0855,
-                    -0.1605, -0.0157, -0.0336, 0.1065, -0.0695, -0.0627, 0.0241, 0.0394])
+WEIGHTS = np.array([8.5128, 0.7263, -0.0068, -0.1086, -0.1312, -0.2110, -0.0841, -0.1858, 0.1572, -0.7087,
+                    -0.2138, -0.1232, 0.0395, 0.1248, 0.0633, -3.3671, -0.1263, -0.5457, -0.7292, 0.0794,
+                    -0.1509, 0.0008, -0.0334, 0.0921, -0.0769, -0.0709, 0.0234, 0.0289, 0.0734, -0.6463])
 
 
 FAR = 10  # the way to Fools' Landing of a pawn that cannot walk there
@@ -219,6 +224,8 @@ def features(s, p, out):
     out[25] = missing_best * out[1]  # interactions: a linear model cannot weigh a missing card by the stage
     out[26] = missing_best * missing_best
     out[27] = out[1] * out[9]
+    out[28] = lifts * out[1]
+    out[29] = 1.0 if popcount(captured) == 4 and lifts == 0 else 0.0
 
 
 @njit(cache=True)

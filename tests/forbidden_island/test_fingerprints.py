@@ -38,8 +38,8 @@ def fingerprint(policy: str, setting: str) -> str:
 EXPECTED = {
     ('expert', '2p-novice'): '5fdca89174ec5a85',
     ('expert', '4p-elite'): '50a2ebb3bb841836',
-    ('lookahead', '2p-novice'): '7286bebaf327a40f',
-    ('lookahead', '4p-elite'): '3cd18bdf82861802',
+    ('lookahead', '2p-novice'): '92360f3cb4182f4c',
+    ('lookahead', '4p-elite'): 'df40e7d33d103406',
     ('random', '2p-novice'): 'd2e33c8b0bd42502',
     ('random', '4p-elite'): 'ea1a1b68fc75c06f',
 }

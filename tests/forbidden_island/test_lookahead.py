@@ -44,10 +44,13 @@ def test_lookahead_is_not_worse_than_expert_on_the_same_games():
 def test_the_paired_test_catches_a_search_without_its_safeguards():
     """The mutant check: with the confirmation off and ties in the screening let through
     (slot 7 = 2), the search plays whichever candidate ties the expert's choice over a short
-    horizon; the paired test above must reject it. (The confirmation alone off, slot 7 = 1, is
-    not caught: with a two-turn screening the search barely suffers from the winner's curse.)"""
+    horizon; the paired test above must reject it. The mutant screens on one world (slot 0), as
+    the cheap cells do: on 2p Novice's eight worlds ties are rare enough that 60 games no longer
+    tell it from expert. (The confirmation alone off, slot 7 = 1, is not caught: with a short
+    screening the search barely suffers from the winner's curse.)"""
     pp = lookahead.default_params()
     pp[7] = 2.0
+    pp[0] = 1.0
     d = paired_difference(_won("lookahead", 60, 31, pp), _won("expert", 60, 31))
     assert d["ci95"][1] < 0.0, d
 
@@ -184,19 +187,31 @@ def test_the_search_weighs_sandbags_during_the_draws_and_lifts_of_the_current_pl
 
 
 def test_each_cell_takes_its_budget_from_the_table_unless_a_slot_says_otherwise():
-    """The per-cell budget (module doc, "The budget"): 2p Novice screens on four worlds with three
-    confirmation rounds, 4p Normal on one world two turns deep. Defaults and the same values set
-    in the slots play the same games; another screening width plays others."""
+    """The per-cell budget (module doc, "The budget"): 2p Novice screens on eight worlds with up
+    to six confirmation rounds, 4p Normal on one world two turns deep and searches half of its
+    decisions. Defaults and the same values set in the slots play the same games; another
+    screening width, or every decision searched, plays others."""
     novice, normal = params_of(Rules(players=2, difficulty="novice")), params_of(Rules(players=4, difficulty="normal"))
-    assert lookahead.cell_value(lookahead.CELL_SCREEN, novice) == 4
-    assert lookahead.cell_value(lookahead.CELL_ROUNDS, novice) == 3
+    assert lookahead.cell_value(lookahead.CELL_SCREEN, novice) == 8
+    assert lookahead.cell_value(lookahead.CELL_ROUNDS, novice) == 6
     assert lookahead.cell_value(lookahead.CELL_HORIZON, novice) == 3
+    assert lookahead.cell_value(lookahead.CELL_SHARE, novice) == 1.0
+    assert lookahead.cell_value(lookahead.CELL_CONFIRM, novice) == 16
     assert lookahead.cell_value(lookahead.CELL_SCREEN, normal) == 1
     assert lookahead.cell_value(lookahead.CELL_HORIZON, normal) == 2
+    assert lookahead.cell_value(lookahead.CELL_SHARE, normal) == 0.5
     explicit = lookahead.default_params()
-    explicit[0], explicit[3], explicit[11] = 4.0, 3.0, 3.0
+    explicit[0], explicit[1], explicit[3], explicit[6], explicit[11] = 8.0, 16.0, 3.0, 1.0, 6.0
     narrow = explicit.copy()
     narrow[0] = 1.0
     default = run_games(PAIRED, "lookahead", 6, seed=3)
     assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=explicit) == default).all()
     assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=narrow) != default).any()
+    four = Rules(players=4, difficulty="normal")
+    half = lookahead.default_params()
+    half[6] = 0.5
+    every = lookahead.default_params()
+    every[6] = 1.0
+    default = run_games(four, "lookahead", 8, seed=3)
+    assert (run_games(four, "lookahead", 8, seed=3, policy_params=half) == default).all()
+    assert (run_games(four, "lookahead", 8, seed=3, policy_params=every) != default).any()

@@ -8,6 +8,7 @@ import pytest
 
 from experiments.forbidden_island_value import fit_logistic, log_loss, turn_states
 from policies.forbidden_island import lookahead_value as V
+from sim.forbidden_island import layout as L
 from sim.forbidden_island.rules import Rules
 from tests.forbidden_island.test_lookahead import _reshuffle_hidden, _states_of_expert_games
 
@@ -55,3 +56,24 @@ def test_the_estimate_tells_games_expert_wins_from_those_it_loses():
     f = np.zeros(V.NFEATURES)
     V.features(s, p, f)
     assert V.win_chance(s, p, V.WEIGHTS, np.zeros(V.NFEATURES)) == pytest.approx(1 / (1 + np.exp(-(f @ V.WEIGHTS))))
+
+
+def test_a_helicopter_lift_is_worth_more_once_all_four_treasures_are_captured():
+    """The escape needs a Lift on Fools' Landing once the treasures are held: the estimate's two
+    late-game features (Lifts times treasures captured, all four captured with no Lift) make a
+    Lift in hand raise the odds more with four treasures captured than with none (compared as
+    log odds, since a chance near 1 can rise only a little)."""
+    s, p, _ = next(_states_of_expert_games(Rules(players=2, difficulty="novice"), 1, 5))
+    scratch = np.zeros(V.NFEATURES)
+
+    def log_odds(captured: int, lifts: int) -> float:
+        t = s.copy()
+        t[L.CAPTURED] = captured
+        for seat in range(p[L.P_PLAYERS]):
+            t[L.HAND + L.HAND_STRIDE * seat + L.C_LIFT] = lifts if seat == 0 else 0
+        q = V.win_chance(t, p, V.WEIGHTS, scratch)
+        return float(np.log(q / (1 - q)))
+
+    late = log_odds(0b1111, 1) - log_odds(0b1111, 0)
+    early = log_odds(0, 1) - log_odds(0, 0)
+    assert late > 0.0 and late > early, (late, early)
