@@ -7,6 +7,7 @@ exit with status 2, never a traceback.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import signal
 import sys
@@ -40,6 +41,12 @@ def main() -> None:
     except click.ClickException as exc:
         click.echo(f"island-escape: {exc.format_message()}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    finally:
+        # The command is done and the process is about to end: Python's shutdown would still run
+        # its cycle collector over every object numba and LLVM left (about 0.1 s, a fifth of a
+        # short `simulate`'s wall time). Frozen objects are skipped by the collector; they are
+        # freed as usual, files closed and buffers flushed, when the modules are torn down.
+        gc.freeze()
 
 
 @cli.command("replay")
