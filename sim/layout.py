@@ -196,6 +196,36 @@ def _ctpop(typingctx, x):
     return types.int64(x), codegen
 
 
+def _bmi2_or_loop(name: str, doc: str, emit_bmi2, by_loop):
+    """An intrinsic `name(x, y) -> int64` of two integers: the instructions `emit_bmi2(builder,
+    x, y)` writes where the CPU numba compiles for has BMI2 (x86), and the plain numba function
+    `by_loop(x, y)` elsewhere. The test reads the target's features, which numba does not expose
+    publicly (numba is pinned: tests/test_numba_pin.py)."""
+
+    def typer(typingctx, x, y):
+        if not isinstance(x, types.Integer) or not isinstance(y, types.Integer):
+            return None
+        sig = types.int64(types.int64, types.int64)
+
+        def codegen(context, builder, signature, args):
+            x64, y64 = (context.cast(builder, v, t, types.int64) for v, t in zip(args, (x, y), strict=True))
+            if "+bmi2" not in context.codegen()._tm_features.split(","):
+                return context.compile_internal(builder, by_loop, sig, [x64, y64])
+            return emit_bmi2(builder, x64, y64)
+
+        return types.int64(x, y), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
+
+
+def _bmi2_instruction(builder, name: str, a, b):
+    i64 = llvmir.IntType(64)
+    fn = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]), f"llvm.x86.bmi.{name}.64")
+    return builder.call(fn, [a, b])
+
+
 def _kth_set_bit_by_clearing(x, k):
     """`kth_set_bit` where the CPU has no PDEP: clear the k lowest set bits, then find the lowest."""
     for _ in range(k):
@@ -203,27 +233,18 @@ def _kth_set_bit_by_clearing(x, k):
     return _ctpop((x & -x) - 1)
 
 
-@intrinsic
-def kth_set_bit(typingctx, x, k):
+def _kth_set_bit_by_pdep(builder, x, k):
+    bit = _bmi2_instruction(builder, "pdep", builder.shl(llvmir.Constant(llvmir.IntType(64), 1), k), x)
+    return builder.cttz(bit, llvmir.Constant(llvmir.IntType(1), 0))
+
+
+kth_set_bit = _bmi2_or_loop(
+    "kth_set_bit",
     """The index of the k-th lowest set bit of the mask `x` (k from 0; `x` must have more than k
     set bits). With BMI2 (x86), one PDEP deposits bit k at that set bit and one TZCNT reads its
     index; a random player's choice spent a loop of k data-dependent steps here. Elsewhere the
-    loop itself."""
-    if not isinstance(x, types.Integer) or not isinstance(k, types.Integer):
-        return None
-    sig = types.int64(types.int64, types.int64)
-
-    def codegen(context, builder, signature, args):
-        x64, k64 = (context.cast(builder, v, t, types.int64) for v, t in zip(args, (x, k), strict=True))
-        if "+bmi2" not in context.codegen()._tm_features.split(","):
-            return context.compile_internal(builder, _kth_set_bit_by_clearing, sig, [x64, k64])
-        i64 = llvmir.IntType(64)
-        pdep = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
-                                              "llvm.x86.bmi.pdep.64")
-        bit = builder.call(pdep, [builder.shl(llvmir.Constant(i64, 1), k64), x64])
-        return builder.cttz(bit, llvmir.Constant(llvmir.IntType(1), 0))
-
-    return types.int64(x, k), codegen
+    loop itself.""",
+    _kth_set_bit_by_pdep, _kth_set_bit_by_clearing)
 
 
 def _extract_bits_by_loop(x, mask):
@@ -238,25 +259,12 @@ def _extract_bits_by_loop(x, mask):
     return out
 
 
-@intrinsic
-def extract_bits(typingctx, x, mask):
+extract_bits = _bmi2_or_loop(
+    "extract_bits",
     """The bits of `x` at the set bits of `mask`, packed into the low bits in order (bit i of the
     result: the i-th lowest set bit of `mask`). With BMI2 (x86) one PEXT; the legal-action mask
-    gathers the four neighbours of a place with it. Elsewhere a loop over the mask's bits."""
-    if not isinstance(x, types.Integer) or not isinstance(mask, types.Integer):
-        return None
-    sig = types.int64(types.int64, types.int64)
-
-    def codegen(context, builder, signature, args):
-        x64, m64 = (context.cast(builder, v, t, types.int64) for v, t in zip(args, (x, mask), strict=True))
-        if "+bmi2" not in context.codegen()._tm_features.split(","):
-            return context.compile_internal(builder, _extract_bits_by_loop, sig, [x64, m64])
-        i64 = llvmir.IntType(64)
-        pext = cgutils.get_or_insert_function(builder.module, llvmir.FunctionType(i64, [i64, i64]),
-                                              "llvm.x86.bmi.pext.64")
-        return builder.call(pext, [x64, m64])
-
-    return types.int64(x, mask), codegen
+    gathers the four neighbours of a place with it. Elsewhere a loop over the mask's bits.""",
+    lambda builder, x, mask: _bmi2_instruction(builder, "pext", x, mask), _extract_bits_by_loop)
 
 
 @njit(cache=True, forceinline=True)
