@@ -167,6 +167,27 @@ def save_ladder_figure(df: pd.DataFrame, path: Path) -> Path | None:
     return win_rate_by_level(df.rename(columns={"level": "difficulty"}), path)
 
 
+def lookahead_budget_note(cells: list[tuple[int, str]]) -> str:
+    """How hard `lookahead` searches in each played cell: its budget is set per player count and
+    level (the CELL_* tables of policies/forbidden_island/lookahead.py), so its column is not one
+    fixed player from level to level, and a reader comparing its levels should know it."""
+    from policies.forbidden_island import lookahead as LA
+
+    def budget(players: int, level: str) -> str:
+        at = (players - 2, LEVELS.index(level))
+        worlds, horizon = int(LA.CELL_SCREEN[at]), int(LA.CELL_HORIZON[at])
+        rounds, share = int(LA.CELL_ROUNDS[at]), float(LA.CELL_SHARE[at])
+        searched = "every decision" if share >= 1 else f"{share:.0%} of its decisions"
+        more = f", up to {rounds} rounds of fresh worlds" if rounds > 1 else ""
+        return (f"{players}p {level.capitalize()}: {worlds} screening world{'s' * (worlds > 1)}, "
+                f"{horizon} turns ahead{more}, {searched}")
+
+    return ("`lookahead`'s budget is set per player count and level (the CELL_* tables of "
+            "`policies/forbidden_island/lookahead.py`): more where its target is hardest to reach, less where "
+            "it is far above it. Its column is therefore not one fixed player from level to level. "
+            + "; ".join(budget(p, lv) for p, lv in cells) + ".")
+
+
 def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figure: str | None = None) -> str:
     policies = list(dict.fromkeys(df.policy))
     games = {p: int(df[df.policy == p].games.iloc[0]) for p in policies}
@@ -192,6 +213,9 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figu
             md.append(f"| {players} | {level.capitalize()} | {_pct(pub, 2)} | " + " | ".join(cells) + " |")
     md += ["", "× = the lab's rate over the published bot's in the same cell. A search plays only the levels of "
            "its target (it plays tens of games a second where `expert` plays thousands)."]
+    if "lookahead" in policies:
+        md += ["", lookahead_budget_note(sorted({(int(r.players), r.level) for r in df[df.policy == "lookahead"]
+                                                 .itertuples()}, key=lambda c: (c[0], LEVELS.index(c[1]))))]
     if figure:
         md += ["", f"![win rate by level]({figure})", "",
                "Error bars: 95% intervals; dashed: the published bot at the same player count."]

@@ -72,6 +72,26 @@ def test_the_markdown_shows_published_and_lab_rates_side_by_side():
     assert "![win rate by level](figures/f.png)" in shown
 
 
+def test_the_markdown_says_how_hard_lookahead_searches_in_each_played_cell(monkeypatch):
+    """lookahead's budget differs by cell (policies/forbidden_island/lookahead.py, CELL_*): the
+    page says so beside the rates, read from the tables the search plays, for the cells played."""
+    from policies.forbidden_island import lookahead as LA
+
+    played = _ladder({"expert": EXPERT, "lookahead": EXPERT})
+    played = played[(played.policy == "expert") | played.level.isin(["novice", "normal"])]
+    md = fir.forbidden_island_markdown(played, seed=5, study_path="s")
+    assert "not one fixed player from level to level" in md
+    assert "2p Novice: 8 screening worlds, 3 turns ahead, up to 6 rounds of fresh worlds, every decision" in md
+    assert "4p Normal: 1 screening world, 2 turns ahead, 50% of its decisions" in md
+    assert "Elite:" not in md  # not played by the search
+    screen = LA.CELL_SCREEN.copy()
+    screen[0, 0] = 5
+    monkeypatch.setattr(LA, "CELL_SCREEN", screen)
+    assert "2p Novice: 5 screening worlds" in fir.forbidden_island_markdown(played, seed=5, study_path="s")
+    assert "not one fixed player" not in fir.forbidden_island_markdown(_ladder({"expert": EXPERT}), seed=5,
+                                                                       study_path="s")
+
+
 @pytest.mark.parametrize(("section", "message"), [
     ("games = 100\nrounds = 3", "forbidden_island.rounds: unknown key"),
     ("games = 0", "forbidden_island.games"),
