@@ -61,7 +61,8 @@ from sim.rules import Rules
 raw = run_games(Rules(), "random", 200, seed=0, threads=1)
 print(json.dumps({"compiled": compiled, "optimised": optimised, "games": len(raw),
                   "table": hashlib.sha256(raw.tobytes()).hexdigest(),
-                  "compiler_readied": "numba.typed.typeddict" in sys.modules}))
+                  "compiler_readied": "numba.typed.typeddict" in sys.modules,
+                  "numpy_support": "numba.np.arraymath" in sys.modules, "scipy": "scipy.linalg" in sys.modules}))
 """
 
 
@@ -94,3 +95,6 @@ def test_cold_start_compiles_the_game_loop_once_and_a_warm_start_only_loads_it(t
     assert warm["table"] == cold["table"]
     assert not warm["compiler_readied"], "loading cached kernels set up numba's whole compiler"
     assert cold["compiler_readied"]  # the check can tell: compiling does set it up
+    # numba's numpy support is loaded by the compiler alone, and without scipy.linalg (sim/layout.py)
+    assert cold["numpy_support"] and not cold["scipy"]
+    assert not warm["numpy_support"], "a run on cached kernels loaded numba's numpy support"
