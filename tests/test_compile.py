@@ -63,6 +63,7 @@ print(json.dumps({"compiled": compiled, "optimised": optimised, "games": len(raw
                   "table": hashlib.sha256(raw.tobytes()).hexdigest(),
                   "compiler_readied": "numba.typed.typeddict" in sys.modules,
                   "numpy_support": "numba.np.arraymath" in sys.modules, "scipy": "scipy.linalg" in sys.modules,
+                  "array_support": "numba.np.arrayobj" in sys.modules,
                   "runtime": __import__("numba.core.runtime", fromlist=["rtsys"]).rtsys._init}))
 """
 
@@ -99,6 +100,8 @@ def test_cold_start_compiles_the_game_loop_once_and_a_warm_start_only_loads_it(t
     # numba's numpy support is loaded by the compiler alone, and without scipy.linalg (sim/layout.py)
     assert cold["numpy_support"] and not cold["scipy"]
     assert not warm["numpy_support"], "a run on cached kernels loaded numba's numpy support"
+    # ... nor its array support, which a cached kernel calling one of its functions (reshape) loads
+    assert not warm["array_support"], "loading the cached kernel imported numba.np.arrayobj"
     assert not warm["runtime"], "a run on cached kernels that never count references built numba's runtime"
 
 
