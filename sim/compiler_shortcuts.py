@@ -1,6 +1,6 @@
-"""Three places where numba's compiler did work that changes nothing for this project's code,
-found by profiling expert's cold compile (issue 12; `python -m experiments.compile_stages`).
-Each shortcut returns what numba's own code returns; only the time differs.
+"""Places where numba's compiler did work that changes nothing for this project's code, found by
+profiling expert's cold compile (issue 12; `python -m experiments.compile_stages`). Each
+shortcut returns what numba's own code returns; only the time differs.
 
 - Typing a binary operator on scalars (`a & b`, `x << 5`) asked numba's NumPy operator template
   first, which looked up the ufunc loop for the argument types before checking that an argument
@@ -15,6 +15,19 @@ Each shortcut returns what numba's own code returns; only the time differs.
   callee's IR block by block, and each block's copy copied the function's whole scope with
   every variable in it: blocks times variables. The blocks of one copy now share one copy of
   the scope, as the blocks of the IR copied share one scope.
+- A lookup of a lowering that misses (every array's `__array__`, which plain arrays never
+  have) makes numba refresh its contexts: run its imports again and install whatever its
+  registries gained since the last refresh, about 1,200 times in expert's cold compile. A refresh
+  is now skipped when no registry either context has installed has grown since the last one
+  (it would install nothing), and done in full otherwise.
+- The ABI size of an LLVM type (asked for every stack slot numba allocates) was found by
+  printing a module holding a global of that type and having LLVM parse it, each time. Sizes are
+  now remembered per target by the type's text, for types whose text says everything about them
+  (no named struct, whose body the text does not show).
+- Python's cycle collector walked every live object seven times during expert's cold compile
+  (0.5-0.8 s), while numba builds hundreds of thousands of objects. It is paused for the
+  outermost compile and resumed (if it was running) when that compile ends, which collects what
+  the compile left.
 
 numba is pinned (tests/test_numba_pin.py); tests/test_compile.py checks that a cold start still
 plays the same games. Installed when numba first compiles in a process (sim/layout.py imports
@@ -24,6 +37,7 @@ this module): a run of cached kernels does not import the parts of numba patched
 from __future__ import annotations
 
 import copy
+import gc
 
 from numba.core import event
 
@@ -73,19 +87,55 @@ def _inline_ir(self, *args, **kwargs):
         _memo_of_copy.pop()
 
 
+def _registry_sizes(context) -> tuple:
+    """How many registrations each registry `context` (a target context) or its typing context
+    has installed holds: a refresh installs nothing new while these stay the same."""
+    sizes = []
+    for ctx in (context, context.typing_context):
+        for registry, loader in ctx._registries.items():
+            sizes.append(id(registry))
+            sizes.extend(len(getattr(registry, name)) for name in loader.registry_items)
+    return tuple(sizes)
+
+
+def _refresh(self):
+    sizes = _registry_sizes(self)
+    if self.__dict__.get("_registry_sizes_at_refresh") == sizes:
+        return  # numba's refresh would install nothing: every registry is as it was
+    _numba["refresh"](self)
+    self._registry_sizes_at_refresh = _registry_sizes(self)
+
+
+def _get_abi_sizeof(self, ty):
+    text = str(ty)
+    if "%" in text:  # a named struct: its text does not show its body
+        return _numba["get_abi_sizeof"](self, ty)
+    sizes = self.__dict__.get("_abi_sizes")
+    if sizes is None or sizes[0] is not self.target_data:
+        sizes = self._abi_sizes = (self.target_data, {})
+    found = sizes[1].get(text)
+    if found is None:
+        found = sizes[1][text] = _numba["get_abi_sizeof"](self, ty)
+    return found
+
+
 def install() -> None:
     """Install the shortcuts (idempotent)."""
     if _numba:
         return
-    from numba.core import inline_closurecall, ir, targetconfig
+    from numba.core import base, inline_closurecall, ir, targetconfig
     from numba.core.typing import npydecl
 
     _numba["operator_generic"] = npydecl.NumpyRulesArrayOperator.generic
     _numba["inline_ir"] = inline_closurecall.InlineWorker.inline_ir
+    _numba["refresh"] = base.BaseContext.refresh
+    _numba["get_abi_sizeof"] = base.BaseContext.get_abi_sizeof
     npydecl.NumpyRulesArrayOperator.generic = _operator_generic
     targetconfig.TargetConfig.values = _values
     ir.Block.__deepcopy__ = _block_deepcopy
     inline_closurecall.InlineWorker.inline_ir = _inline_ir
+    base.BaseContext.refresh = _refresh
+    base.BaseContext.get_abi_sizeof = _get_abi_sizeof
 
 
 class _InstallOnFirstCompile(event.Listener):
@@ -96,4 +146,26 @@ class _InstallOnFirstCompile(event.Listener):
         pass
 
 
+class CollectorPausedWhileCompiling(event.Listener):
+    """Pauses Python's cycle collector from the start of the outermost numba compile to its end
+    (compiles nest: a compile types its callees by compiling them), and resumes it then unless it
+    was already paused."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.resume = False
+
+    def on_start(self, ev):
+        self.depth += 1
+        if self.depth == 1:
+            self.resume = gc.isenabled()
+            gc.disable()
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth == 0 and self.resume:
+            gc.enable()
+
+
 event.register("numba:compile", _InstallOnFirstCompile())
+event.register("numba:compile", CollectorPausedWhileCompiling())

@@ -81,3 +81,87 @@ def test_compiled_code_still_runs():
 
     assert njit(_branchy)(50) == _branchy(50)
     assert int(np.int64(_branchy(7))) == _branchy(7)
+
+
+def test_a_refresh_is_skipped_only_while_no_registry_has_grown(monkeypatch):
+    from numba.core import typing
+    from numba.core.imputils import lower_builtin
+
+    context = cpu_target.target_context
+    context.refresh()  # in full or skipped: either way, up to date now
+    full = []
+    numbas = S._numba["refresh"]
+    monkeypatch.setitem(S._numba, "refresh", lambda self: (full.append(self), numbas(self))[1])
+    context.refresh()
+    assert full == []  # nothing new to install: skipped
+
+    def key(x):  # a function of this test's own, with a lowering and a typing of its own
+        return x
+
+    sig = typing.signature(types.int64, types.int64)
+    lower_builtin(key, types.int64)(lambda context, builder, sig, args: args[0])
+    # numba finds a lowering registered after its last refresh by refreshing on the miss
+    impl = context.get_function(key, sig)
+    assert full == [context] and impl is not None
+    context.refresh()
+    assert full == [context]
+
+
+def test_abi_sizes_are_numbas_and_named_structs_are_asked_each_time(monkeypatch):
+    from llvmlite import ir as llvmir
+
+    context = cpu_target.target_context
+    i8, i32, i64, f64 = llvmir.IntType(8), llvmir.IntType(32), llvmir.IntType(64), llvmir.DoubleType()
+    kinds = [i8, i32, i64, f64, llvmir.IntType(1), i8.as_pointer(), llvmir.ArrayType(i32, 7),
+             llvmir.LiteralStructType([i8, i64, i32]), llvmir.LiteralStructType([i8, llvmir.ArrayType(f64, 3)]),
+             llvmir.VectorType(i32, 4), llvmir.LiteralStructType([llvmir.LiteralStructType([i8, i32]), i8])]
+    for ty in kinds + kinds:  # the second time from memory
+        assert S._get_abi_sizeof(context, ty) == S._numba["get_abi_sizeof"](context, ty), ty
+    # a named struct's text is its name alone (two bodies could share it): numba is asked each time
+    asked = []
+    numbas = S._numba["get_abi_sizeof"]
+    monkeypatch.setitem(S._numba, "get_abi_sizeof", lambda self, ty: (asked.append(ty), numbas(self, ty))[1])
+    named = llvmir.global_context.get_identified_type("compiler_shortcuts_probe")
+    if named.is_opaque:
+        named.set_body(i8, i64)
+    pair = llvmir.LiteralStructType([named, i8])
+    for ty in (named, pair, named, pair):
+        assert S._get_abi_sizeof(context, ty) == numbas(context, ty)
+    assert asked == [named, pair, named, pair]
+    assert S._get_abi_sizeof(context, i64) == 8 and len(asked) == 4  # remembered
+
+
+def test_the_cycle_collector_is_paused_while_numba_compiles_and_resumed_after():
+    import gc
+
+    from numba import njit
+    from numba.extending import intrinsic
+
+    seen = []
+
+    @intrinsic
+    def collector_state(typingctx):
+        seen.append(gc.isenabled())  # typing runs inside the compile
+        return types.none(), lambda context, builder, sig, args: context.get_dummy_value()
+
+    @njit
+    def compiled():
+        collector_state()
+        return 1
+
+    assert gc.isenabled()
+    assert compiled() == 1
+    assert seen and not any(seen)
+    assert gc.isenabled()
+
+    @njit
+    def again():
+        collector_state()
+        return 2
+
+    gc.disable()  # paused by the caller: it stays paused
+    try:
+        assert again() == 2
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
