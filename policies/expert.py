@@ -240,8 +240,9 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     # places whose sinking loses the game: the helicopter, known unraised Kings and (W_BRIDGE)
     # flooded tiles whose loss would cut a target off
     crit = 0 if forget else critical_places(s, kpos)
-    if not forget and _w(pp, W_BRIDGE) > 0:
-        crit |= _bridges_among(p, tiles, sc[SC_FLOODED] & ~crit & ~ctx[CX_PAWNS], ctx)
+    cand = sc[SC_FLOODED] & ~crit & ~ctx[CX_PAWNS] if not forget and _w(pp, W_BRIDGE) > 0 else 0
+    if cand:  # most decisions have none: no call
+        crit |= _bridges_among(p, tiles, cand, ctx)
     a = shore_critical(legal, here, crit)
     if a >= 0:
         return a
@@ -342,7 +343,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     # for nor staying here, so its check is skipped. Goals are kept by their minimum, which is the
     # same in any order. Not with `misjudge`: its noise is drawn for every goal.
     prune = misjudge <= 0.0
-    cut = best_goal_worth(init, dme) + 1e-9 if prune else 1e300
+    cut = best_goal_worth(init, dme) + 1e-9 if prune and wanted else 1e300
 
     # needed face-up land tiles: stand next to them (the suit's collector, or anyone nearer)
     while wanted:

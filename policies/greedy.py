@@ -197,11 +197,11 @@ def choose(s, p, pp, legal, rng):
     # whose goal cannot reach the cheapest goal so far (`cut`, within the goal step's 1e-9)
     # changes neither the goals the step heads for nor staying here, so it is skipped (goals are
     # kept by their minimum, the same in any order)
-    cut = best_goal_worth(init, dme) + 1e-9
     wanted = 0
     for suit in range(4):
         if collect[suit] or any_need > 0:
             wanted |= sc[SC_LAND + suit]
+    cut = best_goal_worth(init, dme) + 1e-9 if wanted else INF
     while wanted:
         place = lowest_bit(wanted)
         wanted &= wanted - 1
