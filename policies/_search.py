@@ -340,81 +340,20 @@ def covers(tiles, start, target, swims):
 
 # The board facts that `salvage_ok_in` and `is_bridge_in` test each candidate place against,
 # one decision's worth (slots of an int64 array, `board_context`): the targets and the pawns at
-# once; the fills (what the pawns reach, what the helicopter reaches with swims and walking) and
-# the tiles whose loss needs no new fill (`joined_around`, with swims and walking only) when a
-# check first asks for them (-1 until then: `board_reach`, `board_home`, `board_walk`,
-# `kept_tiles`), so that a decision whose checks are all skipped runs none of them.
-CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK, CX_KEPT, CX_KEPT_WALK = 0, 1, 2, 3, 4, 5, 6
-N_CONTEXT = 7
+# once; the fills (what the pawns reach, what the helicopter reaches with swims and walking) when
+# a check first asks for them (-1 until then: `board_reach`, `board_home`, `board_walk`), so
+# that a decision whose checks are all skipped runs none of them.
+CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK = 0, 1, 2, 3, 4
+N_CONTEXT = 5
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def joined_around(tiles, swims):
-    """The tiles whose loss changes what every other place reaches (R16) in no way but losing
-    them: the places next to them, and with `swims` those a swim from them lands on, stay joined
-    to one another without them, by paths through the places that surround them. A fill from
-    places that do not hold such a tile then reaches, without it, what it reached with it minus
-    the tile, so `still_reaches` needs no new fill for it (a check that would run a fill for a
-    tile of this mask asks for nothing a fill would change).
-
-    For every place at once, with bit masks. Going round a place (up, up-right, right, ..., up-left),
-    its tile neighbours fall into unbroken runs of tiles; a run starts at a neighbour whose
-    corner and neighbour before it are not both tiles. Walking, they are joined when at most one
-    run starts. With swims, the loss opens a swim across the place (R8) that joins the neighbours
-    above and below it, and one that joins those left and right: with both pairs, up to three
-    runs may start, with one of them up to two. A swim that lands two places away, across sea,
-    must reach a neighbour round the corner beside it (two tiles: the place next to where it
-    lands, and the corner)."""
-    up = (tiles << 5) & FULL  # bit x: the place above x is a tile
-    down = tiles >> 5
-    right = (tiles >> 1) & NOT_LAST_COL
-    left = (tiles << 1) & NOT_FIRST_COL
-    up_right = (tiles << 4) & NOT_LAST_COL
-    down_right = (tiles >> 6) & NOT_LAST_COL
-    down_left = (tiles >> 4) & NOT_FIRST_COL
-    up_left = (tiles << 6) & NOT_FIRST_COL
-    # a run starts at each tile neighbour not joined to the one before it (clockwise)
-    s_up = up & ~(up_left & left)
-    s_right = right & ~(up_right & up)
-    s_down = down & ~(down_right & right)
-    s_left = left & ~(down_left & down)
-    two = (s_up & s_right) | (s_down & s_left) | ((s_up | s_right) & (s_down | s_left))
-    if not swims:
-        return tiles & ~two
-    three = (s_up & s_right & (s_down | s_left)) | (s_down & s_left & (s_up | s_right))
-    four = s_up & s_right & s_down & s_left
-    vertical = up & down  # the swims the loss opens across the place
-    across = left & right
-    broken = (two & ~vertical & ~across) | (three & (vertical ^ across)) | (four & vertical & across)
-    sr, sl, sd, su = swim_masks(tiles)  # the swims that land two places away
-    landed = ((~sr | ((tiles << 3) & up_right & up) | ((tiles >> 7) & down_right & down))
-              & (~sl | ((tiles << 7) & up_left & up) | ((tiles >> 3) & down_left & down))
-              & (~sd | ((tiles >> 11) & down_right & right) | ((tiles >> 9) & down_left & left))
-              & (~su | ((tiles << 9) & up_right & right) | ((tiles << 11) & up_left & left)))
-    return tiles & ~broken & landed
-
-
-@njit(cache=True, forceinline=True, _nrt=False)
-def kept_tiles(ctx, tiles, swims):
-    """`joined_around(tiles, swims)`, kept in the `board_context` ctx of these tiles once worked
-    out (a decision that checks no reached tile never pays for it)."""
-    slot = CX_KEPT if swims else CX_KEPT_WALK
-    if ctx[slot] < 0:
-        ctx[slot] = joined_around(tiles, swims)
-    return ctx[slot]
-
-
-@njit(cache=True, forceinline=True, _nrt=False)
-def still_reaches(tiles, t, start, reach_before, target, swims, ctx):
+def still_reaches(tiles, t, start, reach_before, target, swims):
     """Once the tile `t` is gone, does `start` still reach every place of `target` (which holds
-    no `t`)? `reach_before`: what `start` reached with it; ctx: the `board_context` of `tiles`.
-    If `t` was not reached, or is not a start and its loss leaves the rest joined as it was
-    (`kept_tiles`), nothing else changes; else what is reached after lies inside `reach_before`
-    (a swim across `t` joins only tiles that were next to it), so the fill can stop once it has
-    the target."""
+    no `t`)? `reach_before`: what `start` reached with it. If `t` was not reached, nothing
+    changes; else what is reached after lies inside `reach_before` (a swim across `t` joins only
+    tiles that were next to it), so the fill can stop once it has the target."""
     if not (reach_before >> t) & 1:
-        return reach_before & target == target
-    if not (start >> t) & 1 and (kept_tiles(ctx, tiles, swims) >> t) & 1:
         return reach_before & target == target
     return covers(tiles & ~(1 << t), start, target, swims)
 
@@ -601,15 +540,13 @@ def suit_needs(s, p, team, need):
 
 @njit(cache=True, _nrt=False)
 def board_context(s, p, tiles, kpos, down, ctx):
-    """ctx: the targets (R16, `targets_mask`) and the pawns; the fills and the tiles whose loss
-    needs no new fill are left for the accessors below to work out when first asked for."""
+    """ctx: the targets (R16, `targets_mask`) and the pawns; the fills are left for the accessors
+    below to work out when first asked for."""
     ctx[CX_TARGETS] = targets_mask(s, kpos, tiles, down)
     ctx[CX_PAWNS] = pawn_mask(s, p)
     ctx[CX_REACH] = -1
     ctx[CX_HOME] = -1
     ctx[CX_WALK] = -1
-    ctx[CX_KEPT] = -1
-    ctx[CX_KEPT_WALK] = -1
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -654,19 +591,19 @@ def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     need = ctx[CX_TARGETS] & ~(1 << t)
     if home_reaches_all:  # from the helicopter first: with a pawn in its piece, the pawns' test is answered
         home = board_home(ctx, tiles, swims)
-        if (home >> t) & 1 and not (t != CENTRE and (kept_tiles(ctx, tiles, swims) >> t) & 1):
+        if (home >> t) & 1:
             home = fill_until(tiles & ~(1 << t), 1 << CENTRE, need, swims)
         else:
             home &= ~(1 << t)  # the helicopter's piece is the same without `t`, but for `t`
         if home & need != need:
             return 0
         if not home & ctx[CX_PAWNS] and not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims),
-                                                          need, swims, ctx):
+                                                          need, swims):
             return 0
-    elif not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims), need, swims, ctx):
+    elif not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims), need, swims):
         return 0
     walk = board_walk(ctx, tiles)
-    if not still_reaches(tiles, t, 1 << CENTRE, walk, walk & need, False, ctx):
+    if not still_reaches(tiles, t, 1 << CENTRE, walk, walk & need, False):
         return 1
     return 2
 
@@ -677,7 +614,7 @@ def is_bridge_in(p, tiles, t, ctx):
     `board_context` ctx of this decision)?"""
     need = ctx[CX_TARGETS] & ~(1 << t)
     walk = board_walk(ctx, tiles)
-    return not still_reaches(tiles, t, 1 << CENTRE, walk, walk & need, False, ctx)
+    return not still_reaches(tiles, t, 1 << CENTRE, walk, walk & need, False)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)

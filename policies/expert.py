@@ -183,7 +183,7 @@ def _bridges_among(p, tiles, cand, ctx):
         t = lowest_bit(cand)
         cand &= cand - 1
         if not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims), ctx[CX_TARGETS] & ~(1 << t),
-                             swims, ctx):
+                             swims):
             m |= 1 << t
     return m
 
