@@ -7,6 +7,7 @@ import copy
 import operator
 
 import numpy as np
+import pytest
 from numba.core import compiler, ir, types
 from numba.core.compiler import run_frontend
 from numba.core.registry import cpu_target
@@ -165,3 +166,68 @@ def test_the_cycle_collector_is_paused_while_numba_compiles_and_resumed_after():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _project_irs():
+    """numba's IR of some of the project's larger compiled functions, before and after numba's
+    untyped passes (which inline, rewrite and add nested expressions)."""
+    from numba.core import compiler as numba_compiler
+
+    from policies import expert
+    from sim import kernel
+
+    irs = []
+    for fn in (expert.choose, kernel.apply_action, kernel.legal_actions, _branchy):
+        py_func = getattr(fn, "py_func", fn)
+        irs.append(run_frontend(py_func))
+    irs.append(numba_compiler.run_frontend(kernel.draw_flood.py_func, inline_closures=True))
+    return irs
+
+
+def test_the_variables_an_instruction_uses_are_listed_as_numba_lists_them():
+    checked = 0
+    for func_ir in _project_irs():
+        for block in func_ir.blocks.values():
+            for stmt in block.body:
+                nested = [stmt] + [v for v in stmt.__dict__.values() if isinstance(v, ir.Inst)]
+                for inst in nested:
+                    ours = inst._rec_list_vars(inst.__dict__)
+                    numbas = S._numba["rec_list_vars"](inst, inst.__dict__)
+                    assert [id(v) for v in ours] == [id(v) for v in numbas], inst
+                    assert ours == numbas
+                    checked += 1
+    assert checked > 1000
+    # the shapes numba's walk handles, nested: lists, tuples, dicts, instructions, plain values
+    scope = ir.Scope(None, ir.Loc("probe", 1))
+    loc = ir.Loc("probe", 2)
+    a, b, c = (scope.redefine(name, loc) for name in "abc")
+    call = ir.Expr.call(a, [b, (c, 3)], (("k", a),), loc)
+    value = {"x": [a, (b, {"y": call})], "z": "text", "n": None, "loc": loc, "s": {c}}  # a set: not looked into
+    got = S._rec_list_vars(call, value)
+    assert got == S._numba["rec_list_vars"](call, value) == [a, b, a, b, c, a]
+
+
+def test_an_error_context_adds_numbas_line_and_records_locations_as_numba_does():
+    from numba.core import errors
+
+    ours, numbas = S._ErrorContext, S._numba["new_error_context"]
+    for context in (ours, numbas):
+        with pytest.raises(errors.TypingError) as raised:
+            with context("typing of {what} at {loc}", what="call", loc=ir.Loc("/somewhere/user.py", 7)):
+                raise errors.TypingError("no match")
+        assert errors.loc_info["loc"].filename == "/somewhere/user.py"
+        errors.loc_info.clear()
+        with pytest.raises(ValueError) as other:  # not a numba error: passed on untouched
+            with context("lowering {0}", "x"):
+                raise ValueError("plain")
+        assert str(other.value) == "plain"
+        with context("Pass {name}", name="nothing raised"):
+            pass
+        if context is ours:
+            mine = str(raised.value)
+        else:
+            assert str(raised.value) == mine and "typing of call at" in mine
+    numba_file = ir.Loc(errors.__file__, 3)  # numba's own files are not recorded
+    with ours("x", loc=numba_file):
+        pass
+    assert "loc" not in errors.loc_info
