@@ -157,6 +157,14 @@ MIX2 = np.uint64(0x94D049BB133111EB)
 STREAM_DEAL, STREAM_FLOOD, STREAM_POLICY = 0, 1, 2
 
 
+# An index that is never negative, given to numba as unsigned: for a signed integer index numba
+# adds code that wraps a negative one round to the end of the array (a compare and two
+# conditional moves at every access with a computed index, which LLVM can rarely drop since the
+# index is read from the state). The kernel's step functions index the state and the place
+# tables with `at(...)`; never use it for an index that may be negative (-1 for "none"), as
+# numba checks no bounds.
+at = np.uint64
+
 # --- randomness ----------------------------------------------------------------------------------
 
 
