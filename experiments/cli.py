@@ -402,7 +402,7 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
     if records_dir:
         _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    from experiments.runner import BATCH, RunningSummary
+    from experiments.runner import RunningSummary
 
     threads = threads or default_threads()
     writer = None
@@ -421,14 +421,13 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
         run.warm_up(bool(records_dir))  # compile (or load the cache) before the clock starts
         start = time.perf_counter()
         with _progress_bar(games, policy) as bar:
-            for done in range(0, games, BATCH):
-                n = min(BATCH, games - done)
-                raw = run.games(n, done, threads)
+            # the threads play the next batch while this one is counted and written
+            for done, raw in run.batches(games, threads):
                 with _interrupts_held():  # the table and the summary always hold the same games
                     if out:  # only a written table pays for pandas and pyarrow
                         writer = _write_batch(writer, tmp, raw, rules, policy, seed, done, run.frame)
                     tally.add(raw)
-                bar.update(n)
+                bar.update(len(raw))
     except KeyboardInterrupt:
         if writer is not None:
             writer.close()
@@ -471,7 +470,7 @@ class _Run:
 
 def _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, policy,
                        skill, seed) -> _Run:
-    from experiments.runner import export_records, results_frame, run_games
+    from experiments.runner import export_records, raw_batches, results_frame
     from policies.registry import DEFAULT_POLICY, UnknownPolicy, player_params, with_skill
     from sim import layout as L
     from sim.rules import RuleError
@@ -488,7 +487,7 @@ def _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_co
     return _Run(
         rules=rules, policy=policy, causes=L.CAUSES, nresult=L.NRESULT, setting_line=rules_line(rules),
         warm_up=lambda logged: warm_up(policy, logged=logged),
-        games=lambda n, first, threads: run_games(rules, policy, n, seed, first_game=first, threads=threads),
+        batches=lambda games, threads: raw_batches(rules, policy, games, seed, threads),
         frame=results_frame, export=lambda games: export_records(rules, policy, seed, games),
         write_record=_write_record)
 
@@ -524,7 +523,7 @@ def _forbidden_island_run(players, difficulty, policy, given: dict, seed) -> _Ru
 
     return _Run(
         rules=rules, policy=policy, causes=FI.CAUSES, nresult=L.NRESULT, setting_line=FI.summary_line(rules),
-        warm_up=warm, games=lambda n, first, threads: FI.run_games(rules, policy, n, seed, first, threads),
+        warm_up=warm, batches=lambda games, threads: FI.raw_batches(rules, policy, games, seed, threads),
         frame=FI.results_frame, export=lambda games: FI.export_games(rules, policy, seed, games),
         write_record=write_record)
 

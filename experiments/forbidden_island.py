@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from experiments.runner import play_in_chunks
+from experiments.runner import play_batches, play_in_chunks
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.rules import Rules
 
@@ -42,6 +42,17 @@ def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: 
     pp = default_params(policy) if policy_params is None else policy_params
     return play_in_chunks(PLAY_CHUNK[policy], params_of(rules), pp, games, seed, first_game, threads, L.NRESULT,
                           on_batch)
+
+
+def raw_batches(rules: Rules, policy: str, games: int, seed: int = 0, threads: int | None = None):
+    """`run_games`' rows batch by batch, (first game, rows), in constant memory (runner.play_batches)."""
+    from policies.forbidden_island.entries import PLAY_CHUNK
+    from policies.forbidden_island.registry import policy_id
+    from sim.forbidden_island.convert import params_of
+
+    policy_id(policy)
+    return play_batches(PLAY_CHUNK[policy], params_of(rules), default_params(policy), games, seed, 0, threads,
+                        L.NRESULT)
 
 
 _SMALL = ("treasures", "mark", "tiles_sunk", "waters_rise", "capture_turn_earth", "capture_turn_fire",

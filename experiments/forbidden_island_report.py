@@ -340,6 +340,11 @@ def island_escape_against_ladder(recs: list[dict], fi: pd.DataFrame, judge: str,
         md.append(f"| {r['level'].capitalize()} | {r['players']} | " + " | ".join(cells) + " |")
     md += ["", "In brackets: Forbidden Island's win rates for the same player and player count (Novice, Normal, "
            "Elite, Legendary; a search only at the levels it played).", ""]
+    if "lookahead" in kinds:
+        md += ["Forbidden Island's `lookahead` is not one fixed player from cell to cell: its search budget is "
+               "set per player count and level, larger where its 4× target is hardest to reach (each played "
+               "cell's budget is listed in `reports/forbidden-island.md`). A placement under `lookahead` is "
+               f"therefore rougher than one under `{judge}`, which plays every cell the same way.", ""]
 
     # rules that play like Novice, Normal and Elite, found the way the fixed bands' rules are
     md += ["### Levels anchored on Forbidden Island", "",

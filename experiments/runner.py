@@ -26,26 +26,39 @@ BATCH = 1 << 16  # games per kernel call: bounds memory and paces the progress b
 
 
 def _load_cached_kernels_without_the_compiler() -> None:
-    """Load compiled kernels from numba's cache without first setting up numba's compiler.
+    """Load compiled kernels from numba's cache without first setting up numba's compiler, and
+    without its reference-counting runtime unless the loaded code calls it.
 
     Before every cache lookup numba readies its whole compiler (it imports and registers the
     typing and lowering of everything it can compile: about 0.2 s, a quarter of `simulate`'s
     start-up), although running cached machine code needs only its runtime's symbols. Here a
     lookup sets up the runtime alone; a miss compiles, and numba's compiler readies itself when
-    it starts. Numba is pinned (tests/test_numba_pin.py): this replaces one method of its cache.
-    tests/test_compile.py checks that a cached run never sets the compiler up and plays the same
-    games, and that a cold start still compiles.
+    it starts. The runtime (NRT) itself is built by LLVM when it is set up (a further 0.04-0.08 s);
+    the kernels are compiled without reference counting (`_nrt=False`) and never call it, so it
+    is set up only for cached code whose machine code names an NRT_ symbol (cached code that
+    calls an NRT that was never set up would crash). Numba is pinned (tests/test_numba_pin.py):
+    this replaces one method of its cache and wraps another. tests/test_compile.py checks that a
+    cached run sets up neither and plays the same games, that a cold start still compiles, and
+    that cached code which does use the runtime still runs.
     """
     from numba.core import caching
     from numba.core.runtime import rtsys
 
     def load_overload(self, sig, target_context):
-        rtsys.initialize(target_context)  # the runtime (NRT) the loaded code links against
         with self._guard_against_spurious_io_errors():
             return self._load_overload(sig, target_context)
         # None when the `with` block swallowed an I/O error: a miss, so numba compiles
 
+    rebuild = caching.CompileResultCacheImpl.rebuild
+
+    def rebuild_with_the_runtime_it_needs(self, target_context, payload):
+        _name, kind, data = payload[0]  # the library: (name, "object", (machine code, bitcode))
+        if kind != "object" or b"NRT_" in data[0]:
+            rtsys.initialize(target_context)
+        return rebuild(self, target_context, payload)
+
     caching.Cache.load_overload = load_overload
+    caching.CompileResultCacheImpl.rebuild = rebuild_with_the_runtime_it_needs
 
 
 _load_cached_kernels_without_the_compiler()
@@ -111,45 +124,97 @@ def _executor(threads: int) -> ThreadPoolExecutor:
     return _pool
 
 
-def play_in_chunks(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, games: int, seed: int,
-                   first_game: int, threads: int | None, nresult: int,
-                   on_batch: Callable[[int], None] | None = None) -> np.ndarray:
-    """Either game's games, batch by batch, each batch split into chunks over `threads` threads:
-    `play_chunk(params, pp, seed, first_game, out, lo, hi)` is a policy's compiled entry (it
-    releases the GIL) and fills rows lo ... hi-1 of `out`, int32 [games, nresult].
+def chunk_bounds(n: int, threads: int, last: bool) -> list[tuple[int, int]]:
+    """How a batch of `n` games is cut into chunks for `threads` threads: (lo, hi) row ranges.
 
-    A thread pool rather than numba's prange: prange made numba compile the whole game again
-    for its parallel loop, about 9 s more of cold compile, for the same scaling. Every game's
-    randomness depends only on (seed, game), so the split never changes the table.
+    Many small chunks: a thread that finishes early takes the next one. A whole number of
+    chunks a thread, so that a search's few hundred games (a tenth of a second each) still use
+    every thread and none waits on a third chunk. The run's last batch ends in ever smaller
+    chunks (a guided schedule: each a quarter of what is left on two threads), so that at the
+    very end no thread idles for long while the other plays out a big chunk; batches before it
+    need no such tail, because the next batch is queued behind them (`play_batches`).
+    """
+    if threads == 1 or n <= 1:
+        return [(0, n)]
+    parts = max(1, min(n // 512, 16 * threads))
+    parts = max(1, min(n, -(-parts // threads) * threads))
+    if not last or parts < 2 * threads:
+        return [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
+    cap = -(-n // parts)  # the even chunk, until a quarter of what is left (two threads) is smaller
+    smallest, bounds, lo = max(1, cap // 32), [], 0
+    while lo < n:
+        size = min(cap, max(smallest, (n - lo) // (2 * threads)))
+        bounds.append((lo, min(n, lo + size)))
+        lo += size
+    return bounds
+
+
+def play_batches(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, games: int, seed: int,
+                 first_game: int, threads: int | None, nresult: int, out: np.ndarray | None = None,
+                 batch: int = BATCH):
+    """Either game's games batch by batch: yields (first row, rows) for each batch in order, the
+    rows int32 [n, nresult] (views of `out` when it is given, else a new array a batch, so that
+    memory stays flat however many games are played).
+
+    `play_chunk(params, pp, seed, first_game, out, lo, hi)` is a policy's compiled entry (it
+    releases the GIL) and fills rows lo ... hi-1. A thread pool rather than numba's prange:
+    prange made numba compile the whole game again for its parallel loop, about 9 s more of cold
+    compile, for the same scaling. The next batch is queued before the caller gets this one, so
+    the threads never wait while the caller counts or writes a batch, nor for each other at a
+    batch's end. Every game's randomness depends only on (seed, game), so neither the split nor
+    the order ever changes the table.
     """
     if games < 0:
         raise ValueError("the number of games cannot be negative")
     if seed < 0:
         raise ValueError("the seed must be a whole number >= 0")
     threads = threads or default_threads()
-    out = np.empty((games, nresult), dtype=np.int32)
-    done = 0
-    while done < games:
-        n = min(BATCH, games - done)
-        chunk = out[done:done + n]
-        # Many small chunks: the threads wait for the batch's last chunk, and with 4 a thread a
-        # thread idled about half a chunk per batch (a tenth of a random run on 2 threads).
-        parts = max(1, min(n // 512, 16 * threads))
-        # ... and a whole number of chunks a thread, so that a search's few hundred games (a
-        # tenth of a second each) still use every thread and none waits on a third chunk.
-        parts = max(1, min(n, -(-parts // threads) * threads))
-        bounds = [(k * n // parts, (k + 1) * n // parts) for k in range(parts)]
-        if threads == 1 or parts == 1:
+
+    def rows(done: int, n: int) -> np.ndarray:
+        return out[done:done + n] if out is not None else np.empty((n, nresult), dtype=np.int32)
+
+    if threads == 1:
+        for done in range(0, games, batch):
+            n = min(batch, games - done)
+            chunk = rows(done, n)
             play_chunk(params, pp, seed, first_game + done, chunk, 0, n)
-        else:
-            pool = _executor(threads)
-            jobs = [pool.submit(play_chunk, params, pp, seed, first_game + done, chunk, lo, hi)
-                    for lo, hi in bounds]
+            yield done, chunk
+        return
+    pool = _executor(threads)
+
+    def submit(done: int):
+        n = min(batch, games - done)
+        chunk = rows(done, n)
+        jobs = [pool.submit(play_chunk, params, pp, seed, first_game + done, chunk, lo, hi)
+                for lo, hi in chunk_bounds(n, threads, done + n >= games)]
+        return done, chunk, jobs
+
+    queued = [submit(0)] if games else []
+    try:
+        while queued:
+            done, chunk, jobs = queued.pop(0)
+            if done + len(chunk) < games:
+                queued.append(submit(done + len(chunk)))
             for job in jobs:
                 job.result()
-        done += n
+            yield done, chunk
+    finally:  # stopped early (an error, Ctrl-C, a caller that stops reading): drop queued work
+        for _, _, jobs in queued:
+            for job in jobs:
+                job.cancel()
+
+
+def play_in_chunks(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, games: int, seed: int,
+                   first_game: int, threads: int | None, nresult: int,
+                   on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+    """All of `play_batches`' rows in one array, int32 [games, nresult]; `on_batch(n)` after each
+    batch of n games."""
+    if games < 0:
+        raise ValueError("the number of games cannot be negative")
+    out = np.empty((games, nresult), dtype=np.int32)
+    for _, chunk in play_batches(play_chunk, params, pp, games, seed, first_game, threads, nresult, out):
         if on_batch:
-            on_batch(n)
+            on_batch(len(chunk))
     return out
 
 
@@ -166,6 +231,12 @@ def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: 
     params = rules_to_params(rules)
     pp = default_policy_params(policy) if policy_params is None else policy_params
     return play_in_chunks(play_chunk, params, pp, games, seed, first_game, threads, L.NRESULT, on_batch)
+
+
+def raw_batches(rules: Rules, policy: str, games: int, seed: int = 0, threads: int | None = None):
+    """`run_games`' rows batch by batch, (first game, rows), in constant memory (`play_batches`)."""
+    return play_batches(PLAY_CHUNK[policy_id(policy)], rules_to_params(rules), default_policy_params(policy),
+                        games, seed, 0, threads, L.NRESULT)
 
 
 # Compact dtypes keep a million-game table small (about 40 MB).

@@ -104,6 +104,7 @@ from sim.layout import (
     TILES,
     TSTATE,
     TURN,
+    at,
     cards_short_mask,
     extract_bits,
     grow_reach,
@@ -115,6 +116,7 @@ from sim.layout import (
 )
 
 assert DOWN == 0 and DRY == 1  # `reveal` turns DOWN into DRY by setting bit 0
+assert RAISE_TURN == KINGPOS + 4  # `init_game` parks the non-Kings' places in RAISE_TURN[0]
 
 
 @njit(cache=True, forceinline=True)
@@ -122,10 +124,10 @@ def reveal(s, place):
     """R7, R8, R15: a face-down tile a pawn reaches is turned face up (any other tile is left as
     it is). Without a branch: whether a random player's pawn lands on a face-down tile is a coin
     toss."""
-    st = s[TSTATE + place]
+    st = s[at(TSTATE + place)]
     down = np.int64(st == DOWN)
-    s[TSTATE + place] = st | down
-    s[FACE_UP_LAND] |= (down & np.int64(4 <= s[CARD + place] < 24)) << place
+    s[at(TSTATE + place)] = st | down
+    s[FACE_UP_LAND] |= (down & np.int64(4 <= s[at(CARD + place)] < 24)) << place
 
 
 @njit(cache=True, forceinline=True)
@@ -170,19 +172,18 @@ def init_game(s, p, rng, seed, game):
     for i in range(NSTATE):
         s[i] = 0
     deal_layout(rng, s[CARD:CARD + 25])
-    land = 0
+    # Every tile starts face down (DOWN is 0) but the helicopter's; all twenty land cards are
+    # dealt. Each place writes its index to the King slot of its card, every card from 4 up
+    # (land and joker) to one slot past the Kings, which is RAISE_TURN[0] and set just below:
+    # no branch per place, where a branch on the card dealt is a coin toss.
+    s[TSTATE + CENTRE] = DRY
     for place in range(25):
-        card = s[CARD + place]
-        s[TSTATE + place] = DRY if place == CENTRE else DOWN
-        if card < 4:
-            s[KINGPOS + card] = place
-        elif card < 24:
-            land |= 1 << (card - 4)
-    s[ISLAND_LAND] = land
+        s[at(KINGPOS + min(s[at(CARD + place)], 4))] = place
+    s[ISLAND_LAND] = (1 << 20) - 1
     s[TILES] = FULL
     for i in range(4):
-        s[PAWN + i] = CENTRE if i < p[P_PAWNS] else -1
-        s[RAISE_TURN + i] = -1
+        s[at(PAWN + i)] = CENTRE if i < p[P_PAWNS] else -1
+        s[at(RAISE_TURN + i)] = -1
     shuffle_piles(s, rng)
     s[OUTCOME] = -1
     s[LOSS_PLACE] = -1
@@ -198,7 +199,7 @@ def target_mask(s, p):
     if s[TSTATE + CENTRE] != SEA:
         targets |= 1 << CENTRE
     for suit in range(4):
-        place = s[KINGPOS + suit]
+        place = s[at(KINGPOS + suit)]
         if place >= 0 and not (s[RAISED] >> suit) & 1:
             targets |= 1 << place
     return targets
@@ -214,7 +215,7 @@ def reachable(s, p, targets):
     can_swim = p[P_SWIM] <= p[P_ACTIONS]
     reach = 0
     for i in range(p[P_PAWNS]):
-        reach |= 1 << s[PAWN + i]
+        reach |= 1 << s[at(PAWN + i)]
     while (reach & targets) != targets:
         new = grow_reach(reach, tiles, can_swim)
         if new == reach:
@@ -250,7 +251,7 @@ def check_state_losses(s, p):
 @njit(cache=True)
 def raise_cards(s, p, me, suit):
     """The cards a raise on `suit` discards, as a bit mask (R12); 0 if it cannot be raised."""
-    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
+    return raise_discard_cards(np.int64(s[at(HAND + me)]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
 # The legal-action mask reads the four neighbours of the pawn's place in a place mask at once: the
@@ -276,13 +277,13 @@ _LEFT_RIGHT_FROM_BITS_1_2 = sum(12 << g for g in _DIRECTION_GROUPS)
 @njit(cache=True, forceinline=True)
 def beside(board, here):
     """The bits of place mask `board` at the neighbours of `here`, in place order (see above)."""
-    return extract_bits((board << 5) >> here, _BESIDE_BITS) & PLACE_ORDER_ON_BESIDE[here]
+    return extract_bits((board << 5) >> here, _BESIDE_BITS) & PLACE_ORDER_ON_BESIDE[at(here)]
 
 
 @njit(cache=True, forceinline=True)
 def two_away(board, here):
     """As `beside`, two steps away from `here`."""
-    return extract_bits((board << 10) >> here, _TWO_AWAY_BITS) & PLACE_ORDER_ON_TWO_AWAY[here]
+    return extract_bits((board << 10) >> here, _TWO_AWAY_BITS) & PLACE_ORDER_ON_TWO_AWAY[at(here)]
 
 
 @njit(cache=True, forceinline=True)
@@ -310,12 +311,12 @@ def legal_actions(s, p):
     if left <= 0:
         return legal
     me = s[CUR]
-    here = s[PAWN + me]
+    here = s[at(PAWN + me)]
     occupied = np.int64(0)
     on_my_place = np.int64(0)  # bit 4 * i: pawn i stands on my place
     for i in range(4):  # a seat without a pawn is at place -1
-        occupied |= np.int64(1) << (s[PAWN + i] & 63)
-        on_my_place |= np.int64(s[PAWN + i] == here) << (4 * i)
+        occupied |= np.int64(1) << (s[at(PAWN + i)] & 63)
+        on_my_place |= np.int64(s[at(PAWN + i)] == here) << (4 * i)
     occupied &= FULL
     tiles = np.int64(s[TILES])
     flooded = np.int64(s[FLOODED_AT])
@@ -325,12 +326,12 @@ def legal_actions(s, p):
     shore = beside(flooded, here)  # R9
     legal |= in_action_order((land << A_MOVE) | (swim << A_SWIM) | (shore << A_SHORE) | (salvage << A_SALVAGE))
     legal |= ((flooded >> here) & 1) << A_SHORE_HERE
-    hand = np.int64(s[HAND + me])
+    hand = np.int64(s[at(HAND + me)])
     suits = (np.int64((hand & SUIT_MASK[0]) != 0) | (np.int64((hand & SUIT_MASK[1]) != 0) << 1)
              | (np.int64((hand & SUIT_MASK[2]) != 0) << 2) | (np.int64((hand & SUIT_MASK[3]) != 0) << 3))
     others = on_my_place & ~(np.int64(1) << (4 * me))
     legal |= (others * suits) << A_GIVE  # R11: all my cards of one suit to a pawn on my place
-    card = s[CARD + here]
+    card = s[at(CARD + here)]
     if 0 <= card < 4 and not (s[RAISED] >> card) & 1 and raise_cards(s, p, me, card):
         legal |= np.int64(1) << A_RAISE  # R12
     if s[RAISED] == 15 and occupied == 1 << CENTRE:  # R13: every pawn on the helicopter
@@ -364,7 +365,7 @@ def apply_action(s, p, a, log, nlog):
         s[ACTS] = 0
         return nlog
     me = s[CUR]
-    here = s[PAWN + me]
+    here = s[at(PAWN + me)]
     lg = nlog >= 0
     if lg:
         log[nlog, 0] = s[TURN]
@@ -373,22 +374,22 @@ def apply_action(s, p, a, log, nlog):
         log[nlog, 3] = 0
         nlog += 1
     if a < A_SALVAGE:  # R7 move, R8 swim, R9 shore up: one path, no branch per kind
-        t = ACTION_PLACE[here, a]
+        t = ACTION_PLACE[at(here), at(a)]
         shoring = a >= A_SHORE_HERE
-        s[PAWN + me] = here if shoring else t
+        s[at(PAWN + me)] = here if shoring else t
         reveal(s, t)  # a shore's tile is flooded, which reveal leaves as it is
-        s[TSTATE + t] = DRY if shoring else s[TSTATE + t]
+        s[at(TSTATE + t)] = DRY if shoring else s[at(TSTATE + t)]
         s[FLOODED_AT] &= ~(np.int64(shoring) << t)
         s[ACTS] -= p[P_SWIM] if A_SWIM <= a < A_SHORE_HERE else 1
-        s[COUNT + ACTION_COUNT[a]] += 1
+        s[at(COUNT + ACTION_COUNT[at(a)])] += 1
     elif a < A_GIVE:  # R10 salvage
         d = a - A_SALVAGE
-        t = NEIGHBOUR[here, d]
-        bit = 1 << (s[CARD + t] - 4)
-        s[HAND + me] |= bit
+        t = NEIGHBOUR[at(here), at(d)]
+        bit = 1 << (s[at(CARD + t)] - 4)
+        s[at(HAND + me)] |= bit
         s[ISLAND_LAND] &= ~bit
-        s[CARD + t] = -1
-        s[TSTATE + t] = SEA
+        s[at(CARD + t)] = -1
+        s[at(TSTATE + t)] = SEA
         s[TILES] &= ~(1 << t)
         leave_place_masks(s, t)
         s[ACTS] -= 1
@@ -397,20 +398,20 @@ def apply_action(s, p, a, log, nlog):
     elif a < A_RAISE:  # R11 give all my cards of one suit
         other = (a - A_GIVE) // 4
         suit = (a - A_GIVE) % 4
-        cards = s[HAND + me] & SUIT_MASK[suit]
-        s[HAND + me] &= ~cards
-        s[HAND + other] |= cards
+        cards = s[at(HAND + me)] & SUIT_MASK[at(suit)]
+        s[at(HAND + me)] &= ~cards
+        s[at(HAND + other)] |= cards
         if lg:
             log[nlog - 1, 2] = other
             log[nlog - 1, 3] = cards
         s[ACTS] -= 1
         s[COUNT + C_GIVE] += 1
     elif a == A_RAISE:  # R12
-        suit = s[CARD + here]
+        suit = s[at(CARD + here)]
         cards = raise_cards(s, p, me, suit)
-        s[HAND + me] &= ~cards
+        s[at(HAND + me)] &= ~cards
         s[RAISED] |= 1 << suit
-        s[RAISE_TURN + suit] = s[TURN]
+        s[at(RAISE_TURN + suit)] = s[TURN]
         s[RAISE_SEQ] = s[RAISE_SEQ] * 5 + suit + 1
         if lg:
             log[nlog - 1, 3] = cards
@@ -430,9 +431,9 @@ def apply_action(s, p, a, log, nlog):
 @njit(cache=True, forceinline=True)
 def sink_place(s, p, place):
     """R15: the place becomes sea; a sinking unraised King or the helicopter loses at once."""
-    card = s[CARD + place]
-    s[CARD + place] = -1
-    s[TSTATE + place] = SEA
+    card = s[at(CARD + place)]
+    s[at(CARD + place)] = -1
+    s[at(TSTATE + place)] = SEA
     s[TILES] &= ~(1 << place)
     leave_place_masks(s, place)
     s[SUNK] += 1
@@ -440,7 +441,7 @@ def sink_place(s, p, place):
         s[OUTCOME] = CAUSE_HELICOPTER
         s[LOSS_PLACE] = place
     elif card < 4:
-        s[KINGPOS + card] = -1
+        s[at(KINGPOS + card)] = -1
         if not (s[RAISED] >> card) & 1:
             s[OUTCOME] = CAUSE_TREASURE
             s[LOSS_PLACE] = place
@@ -456,7 +457,7 @@ def draw_flood(s, p, log, nlog):
     The pawns on a sinking place then escape one by one (`escape_options`, the player's choice,
     `escape_to`) before `end_flood`; nothing of that happens once the game is lost."""
     pos = s[PILE_POS]
-    place = (s[ROWP + pos] - 1) * 5 + (s[COLP + pos] - 1)
+    place = (s[at(ROWP + pos)] - 1) * 5 + (s[at(COLP + pos)] - 1)
     s[PILE_POS] = pos + 1
     s[FLOODS] += 1
     if nlog >= 0:
@@ -465,14 +466,14 @@ def draw_flood(s, p, log, nlog):
         log[nlog, 2] = place
         log[nlog, 3] = 0
         nlog += 1
-    st = s[TSTATE + place]
+    st = s[at(TSTATE + place)]
     if st == DOWN or st == DRY:
-        s[TSTATE + place] = FLOODED  # face up now, if it was not
+        s[at(TSTATE + place)] = FLOODED  # face up now, if it was not
         s[FLOODED_AT] |= 1 << place
-        s[FACE_UP_LAND] |= np.int64(4 <= s[CARD + place] < 24) << place
+        s[FACE_UP_LAND] |= np.int64(4 <= s[at(CARD + place)] < 24) << place
         return nlog, -1, -1
     if st == FLOODED:
-        card = s[CARD + place]
+        card = s[at(CARD + place)]
         sink_place(s, p, place)
         return nlog, place, card
     return nlog, -1, -1
@@ -484,8 +485,8 @@ def escape_options(s, p, place, opts):
     to, written to `opts`; returns how many. None: the pawn drowns and the game is lost."""
     n = 0
     for k in range(8):
-        t = ESCAPE_TO[place, k]
-        if t >= 0 and s[TSTATE + t] != SEA:
+        t = ESCAPE_TO[at(place), k]
+        if t >= 0 and s[at(TSTATE + t)] != SEA:
             opts[n] = t
             n += 1
     if n == 0:
@@ -497,7 +498,7 @@ def escape_options(s, p, place, opts):
 @njit(cache=True, forceinline=True)
 def escape_to(s, pawn, t, log, nlog):
     """R15: the free swim of a pawn whose place sank; the tile reached is turned face up."""
-    s[PAWN + pawn] = t
+    s[at(PAWN + pawn)] = t
     reveal(s, t)
     if nlog >= 0:
         log[nlog, 0] = s[TURN]
@@ -531,9 +532,12 @@ def end_flood(s, p, rng, sank, sunk_card):
 
 @njit(cache=True, forceinline=True)
 def begin_turn(s, p):
-    """R4, R6: the next pawn in turn order gets its actions."""
-    s[TURN] += 1
-    s[CUR] = (s[TURN] - 1) % p[P_PAWNS]
+    """R4, R6: the next pawn in turn order gets its actions: pawn (turn - 1) mod pawns, found
+    from the pawn before it without the division (tens of cycles a turn for a random game)."""
+    turn = s[TURN] + 1
+    s[TURN] = turn
+    after = s[CUR] + 1
+    s[CUR] = 0 if turn == 1 or after == p[P_PAWNS] else after
     s[ACTS] = p[P_ACTIONS]
 
 
@@ -551,25 +555,25 @@ def write_result(s, p, out, row):
     out[row, 3] = popcount(s[RAISED])
     out[row, 4] = s[SUNK]
     for k in range(6):  # moves, swims, shores, salvages, gives, raises
-        out[row, 5 + k] = s[COUNT + k]
+        out[row, 5 + k] = s[at(COUNT + k)]
     out[row, 11] = s[COUNT + C_UNUSED]
     for suit in range(4):
-        out[row, 12 + suit] = s[RAISE_TURN + suit]
+        out[row, 12 + suit] = s[at(RAISE_TURN + suit)]
     out[row, 16] = p[P_GLEN] - s[GAUGE_TOP]
     out[row, 17] = p[P_GRANK + s[GAUGE_TOP]]
     out[row, 18] = s[LOSS_PLACE]
     explored = 0
     for place in range(25):
-        if s[TSTATE + place] != DOWN:
+        if s[at(TSTATE + place)] != DOWN:
             explored += 1
     out[row, 19] = explored
     found = 0
     for suit in range(4):
-        place = s[KINGPOS + suit]
-        if (s[RAISED] >> suit) & 1 or place < 0 or s[TSTATE + place] != DOWN:
+        place = s[at(KINGPOS + suit)]
+        if (s[RAISED] >> suit) & 1 or place < 0 or s[at(TSTATE + place)] != DOWN:
             found += 1
     out[row, 20] = found
     held = 0
     for i in range(p[P_PAWNS]):
-        held += popcount(s[HAND + i])
+        held += popcount(s[at(HAND + i)])
     out[row, 21] = held

@@ -14,21 +14,37 @@ from numba.extending import intrinsic
 
 
 def _load_numba_numpy_support_without_scipy() -> None:
-    """Load numba's numpy support (which every kernel needs) without importing scipy.linalg.
+    """Let numba's compiler load its numpy support without importing scipy.linalg, and only when
+    it first compiles.
 
-    On loading it, numba imports scipy.linalg only to learn whether BLAS is there, for np.dot and
-    friends, which no kernel uses; that import was a third of `simulate`'s start-up. Told that
-    scipy.linalg.cython_blas cannot be imported, numba falls back to its own loops for the
-    products it would have sent to BLAS; the marker is removed at once, so scipy.linalg imports
-    normally afterwards (tests/test_runner.py checks both). Numba is pinned (pyproject.toml).
+    When numba readies its compiler (`CPUContext.load_additional_registries`, before its first
+    compile in a process) it imports its numpy support, and that imports scipy.linalg only to
+    learn whether BLAS is there, for np.dot and friends, which no kernel uses: a third of
+    `simulate`'s start-up. Told that scipy.linalg.cython_blas cannot be imported, numba falls back
+    to its own loops for the products it would have sent to BLAS; the marker is removed at once,
+    so scipy.linalg imports normally afterwards. A run whose kernels all come from numba's cache
+    never readies the compiler (experiments/runner.py), so it does not load numba's numpy
+    support at all (a further tenth of start-up). tests/test_runner.py checks all three. Numba is
+    pinned (pyproject.toml).
     """
-    if "scipy.linalg" in sys.modules or "numba.np.arraymath" in sys.modules:
+    from numba.core.cpu import CPUContext
+
+    load_registries = CPUContext.load_additional_registries
+    if getattr(load_registries, "keeps_scipy_out", False):
         return
-    sys.modules["scipy.linalg.cython_blas"] = None
-    try:
-        import numba.np.arraymath  # noqa: F401
-    finally:
-        del sys.modules["scipy.linalg.cython_blas"]
+
+    def load_additional_registries(self):
+        blocked = "scipy.linalg" not in sys.modules and "scipy.linalg.cython_blas" not in sys.modules
+        if blocked:
+            sys.modules["scipy.linalg.cython_blas"] = None
+        try:
+            return load_registries(self)
+        finally:
+            if blocked:
+                del sys.modules["scipy.linalg.cython_blas"]
+
+    load_additional_registries.keeps_scipy_out = True
+    CPUContext.load_additional_registries = load_additional_registries
 
 
 _load_numba_numpy_support_without_scipy()
@@ -140,6 +156,14 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 STREAM_DEAL, STREAM_FLOOD, STREAM_POLICY = 0, 1, 2
 
+
+# An index that is never negative, given to numba as unsigned: for a signed integer index numba
+# adds code that wraps a negative one round to the end of the array (a compare and two
+# conditional moves at every access with a computed index, which LLVM can rarely drop since the
+# index is read from the state). The kernel's step functions index the state and the place
+# tables with `at(...)`; never use it for an index that may be negative (-1 for "none"), as
+# numba checks no bounds.
+at = np.uint64
 
 # --- randomness ----------------------------------------------------------------------------------
 

@@ -46,9 +46,11 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         "R18: on the last gauge card, cut_off is checked before the water"),
     "r12-no-short-raise": (
         KERNEL,
-        "    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])",
-        "    if popcount(np.int64(s[HAND + me]) & SUIT_MASK[suit]) < p[P_CPT]:\n        return 0\n"
-        "    return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])",
+        "    return raise_discard_cards(np.int64(s[at(HAND + me)]), in_play(s, p), np.int64(s[RAISED]), suit,"
+        " p[P_CPT])",
+        "    if popcount(np.int64(s[at(HAND + me)]) & SUIT_MASK[suit]) < p[P_CPT]:\n        return 0\n"
+        "    return raise_discard_cards(np.int64(s[at(HAND + me)]), in_play(s, p), np.int64(s[RAISED]), suit,"
+        " p[P_CPT])",
         "R12: legal_actions never offers the short-of-a-suit raise"),
     "r8-no-swims": (
         KERNEL, "(swim << A_SWIM)", "(0 << A_SWIM)",
@@ -63,8 +65,8 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         KERNEL, "        s[ACTS] -= p[P_SWIM]", "        s[ACTS] -= 1",
         "R8: a swim costs one action whatever the swim cost"),
     "r15-no-diagonal-escape": (
-        KERNEL, "    for k in range(8):\n        t = ESCAPE_TO[place, k]",
-        "    for k in range(0, 8, 2):\n        t = ESCAPE_TO[place, k]",
+        KERNEL, "    for k in range(8):\n        t = ESCAPE_TO[at(place), k]",
+        "    for k in range(0, 8, 2):\n        t = ESCAPE_TO[at(place), k]",
         "R15: emergency escapes only orthogonal"),
     "r15-raised-king-sinks-the-treasure": (
         KERNEL, "        if not (s[RAISED] >> card) & 1:\n            s[OUTCOME] = CAUSE_TREASURE",
@@ -77,19 +79,20 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         KERNEL, "if s[RAISED] == 15 and occupied == 1 << CENTRE:", "if s[RAISED] == 15 and (occupied >> CENTRE) & 1:",
         "R13: take-off while a pawn is elsewhere"),
     "r11-give-across-the-island": (
-        KERNEL, "on_my_place |= np.int64(s[PAWN + i] == here) << (4 * i)",
-        "on_my_place |= np.int64(s[PAWN + i] >= 0) << (4 * i)",
+        KERNEL, "on_my_place |= np.int64(s[at(PAWN + i)] == here) << (4 * i)",
+        "on_my_place |= np.int64(s[at(PAWN + i)] >= 0) << (4 * i)",
         "R11: gives to a pawn on another place"),
     "r14-flooded-face-down-card-not-salvageable": (
-        KERNEL, "        s[FACE_UP_LAND] |= np.int64(4 <= s[CARD + place] < 24) << place\n        return nlog, -1, -1",
+        KERNEL,
+        "        s[FACE_UP_LAND] |= np.int64(4 <= s[at(CARD + place)] < 24) << place\n        return nlog, -1, -1",
         "        return nlog, -1, -1",
         "R10/R14: a face-down land tile that floods is not turned face up for salvage (its place mask)"),
     "r9-shored-tile-stays-flooded": (
         KERNEL, "        s[FLOODED_AT] &= ~(np.int64(shoring) << t)", "        pass",
         "R9: a shored tile can be shored again (the flooded-places mask is not updated)"),
     "r14-face-down-tile-not-flooded": (
-        KERNEL, "    if st == DOWN or st == DRY:\n        s[TSTATE + place] = FLOODED",
-        "    if st == DRY:\n        s[TSTATE + place] = FLOODED",
+        KERNEL, "    if st == DOWN or st == DRY:\n        s[at(TSTATE + place)] = FLOODED",
+        "    if st == DRY:\n        s[at(TSTATE + place)] = FLOODED",
         "R14: a flood on a face-down tile does nothing"),
     # Forbidden Island's kernel: the lockstep check against the engine must catch each.
     "fi-f10-navigator-carries-anyone-across-the-sea": (

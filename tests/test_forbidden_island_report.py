@@ -152,6 +152,7 @@ def test_island_escape_is_placed_on_the_ladder_and_anchored_levels_are_searched(
     text = "\n".join(md)
     assert ("| Normal | 1 | 30.0%: between Novice and Normal (Nov 45%, Nor 25%, Eli 10%, Leg 4%) | "
             "52.0%: like Normal (Nov 70%, Nor 50%) |") in text
+    assert "`lookahead` is not one fixed player from cell to cell" in text  # its budget varies by cell
     anchored = [line for line in md if line.startswith("| 2 |") or line.startswith("| 3 |")
                 or line.startswith("| 4 |")]
     assert len(anchored) == 9  # Easy, Normal, Hard for 2, 3 and 4 players

@@ -5,10 +5,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 
+import numpy as np
 import pytest
 
-from experiments.runner import results_frame, run_games, summarize, summarize_raw, wilson_interval
+from experiments.runner import (
+    chunk_bounds,
+    play_batches,
+    play_in_chunks,
+    results_frame,
+    run_games,
+    summarize,
+    summarize_raw,
+    wilson_interval,
+)
 from sim.rules import Rules
 
 
@@ -68,3 +79,72 @@ def test_simulate_without_a_table_loads_only_what_it_needs():
     # the output names what was played: policy, seed and rules, then the summary itself
     assert (got.pop("policy"), got.pop("seed"), got.pop("rules")) == ("random", 3, rules.as_record())
     assert got == json.loads(json.dumps(expected))
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("last", [False, True])
+def test_chunks_cover_each_batch_once_in_order_and_the_run_ends_in_small_ones(threads, last):
+    for n in [0, 1, 2, 5, 300, 1023, 1024, 5000, 20_000, 65_536]:
+        bounds = chunk_bounds(n, threads, last)
+        assert bounds[0][0] == 0 and bounds[-1][1] == n
+        assert all(a[1] == b[0] for a, b in zip(bounds, bounds[1:], strict=False)), (n, bounds)
+        assert all(hi > lo for lo, hi in bounds) or n == 0
+        sizes = [hi - lo for lo, hi in bounds]
+        if threads > 1 and n >= 2 * 512 * threads:
+            if last:  # never growing, and the last ones a small part of the first
+                assert sizes == sorted(sizes, reverse=True)
+                assert max(sizes[-threads:]) <= sizes[0] // 8
+            else:
+                assert len(sizes) % threads == 0 and max(sizes) - min(sizes) <= 1
+
+
+def _recording_chunk(calls, delay=0.0):
+    """A stand-in for a compiled entry: writes each row's game number, notes each chunk."""
+    def play_chunk(params, pp, seed, first_game, out, lo, hi):
+        time.sleep(delay)
+        out[lo:hi, 0] = np.arange(first_game + lo, first_game + hi)
+        out[lo:hi, 1] = seed
+        calls.append((first_game + lo, first_game + hi))
+    return play_chunk
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batches_come_in_order_and_hold_every_game_once(threads):
+    calls = []
+    seen = []
+    for done, rows in play_batches(_recording_chunk(calls), None, None, 3500, 7, 100, threads, 2, batch=1000):
+        assert rows.shape == (min(1000, 3500 - done), 2)
+        seen.append(rows.copy())
+    got = np.concatenate(seen)
+    assert got[:, 0].tolist() == list(range(100, 3600)) and set(got[:, 1]) == {7}
+    assert sorted(calls) == sorted(set(calls)) and sum(hi - lo for lo, hi in calls) == 3500
+    out = play_in_chunks(_recording_chunk([]), None, None, 3500, 7, 100, threads, 2)
+    assert (out == got).all()
+
+
+def test_a_run_stopped_early_drops_the_batches_queued_behind_it():
+    calls = []  # batches of 4,000 games in 8 chunks each
+    batches = play_batches(_recording_chunk(calls, delay=0.05), None, None, 12_000, 0, 0, 2, 2, batch=4000)
+    next(batches)  # the first batch; the second is queued behind it, and two of its chunks may start
+    batches.close()
+    time.sleep(0.5)  # let the chunks that had started finish
+    played = sum(hi - lo for lo, hi in calls)
+    assert 4000 <= played <= 5000, f"{played} games played after the run stopped at its first batch"
+    assert max(hi for _, hi in calls) <= 8000  # the third batch was never queued
+
+
+def test_a_thread_free_at_a_batch_end_starts_the_next_batch_at_once():
+    import threading
+
+    second_started = threading.Event()
+    overlapped = []
+
+    def play_chunk(params, pp, seed, first_game, out, lo, hi):
+        if first_game == 0 and lo == 0:  # the first batch's slow chunk: is the other thread idle?
+            overlapped.append(second_started.wait(2.0))
+        if first_game >= 1000:
+            second_started.set()
+        out[lo:hi] = 0
+
+    assert sum(len(rows) for _, rows in play_batches(play_chunk, None, None, 3000, 0, 0, 2, 1, batch=1000)) == 3000
+    assert overlapped == [True], "a thread waited for the other to finish the batch before starting the next"
