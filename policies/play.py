@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from policies.dispatch import choose_action, choose_escape, uses_legal
-from policies.stack import stack_empty
+from policies.stack import stack_empty, stack_empty_2d
 from sim import kernel as K
 from sim.general_calls import keeps_literals
 from sim.layout import A_END, ACTS, NPARAMS, NSTATE, OUTCOME, P_PAWNS, PAWN, TURN, seed_streams
@@ -112,7 +112,7 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     s = stack_empty(NSTATE, np.int32)
     rng = stack_empty(3, np.uint64)
     opts = stack_empty(8, np.int64)
-    log = stack_empty(4, np.int32).reshape((1, 4))  # never written: the games are not logged
+    log = stack_empty_2d(1, 4, np.int32)  # never written: the games are not logged
     p_own = stack_empty(NPARAMS, np.int32)
     for i in range(NPARAMS):
         p_own[i] = p[i]

@@ -12,6 +12,34 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 
+def _stack_array(dtype, shape: tuple[int, ...]):
+    """The signature's array type and the codegen of a C-ordered array of `shape` on the stack."""
+    arrty = types.Array(dtype.dtype, len(shape), "C")
+
+    def codegen(context, builder, signature, args):
+        # imported here, when compiling: it loads numba's array support, a tenth of a second of
+        # start-up that a run of cached kernels does without
+        from numba.np.arrayobj import populate_array
+
+        elem = context.get_data_type(dtype.dtype)
+        itemsize = context.get_abi_sizeof(elem)
+        size = 1
+        for extent in shape:
+            size *= extent
+        strides, step = [], itemsize
+        for extent in reversed(shape):
+            strides.insert(0, step)
+            step *= extent
+        ary = context.make_array(arrty)(context, builder)
+        populate_array(ary, data=cgutils.alloca_once(builder, elem, size=size),
+                       shape=[context.get_constant(types.intp, extent) for extent in shape],
+                       strides=[context.get_constant(types.intp, stride) for stride in strides],
+                       itemsize=context.get_constant(types.intp, itemsize), meminfo=None)
+        return ary._getvalue()
+
+    return arrty, codegen
+
+
 @intrinsic
 def stack_empty(typingctx, n, dtype):
     """`np.empty(n, dtype)` on the stack of the calling function: per-decision scratch with no
@@ -21,21 +49,17 @@ def stack_empty(typingctx, n, dtype):
     """
     if not isinstance(n, types.IntegerLiteral) or not isinstance(dtype, (types.NumberClass, types.DType)):
         return None
-    size = n.literal_value
-    arrty = types.Array(dtype.dtype, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        # imported here, when compiling: it loads numba's array support, a tenth of a second of
-        # start-up that a run of cached kernels does without
-        from numba.np.arrayobj import populate_array
-
-        elem = context.get_data_type(dtype.dtype)
-        itemsize = context.get_abi_sizeof(elem)
-        ary = context.make_array(arrty)(context, builder)
-        populate_array(ary, data=cgutils.alloca_once(builder, elem, size=size),
-                       shape=[context.get_constant(types.intp, size)],
-                       strides=[context.get_constant(types.intp, itemsize)],
-                       itemsize=context.get_constant(types.intp, itemsize), meminfo=None)
-        return ary._getvalue()
-
+    arrty, codegen = _stack_array(dtype, (n.literal_value,))
     return arrty(n, dtype), codegen
+
+
+@intrinsic
+def stack_empty_2d(typingctx, rows, cols, dtype):
+    """`np.empty((rows, cols), dtype)` on the stack, as `stack_empty`; both sizes constants.
+    (Reshaping a `stack_empty` array would do, but a cached kernel that reshapes makes numba
+    import its whole array support when the kernel is loaded: 20-40 ms of every start-up.)"""
+    if (not isinstance(rows, types.IntegerLiteral) or not isinstance(cols, types.IntegerLiteral)
+            or not isinstance(dtype, (types.NumberClass, types.DType))):
+        return None
+    arrty, codegen = _stack_array(dtype, (rows.literal_value, cols.literal_value))
+    return arrty(rows, cols, dtype), codegen

@@ -62,7 +62,9 @@ raw = run_games(Rules(), "random", 200, seed=0, threads=1)
 print(json.dumps({"compiled": compiled, "optimised": optimised, "games": len(raw),
                   "table": hashlib.sha256(raw.tobytes()).hexdigest(),
                   "compiler_readied": "numba.typed.typeddict" in sys.modules,
-                  "numpy_support": "numba.np.arraymath" in sys.modules, "scipy": "scipy.linalg" in sys.modules}))
+                  "numpy_support": "numba.np.arraymath" in sys.modules, "scipy": "scipy.linalg" in sys.modules,
+                  "array_support": "numba.np.arrayobj" in sys.modules,
+                  "runtime": __import__("numba.core.runtime", fromlist=["rtsys"]).rtsys._init}))
 """
 
 
@@ -98,3 +100,30 @@ def test_cold_start_compiles_the_game_loop_once_and_a_warm_start_only_loads_it(t
     # numba's numpy support is loaded by the compiler alone, and without scipy.linalg (sim/layout.py)
     assert cold["numpy_support"] and not cold["scipy"]
     assert not warm["numpy_support"], "a run on cached kernels loaded numba's numpy support"
+    # ... nor its array support, which a cached kernel calling one of its functions (reshape) loads
+    assert not warm["array_support"], "loading the cached kernel imported numba.np.arrayobj"
+    assert not warm["runtime"], "a run on cached kernels that never count references built numba's runtime"
+
+
+_USES_THE_RUNTIME = """
+import sys
+
+sys.path.insert(0, sys.argv[1])
+import experiments.runner  # noqa: F401  (its cache loader)
+import makes_arrays
+
+print(makes_arrays.doubled(4).tolist(), sum(makes_arrays.doubled.stats.cache_hits.values()))
+"""
+
+
+def test_cached_code_that_counts_references_gets_its_runtime(tmp_path):
+    # A function returning a new array needs numba's runtime (NRT); loaded from the cache without
+    # it, it would crash, so the loader must see that its machine code calls the runtime.
+    (tmp_path / "makes_arrays.py").write_text(
+        "import numpy as np\nfrom numba import njit\n\n\n@njit(cache=True)\ndef doubled(n):\n"
+        "    return np.arange(n) * 2\n")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", _USES_THE_RUNTIME, str(tmp_path)], capture_output=True,
+                           text=True, env=env, cwd=ROOT) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[-1].stderr[-2000:]
+    assert [r.stdout.split() for r in runs] == [["[0,", "2,", "4,", "6]", "0"], ["[0,", "2,", "4,", "6]", "1"]]
