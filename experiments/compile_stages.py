@@ -1,7 +1,8 @@
 """Where a cold compile's time goes: `python -m experiments.compile_stages [POLICY]` (default:
 the report's judge) compiles and plays one game of POLICY on an empty numba cache and lists the
 CPU seconds of each stage - every numba pass by name, and LLVM's parsing, per-function passes,
-module passes and machine code, and the cache's writing - and of each compiled function.
+module passes and machine code, the cache's writing, and Python's cycle collector wherever it
+runs - and of each compiled function.
 
 Times are exclusive: a function compiled while its caller is being typed is charged to its own
 stages, not to the caller's typing. CPU time, so that other jobs on a shared machine disturb the
@@ -82,6 +83,22 @@ def _instrument(stages: StageClock, functions: StageClock) -> None:
             functions.leave()
 
     event.register("numba:compile", PerFunction())
+    import gc
+
+    gc.callbacks.append(collector_stage(stages))
+
+
+def collector_stage(stages: StageClock):
+    """A gc callback charging the cycle collector's runs to a stage of their own, inside whatever
+    stage they interrupt."""
+
+    def collecting(phase, info):
+        if phase == "start":
+            stages.enter("Python: cycle collector")
+        else:
+            stages.leave()
+
+    return collecting
 
 
 def measure(policy: str) -> dict:

@@ -339,9 +339,11 @@ def covers(tiles, start, target, swims):
 
 
 # The board facts that `salvage_ok_in` and `is_bridge_in` test each candidate place against,
-# found once per decision (slots of an int64 array, `board_context`); the last two, the tiles
-# whose loss needs no new fill (`joined_around`) with swims and walking only, are worked out
-# when first asked for (-1 until then: `kept_tiles`).
+# one decision's worth (slots of an int64 array, `board_context`): the targets and the pawns at
+# once; the fills (what the pawns reach, what the helicopter reaches with swims and walking) and
+# the tiles whose loss needs no new fill (`joined_around`, with swims and walking only) when a
+# check first asks for them (-1 until then: `board_reach`, `board_home`, `board_walk`,
+# `kept_tiles`), so that a decision whose checks are all skipped runs none of them.
 CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK, CX_KEPT, CX_KEPT_WALK = 0, 1, 2, 3, 4, 5, 6
 N_CONTEXT = 7
 
@@ -599,26 +601,48 @@ def suit_needs(s, p, team, need):
 
 @njit(cache=True, _nrt=False)
 def board_context(s, p, tiles, kpos, down, ctx):
-    """ctx: the targets (R16, `targets_mask`), the pawns, what the pawns reach by moves and swims,
-    what the helicopter reaches by moves and swims, and by moves alone (the tiles whose loss
-    needs no new fill are left for `kept_tiles` to work out if asked). The fills nest
-    (walking from the helicopter is inside swimming from it), so while the island is one piece
-    one fill answers all three."""
-    swims = p[P_SWIM] <= p[P_ACTIONS]
-    pawns = pawn_mask(s, p)
+    """ctx: the targets (R16, `targets_mask`) and the pawns; the fills and the tiles whose loss
+    needs no new fill are left for the accessors below to work out when first asked for."""
     ctx[CX_TARGETS] = targets_mask(s, kpos, tiles, down)
-    ctx[CX_PAWNS] = pawns
-    walk = reach_mask(p, tiles, 1 << CENTRE, False)
-    home = walk if walk == tiles else reach_mask(p, tiles, walk, swims)
-    if home & pawns:  # a pawn in the helicopter's piece reaches all of it
-        reach = home if home == tiles else reach_mask(p, tiles, pawns | home, swims)
-    else:
-        reach = reach_mask(p, tiles, pawns, swims)
-    ctx[CX_REACH] = reach
-    ctx[CX_HOME] = home
-    ctx[CX_WALK] = walk
+    ctx[CX_PAWNS] = pawn_mask(s, p)
+    ctx[CX_REACH] = -1
+    ctx[CX_HOME] = -1
+    ctx[CX_WALK] = -1
     ctx[CX_KEPT] = -1
     ctx[CX_KEPT_WALK] = -1
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def board_walk(ctx, tiles):
+    """What the helicopter reaches by moves alone (R16), kept in the `board_context` ctx."""
+    if ctx[CX_WALK] < 0:
+        ctx[CX_WALK] = fill_until(tiles, 1 << CENTRE, tiles, False)
+    return ctx[CX_WALK]
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def board_home(ctx, tiles, swims):
+    """What the helicopter reaches by moves and swims. The fills nest (walking from the
+    helicopter is inside swimming from it), so while the island is one piece the walking fill
+    answers both."""
+    if ctx[CX_HOME] < 0:
+        walk = board_walk(ctx, tiles)
+        ctx[CX_HOME] = walk if walk == tiles else fill_until(tiles, walk, tiles, swims)
+    return ctx[CX_HOME]
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def board_reach(ctx, tiles, swims):
+    """What the pawns reach by moves and swims: a pawn in the helicopter's piece reaches all of
+    it, so with one there the helicopter's fill is the start (and, for a whole island, the answer)."""
+    if ctx[CX_REACH] < 0:
+        pawns = ctx[CX_PAWNS]
+        home = board_home(ctx, tiles, swims)
+        if home & pawns:
+            ctx[CX_REACH] = home if home == tiles else fill_until(tiles, pawns | home, tiles, swims)
+        else:
+            ctx[CX_REACH] = fill_until(tiles, pawns, tiles, swims)
+    return ctx[CX_REACH]
 
 
 @njit(cache=True, _nrt=False)
@@ -629,17 +653,20 @@ def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     swims = p[P_SWIM] <= p[P_ACTIONS]
     need = ctx[CX_TARGETS] & ~(1 << t)
     if home_reaches_all:  # from the helicopter first: with a pawn in its piece, the pawns' test is answered
-        if (ctx[CX_HOME] >> t) & 1 and not (t != CENTRE and (kept_tiles(ctx, tiles, swims) >> t) & 1):
+        home = board_home(ctx, tiles, swims)
+        if (home >> t) & 1 and not (t != CENTRE and (kept_tiles(ctx, tiles, swims) >> t) & 1):
             home = fill_until(tiles & ~(1 << t), 1 << CENTRE, need, swims)
         else:
-            home = ctx[CX_HOME] & ~(1 << t)  # the helicopter's piece is the same without `t`, but for `t`
+            home &= ~(1 << t)  # the helicopter's piece is the same without `t`, but for `t`
         if home & need != need:
             return 0
-        if not home & ctx[CX_PAWNS] and not still_reaches(tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], need, swims, ctx):
+        if not home & ctx[CX_PAWNS] and not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims),
+                                                          need, swims, ctx):
             return 0
-    elif not still_reaches(tiles, t, ctx[CX_PAWNS], ctx[CX_REACH], need, swims, ctx):
+    elif not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims), need, swims, ctx):
         return 0
-    if not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_WALK], ctx[CX_WALK] & need, False, ctx):
+    walk = board_walk(ctx, tiles)
+    if not still_reaches(tiles, t, 1 << CENTRE, walk, walk & need, False, ctx):
         return 1
     return 2
 
@@ -649,7 +676,8 @@ def is_bridge_in(p, tiles, t, ctx):
     """Would losing `t` break a walking path from the helicopter to a target (against the
     `board_context` ctx of this decision)?"""
     need = ctx[CX_TARGETS] & ~(1 << t)
-    return not still_reaches(tiles, t, 1 << CENTRE, ctx[CX_WALK], ctx[CX_WALK] & need, False, ctx)
+    walk = board_walk(ctx, tiles)
+    return not still_reaches(tiles, t, 1 << CENTRE, walk, walk & need, False, ctx)
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -729,18 +757,8 @@ def goal_worth(init, dme, u):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def step_to_goal(s, p, legal, here, tiles, init, dme, level):
-    """A step towards the cheapest goal of `init` (path cost plus `init`, bonuses negative);
-    A_END when standing here is already the cheapest. `dme`, `level`: my path costs and the
-    places at each cost (`costs_and_nearer` from here). Path costs are symmetric, so the
-    cheapest goal costs min over u of init[u] + dme[u]; the step taken is the first legal move,
-    then swim (up, down, left, right), that starts a shortest path to a goal of that cost, as a
-    search from the goals would find: every other step costs at least one action more. Costs
-    within 1e-9 count as equal.
-
-    Which places start such a path is found walking back from those goals level by level: a
-    place of cost c is on a shortest path to one of them if it is one, or if a move leads from
-    it to such a place of cost c + 1, or a swim to one of cost c + P_SWIM."""
+def best_goal_worth(init, dme):
+    """The cheapest goal's cost, min over u of `goal_worth` (INF if none)."""
     # the minimum in four chains and without a branch per place (which goals a place holds
     # changes from one decision to the next, and the branches were mispredicted often); a
     # minimum is the same in any order
@@ -753,7 +771,23 @@ def step_to_goal(s, p, legal, here, tiles, init, dme, level):
         b1 = min(b1, goal_worth(init, dme, u + 1))
         b2 = min(b2, goal_worth(init, dme, u + 2))
         b3 = min(b3, goal_worth(init, dme, u + 3))
-    best = min(min(b0, b1), min(b2, min(b3, goal_worth(init, dme, 24))))
+    return min(min(b0, b1), min(b2, min(b3, goal_worth(init, dme, 24))))
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def step_to_goal(s, p, legal, here, tiles, init, dme, level):
+    """A step towards the cheapest goal of `init` (path cost plus `init`, bonuses negative);
+    A_END when standing here is already the cheapest. `dme`, `level`: my path costs and the
+    places at each cost (`costs_and_nearer` from here). Path costs are symmetric, so the
+    cheapest goal costs min over u of init[u] + dme[u]; the step taken is the first legal move,
+    then swim (up, down, left, right), that starts a shortest path to a goal of that cost, as a
+    search from the goals would find: every other step costs at least one action more. Costs
+    within 1e-9 count as equal.
+
+    Which places start such a path is found walking back from those goals level by level: a
+    place of cost c is on a shortest path to one of them if it is one, or if a move leads from
+    it to such a place of cost c + 1, or a swim to one of cost c + P_SWIM."""
+    best = best_goal_worth(init, dme)
     if not init[here] > best + 1e-9:
         return A_END
     best_goals = 0
@@ -872,15 +906,33 @@ def raise_goals(s, p, me, kpos, init, bonus):
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def save_goal(place, tiles, dme, left, init, bonus_now, bonus_far):
-    """A flooded place that loses the game when it sinks: it and its tile neighbours are goals,
-    worth `bonus_now` if I can shore it up this turn (`left` actions, `dme` my path costs)."""
+def nearest_side(place, tiles, dme):
+    """My path cost (`dme`) to `place` or to its nearest tile neighbour: where I can shore it up from."""
     near = dme[place]
     for d in range(4):
         t = step(place, d, 1)
         if t >= 0 and (tiles >> t) & 1 and dme[t] < near:
             near = dme[t]
-    bonus = bonus_now if near + 1 <= left else bonus_far
+    return near
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def next_door_worth(place, tiles, dme, value):
+    """The cheapest `goal_worth` that goals of `value` on the tile neighbours of `place` would
+    have (INF if I reach none)."""
+    best = INF
+    for d in range(4):
+        t = step(place, d, 1)
+        if t >= 0 and (tiles >> t) & 1 and dme[t] < INF:
+            best = min(best, value + dme[t])
+    return best
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def save_goal(place, tiles, dme, left, init, bonus_now, bonus_far):
+    """A flooded place that loses the game when it sinks: it and its tile neighbours are goals,
+    worth `bonus_now` if I can shore it up this turn (`left` actions, `dme` my path costs)."""
+    bonus = bonus_now if nearest_side(place, tiles, dme) + 1 <= left else bonus_far
     init[place] = min(init[place], -bonus)
     goal_next_door(place, tiles, init, bonus)
 

@@ -30,7 +30,6 @@ from numba import njit
 
 from policies._search import (
     CX_PAWNS,
-    CX_REACH,
     CX_TARGETS,
     INF,
     N_CONTEXT,
@@ -39,23 +38,27 @@ from policies._search import (
     SC_DOWN,
     SC_FLOODED,
     SC_LAND,
+    best_goal_worth,
     board_context,
+    board_reach,
     costs_and_nearer,
     critical_places,
     dist_from,
     explore_goals,
     fill,
     give_here,
+    goal_next_door,
+    goal_worth,
     hit_chance,
     home_goal,
     lowest_bit,
     may_hide_face_down,
     my_actions_left,
+    nearest_side,
     raise_goals,
     raise_is_safe,
     salvage_next_door,
     salvage_ok_in,
-    save_goal,
     scan_board,
     shore_critical,
     spare_shore,
@@ -171,21 +174,27 @@ def king_places(s, kpos, cheat, sc):
 
 
 @njit(cache=True, _nrt=False)
-def _critical(s, p, kpos, tiles, bridges, ctx, flooded):
-    """Places whose sinking loses the game: the helicopter, known unraised Kings and (with
-    `bridges`) flooded tiles (the mask `flooded`) whose loss would cut a target off (R16; ctx:
-    `board_context`)."""
-    m = critical_places(s, kpos)
-    if bridges:
-        swims = p[P_SWIM] <= p[P_ACTIONS]
-        pawns = ctx[CX_PAWNS]
-        cand = flooded & ~m & ~pawns
-        while cand:
-            t = lowest_bit(cand)
-            cand &= cand - 1
-            if not still_reaches(tiles, t, pawns, ctx[CX_REACH], ctx[CX_TARGETS] & ~(1 << t), swims, ctx):
-                m |= 1 << t
+def _bridges_among(p, tiles, cand, ctx):
+    """The flooded tiles of the mask `cand` whose sinking would cut a target off from the pawns
+    (R16; ctx: `board_context`): guarded like Kings when W_BRIDGE is on."""
+    swims = p[P_SWIM] <= p[P_ACTIONS]
+    m = 0
+    while cand:
+        t = lowest_bit(cand)
+        cand &= cand - 1
+        if not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims), ctx[CX_TARGETS] & ~(1 << t),
+                             swims, ctx):
+            m |= 1 << t
     return m
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _save_bonus(s, pp, place, near, left, floods, cheat):
+    """A flooded place that loses the game when it sinks, `near` my path cost to where I can shore
+    it up: W_SAVE if I can this turn, else by the chance it sinks before my next turn."""
+    if near + 1 <= left:
+        return _w(pp, W_SAVE)
+    return _w(pp, W_SAVE_FAR) + _w(pp, W_RISK) * hit_risk(s, place, floods, cheat)
 
 
 @njit(cache=True, _nrt=False)
@@ -228,7 +237,12 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
 
     ctx = stack_empty(N_CONTEXT, np.int64)  # what the salvage and bridge checks test against
     board_context(s, p, tiles, kpos, sc[SC_DOWN], ctx)
-    crit = 0 if forget else _critical(s, p, kpos, tiles, _w(pp, W_BRIDGE) > 0, ctx, sc[SC_FLOODED])
+    # places whose sinking loses the game: the helicopter, known unraised Kings and (W_BRIDGE)
+    # flooded tiles whose loss would cut a target off
+    crit = 0 if forget else critical_places(s, kpos)
+    cand = sc[SC_FLOODED] & ~crit & ~ctx[CX_PAWNS] if not forget and _w(pp, W_BRIDGE) > 0 else 0
+    if cand:  # most decisions have none: no call
+        crit |= _bridges_among(p, tiles, cand, ctx)
     a = shore_critical(legal, here, crit)
     if a >= 0:
         return a
@@ -303,8 +317,9 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     while m:
         place = lowest_bit(m)
         m &= m - 1
-        far = _w(pp, W_SAVE_FAR) + _w(pp, W_RISK) * hit_risk(s, place, level * npawns, cheat)
-        save_goal(place, tiles, dme, left, init, _w(pp, W_SAVE), far)
+        bonus = _save_bonus(s, pp, place, nearest_side(place, tiles, dme), left, level * npawns, cheat)
+        init[place] = min(init[place], -bonus)
+        goal_next_door(place, tiles, init, bonus)
 
     # meet a pawn to complete a treasure: cards of a suit split between us
     for suit in range(4):
@@ -317,15 +332,36 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
             if theirs > 0 and theirs + mine[suit] >= cpt:
                 init[s[PAWN + o]] = min(init[s[PAWN + o]], -_w(pp, W_MEET))
 
+    # explore while a King or a needed card may hide face down
+    if explore:
+        explore_goals(explore, init, nearer, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
+
+    home_goal(init, my_actions_left(s, p), dme, _w(pp, W_HOME), _w(pp, W_COLLECT), _w(pp, W_EXPLORE))
+
+    # The goals that need an R16 check (a fill) come last: a goal that cannot reach the cheapest
+    # goal so far (`cut`, within the goal step's 1e-9) changes neither the goals the step heads
+    # for nor staying here, so its check is skipped. Goals are kept by their minimum, which is the
+    # same in any order. Not with `misjudge`: its noise is drawn for every goal.
+    prune = misjudge <= 0.0
+    cut = best_goal_worth(init, dme) + 1e-9 if prune and wanted else 1e300
+
     # needed face-up land tiles: stand next to them (the suit's collector, or anyone nearer)
     while wanted:
         place = lowest_bit(wanted)
         wanted &= wanted - 1
+        degree = tile_degree(tiles, place)
+        bonus = _w(pp, W_COLLECT) - _w(pp, W_EDGE) * degree  # if the salvage breaks no walking path
+        best = INF
+        for d in range(4):
+            t = step(place, d, 1)
+            if t >= 0 and (tiles >> t) & 1 and dme[t] < INF:
+                best = min(best, -(bonus - (_w(pp, W_SPREAD) if (nearer >> t) & 1 else 0.0)) + dme[t])
+        if best > cut:
+            continue
         ok = salvage_ok_in(p, tiles, place, True, ctx)
         if ok == 0:
             continue
-        bonus = _w(pp, W_COLLECT) - (_w(pp, W_CUT) if ok == 1 else 0.0) - _w(pp, W_EDGE) * tile_degree(
-            tiles, place)
+        bonus = _w(pp, W_COLLECT) - (_w(pp, W_CUT) if ok == 1 else 0.0) - _w(pp, W_EDGE) * degree
         for d in range(4):
             t = step(place, d, 1)
             if t >= 0 and (tiles >> t) & 1:
@@ -333,12 +369,9 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
                 if (nearer >> t) & 1:
                     b -= _w(pp, W_SPREAD)
                 init[t] = min(init[t], -b)
+                if prune:
+                    cut = min(cut, goal_worth(init, dme, t) + 1e-9)
 
-    # explore while a King or a needed card may hide face down
-    if explore:
-        explore_goals(explore, init, nearer, _w(pp, W_EXPLORE), _w(pp, W_SPREAD))
-
-    home_goal(init, my_actions_left(s, p), dme, _w(pp, W_HOME), _w(pp, W_COLLECT), _w(pp, W_EXPLORE))
     if misjudge > 0.0:
         for place in range(25):
             if init[place] < INF:

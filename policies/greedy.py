@@ -41,6 +41,7 @@ from policies._search import (
     SC_DOWN,
     SC_FLOODED,
     SC_LAND,
+    best_goal_worth,
     board_context,
     costs_and_nearer,
     critical_places,
@@ -53,6 +54,7 @@ from policies._search import (
     lowest_bit,
     may_hide_face_down,
     my_actions_left,
+    next_door_worth,
     raise_goals,
     raise_is_safe,
     salvage_next_door,
@@ -185,25 +187,33 @@ def choose(s, p, pp, legal, rng):
         m &= m - 1
         save_goal(place, tiles, dme, left, init, w[W_SAVE], w[W_SAVE_FAR])
 
-    # needed face-up land tiles: stand next to them
-    wanted = 0
-    for suit in range(4):
-        if collect[suit] or any_need > 0:
-            wanted |= sc[SC_LAND + suit]
-    while wanted:
-        place = lowest_bit(wanted)
-        wanted &= wanted - 1
-        ok = salvage_ok_in(p, tiles, place, False, ctx)
-        if ok == 0:
-            continue
-        bonus = w[W_COLLECT] - (w[W_CUT] if ok == 1 else 0.0) - 0.25 * tile_degree(tiles, place)
-        goal_next_door(place, tiles, init, bonus)
-
     if explore:  # spread out: a face-down place another pawn is nearer to is worth less to me
         explore_goals(down, init, nearer, w[W_EXPLORE], w[W_SPREAD])
 
     # home: always a goal; urgent when the turns left barely cover the walk
     home_goal(init, my_actions_left(s, p), dme, w[W_HOME], w[W_COLLECT], w[W_EXPLORE])
+
+    # needed face-up land tiles: stand next to them. Last, as their R16 check needs a fill: one
+    # whose goal cannot reach the cheapest goal so far (`cut`, within the goal step's 1e-9)
+    # changes neither the goals the step heads for nor staying here, so it is skipped (goals are
+    # kept by their minimum, the same in any order)
+    wanted = 0
+    for suit in range(4):
+        if collect[suit] or any_need > 0:
+            wanted |= sc[SC_LAND + suit]
+    cut = best_goal_worth(init, dme) + 1e-9 if wanted else INF
+    while wanted:
+        place = lowest_bit(wanted)
+        wanted &= wanted - 1
+        degree = tile_degree(tiles, place)
+        if next_door_worth(place, tiles, dme, -(w[W_COLLECT] - 0.25 * degree)) > cut:  # if it breaks no path
+            continue
+        ok = salvage_ok_in(p, tiles, place, False, ctx)
+        if ok == 0:
+            continue
+        bonus = w[W_COLLECT] - (w[W_CUT] if ok == 1 else 0.0) - 0.25 * degree
+        goal_next_door(place, tiles, init, bonus)
+        cut = min(cut, next_door_worth(place, tiles, dme, -bonus) + 1e-9)
 
     a = step_to_goal(s, p, legal, here, tiles, init, dme, at_cost)
     if a != A_END:

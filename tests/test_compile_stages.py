@@ -50,3 +50,22 @@ def test_an_unknown_policy_is_one_line_and_status_2():
                           text=True, cwd=ROOT)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "unknown policy 'nobody'" in done.stderr
+
+
+def test_the_cycle_collector_is_a_stage_of_its_own():
+    import gc
+
+    from experiments import compile_stages
+
+    stages = StageClock()
+    callback = compile_stages.collector_stage(stages)
+    gc.callbacks.append(callback)
+    try:
+        stages.enter("numba: some pass")
+        gc.collect()
+        stages.leave()
+    finally:
+        gc.callbacks.remove(callback)
+    stages.close()
+    assert stages.calls == {"numba: some pass": 1, "Python: cycle collector": 1}
+    assert stages.seconds["Python: cycle collector"] > 0

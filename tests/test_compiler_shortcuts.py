@@ -7,8 +7,10 @@ import copy
 import operator
 
 import numpy as np
-from numba.core import compiler, ir, types
+import pytest
+from numba.core import compiler, ir, types, typing
 from numba.core.compiler import run_frontend
+from numba.core.errors import TypingError
 from numba.core.registry import cpu_target
 from numba.core.typing import npydecl
 
@@ -165,3 +167,151 @@ def test_the_cycle_collector_is_paused_while_numba_compiles_and_resumed_after():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def _project_irs():
+    """numba's IR of some of the project's larger compiled functions, before and after numba's
+    untyped passes (which inline, rewrite and add nested expressions)."""
+    from numba.core import compiler as numba_compiler
+
+    from policies import expert
+    from sim import kernel
+
+    irs = []
+    for fn in (expert.choose, kernel.apply_action, kernel.legal_actions, _branchy):
+        py_func = getattr(fn, "py_func", fn)
+        irs.append(run_frontend(py_func))
+    irs.append(numba_compiler.run_frontend(kernel.draw_flood.py_func, inline_closures=True))
+    return irs
+
+
+def test_the_variables_an_instruction_uses_are_listed_as_numba_lists_them():
+    checked = 0
+    for func_ir in _project_irs():
+        for block in func_ir.blocks.values():
+            for stmt in block.body:
+                nested = [stmt] + [v for v in stmt.__dict__.values() if isinstance(v, ir.Inst)]
+                for inst in nested:
+                    ours = inst._rec_list_vars(inst.__dict__)
+                    numbas = S._numba["rec_list_vars"](inst, inst.__dict__)
+                    assert [id(v) for v in ours] == [id(v) for v in numbas], inst
+                    assert ours == numbas
+                    checked += 1
+    assert checked > 1000
+    # the shapes numba's walk handles, nested: lists, tuples, dicts, instructions, plain values
+    scope = ir.Scope(None, ir.Loc("probe", 1))
+    loc = ir.Loc("probe", 2)
+    a, b, c = (scope.redefine(name, loc) for name in "abc")
+    call = ir.Expr.call(a, [b, (c, 3)], (("k", a),), loc)
+    value = {"x": [a, (b, {"y": call})], "z": "text", "n": None, "loc": loc, "s": {c}}  # a set: not looked into
+    got = S._rec_list_vars(call, value)
+    assert got == S._numba["rec_list_vars"](call, value) == [a, b, a, b, c, a]
+
+
+def test_an_error_context_adds_numbas_line_and_records_locations_as_numba_does():
+    from numba.core import errors
+
+    ours, numbas = S._ErrorContext, S._numba["new_error_context"]
+    for context in (ours, numbas):
+        with pytest.raises(errors.TypingError) as raised:
+            with context("typing of {what} at {loc}", what="call", loc=ir.Loc("/somewhere/user.py", 7)):
+                raise errors.TypingError("no match")
+        assert errors.loc_info["loc"].filename == "/somewhere/user.py"
+        errors.loc_info.clear()
+        with pytest.raises(ValueError) as other:  # not a numba error: passed on untouched
+            with context("lowering {0}", "x"):
+                raise ValueError("plain")
+        assert str(other.value) == "plain"
+        with context("Pass {name}", name="nothing raised"):
+            pass
+        if context is ours:
+            mine = str(raised.value)
+        else:
+            assert str(raised.value) == mine and "typing of call at" in mine
+    numba_file = ir.Loc(errors.__file__, 3)  # numba's own files are not recorded
+    with ours("x", loc=numba_file):
+        pass
+    assert "loc" not in errors.loc_info
+
+
+def _function_types(context):
+    return {name: context.resolve_value_type(value) for name, value in
+            (("add", operator.add), ("getitem", operator.getitem), ("min", min), ("bool", bool), ("abs", abs),
+             ("lt", operator.lt), ("sqrt", np.sqrt))}
+
+
+CALLS = [("add", (types.int64, types.int64)), ("add", (types.int32, types.float64)),
+         ("add", (types.IntegerLiteral(3), types.int64)), ("lt", (types.uint64, types.int64)),
+         ("getitem", (types.Array(types.int32, 1, "C"), types.int64)),
+         ("getitem", (types.UniTuple(types.int64, 3), types.IntegerLiteral(1))),
+         ("min", (types.int64, types.int32)), ("bool", (types.int64,)), ("abs", (types.float64,)),
+         ("sqrt", (types.float64,))]
+
+
+def test_a_call_is_typed_as_numba_types_it_the_first_time_and_every_time_after(monkeypatch):
+    context = cpu_target.typing_context
+    context.refresh()
+    fns = _function_types(context)
+    assert all(type(f) is types.Function for f in fns.values())
+    numbas = S._numba["function_call_type"]
+    asked = []
+    monkeypatch.setitem(S._numba, "function_call_type",
+                        lambda self, ctx, args, kws: (asked.append(args), numbas(self, ctx, args, kws))[1])
+    expected = {}
+    for name, args in CALLS:
+        fn = fns[name]
+        sig = numbas(fn, context, args, {})  # numba's own typing, once
+        expected[name, args] = (sig, fn._impl_keys[sig.args])
+    for round in range(3):
+        if round == 2:
+            asked.clear()
+        for name, args in CALLS:
+            fn = fns[name]
+            ours = S._function_call_type(fn, context, args, {})
+            assert (ours, fn._impl_keys[ours.args]) == expected[name, args], (name, args)
+    assert asked == []  # from memory once the context has settled (typing min compiles numba's min)
+    # a change to the typing context starts afresh
+    context.insert_function(type("NothingTemplate", (), {"key": object()}))
+    S._function_call_type(fns["add"], context, (types.int64, types.int64), {})
+    assert len(asked) == 1
+    # a call numba cannot type is tried anew each time
+    for _ in range(2):
+        with pytest.raises(TypingError):
+            S._function_call_type(fns["add"], context, (types.none, types.unicode_type), {})
+    assert len(asked) == 3
+
+
+def test_the_implementation_key_numba_records_is_recorded_on_each_call():
+    context = cpu_target.typing_context
+    fn = _function_types(context)["add"]
+    sig = S._function_call_type(fn, context, (types.int64, types.int64), {})
+    right = fn._impl_keys[sig.args]
+    fn._impl_keys[sig.args] = "another template's key"  # as another call with these plain types would
+    assert S._function_call_type(fn, context, (types.int64, types.int64), {}) == sig
+    assert fn._impl_keys[sig.args] == right
+
+
+def test_installing_a_registry_counts_as_a_change_only_when_it_has_grown():
+    from numba.core.typing import templates
+
+    context = cpu_target.typing_context
+    registry = templates.Registry()
+    before = context.__dict__.get("_changes", 0)
+    context.install_registry(registry)
+    after_first = context.__dict__.get("_changes", 0)
+    assert after_first == before + 1
+    context.install_registry(registry)
+    assert context.__dict__.get("_changes", 0) == after_first
+
+    @registry.register_global(_registered_later)
+    class ProbeTemplate(templates.ConcreteTemplate):
+        cases = [typing.signature(types.int64, types.int64)]
+
+    context.install_registry(registry)
+    assert context.__dict__.get("_changes", 0) > after_first
+    fn = context.resolve_value_type(_registered_later)
+    assert context.resolve_function_type(fn, (types.int64,), {}).return_type == types.int64
+
+
+def _registered_later(x):  # typed only by the registry the test above installs
+    return x

@@ -227,6 +227,43 @@ def test_fills_equal_a_fill_one_place_at_a_time():
         assert (got & target == target) == (want & target == target)
 
 
+def test_board_fills_asked_for_late_equal_the_plain_fills():
+    """The board's fills are worked out only when a check first asks (`board_walk`, `board_home`,
+    `board_reach`, in any order): each must be R16's plain fill, walking from the helicopter,
+    swimming from it, and swimming from the pawns, however the island is split."""
+    gen = np.random.default_rng(13)
+    s = np.zeros(L.NSTATE, np.int32)
+    kpos = np.full(4, -1, np.int64)
+    split = 0
+    for _ in range(3000):
+        p = _params(int(gen.integers(1, 4)), actions=int(gen.integers(1, 5)))
+        swims = bool(p[L.P_SWIM] <= p[L.P_ACTIONS])
+        tiles, _here = _board(gen, gen.choice([0.2, 0.4, 0.6]))
+        on = [i for i in range(25) if tiles >> i & 1]
+        p[L.P_PAWNS] = int(gen.integers(1, 5))
+        pawns = 0
+        for k in range(p[L.P_PAWNS]):
+            s[L.PAWN + k] = int(gen.choice(on))
+            pawns |= 1 << int(s[L.PAWN + k])
+        s[L.TILES] = tiles
+        want = {"walk": _fill(tiles, 1 << L.CENTRE, False), "home": _fill(tiles, 1 << L.CENTRE, swims),
+                "reach": _fill(tiles, pawns, swims)}
+        split += want["home"] != tiles
+        ctx = np.empty(X.N_CONTEXT, np.int64)
+        X.board_context(s, p, np.int64(tiles), kpos, np.int64(0), ctx)
+        assert ctx[X.CX_PAWNS] == pawns
+        t = np.int64(tiles)
+        for name in gen.permutation(list(want)):
+            if name == "walk":
+                got = X.board_walk(ctx, t)
+            elif name == "home":
+                got = X.board_home(ctx, t, swims)
+            else:
+                got = X.board_reach(ctx, t, swims)
+            assert got == want[name], (name, tiles, pawns, swims)
+    assert split > 300  # islands in pieces, where the fills differ, are well represented
+
+
 def test_turns_left_counts_flood_by_flood():
     """R14: the turns whose actions can still be played, counted one flood at a time."""
     gen = np.random.default_rng(7)
