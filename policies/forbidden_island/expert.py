@@ -27,7 +27,11 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   seat's goal term and distances to the threats at each place are kept from one decision to
   the next while its goals, its island and the threats' places are the same (`_place_score`,
   versioned), and the flood odds and each flooded tile's urgency while the flood pile, its
-  discard, the mark and the draws ahead are the same (`_flood_odds`).
+  discard, the mark and the draws ahead are the same (`_flood_odds`). The list of threats is
+  kept while the odds, the flooded, sunk and stranded places, the captures, the layout and the
+  weights are the same (`_find_threats`: a move or a give between a turn's actions leaves it
+  as it was), and each seat's goal list while the treasure cards in every hand, the pawns, the
+  roles, the captures, the sunk places, the layout and the weights are (`_list_goals`).
 - A search of the whole island (a Lift to fly freely or before a discard, a safe spot) scores
   all 24 places in one sweep (`_place_scores`) rather than place by place, and is skipped when
   an upper bound of every place's score (`_score_bound`) shows no place could gain enough.
@@ -205,7 +209,15 @@ BI_G_VER = BI_SLOTS + 1 + THREAT_SLOTS  # 96: the goals version each entry's B_G
 BI_D_VER = BI_G_VER + 96  # 96: the threats version each entry's BI_D were found with
 BI_D_ISLAND = BI_D_VER + 96  # 96: ... and the island version
 BI_D = BI_D_ISLAND + 96  # 96 x THREAT_SLOTS: each entry's distance to each threat slot
-BI_PATHS = BI_D + 96 * THREAT_SLOTS  # paths.py's distance table, its rows kept while the island is the same
+# What is kept from one decision to the next while what it was made from stays the same:
+BI_LAYOUT = BI_D + 96 * THREAT_SLOTS  # 24: the tile at each place when BI_LAYOUT_VER was given
+BI_LAYOUT_VER = BI_LAYOUT + 24  # 1: the version of the island's layout (a new game, or a state of another)
+BI_WEIGHTS_VER = BI_LAYOUT_VER + 1  # 1: the version of the weights in use (`_load_weights`)
+BI_INPUTS = BI_WEIGHTS_VER + 1  # 5: what every seat's goals follow from (`_board`) ...
+BI_INPUTS_VER = BI_INPUTS + 5  # 1: ... and its version
+BI_GOALS_INPUTS = BI_INPUTS_VER + 1  # 4: the inputs version each seat's goal list was made from
+BI_THREATS_KEY = BI_GOALS_INPUTS + 4  # 7: what the threat list was found from (`_find_threats`)
+BI_PATHS = BI_THREATS_KEY + 7  # paths.py's distance table, its rows kept while the island is the same
 NBI = BI_PATHS + PATH_SLOTS
 B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
 B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
@@ -396,7 +408,7 @@ def _pickups_standing(s, t):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _add_goal(b, bi, seat, weight, mask):
     g = bi[BI_NGOAL + seat]
     if bi[BI_GOAL + seat * MAX_GOALS + g] != mask or b[B_GOALW + seat * MAX_GOALS + g] != weight:
@@ -419,13 +431,18 @@ def _goals(s, p, b, bi, seat):
 def _list_goals(s, p, b, bi, seat):
     """The seat's goals, over its last list: a new version (BI_GOALS_VER) when they differ from
     it, or the island its moves depend on has changed since, so that the goal terms kept by
-    `_place_score` are found again."""
+    `_place_score` are found again. Listed again only when what every seat's goals follow from
+    (`_board`'s BI_INPUTS) has changed since the seat's last list."""
     bi[BI_GOALS_GEN + seat] = bi[BI_GEN]
-    last = bi[BI_NGOAL + seat]
-    bi[BI_NGOAL + seat] = 0
-    bi[BI_GOALS_DIFF] = 0
-    _fill_goals(s, p, b, bi, seat)
-    if bi[BI_GOALS_DIFF] or bi[BI_NGOAL + seat] != last or bi[BI_GOALS_ISLAND + seat] != bi[BI_ISLAND_VER + seat]:
+    changed = False
+    if bi[BI_GOALS_INPUTS + seat] != bi[BI_INPUTS_VER]:  # else the list in its slots still holds
+        bi[BI_GOALS_INPUTS + seat] = bi[BI_INPUTS_VER]
+        last = bi[BI_NGOAL + seat]
+        bi[BI_NGOAL + seat] = 0
+        bi[BI_GOALS_DIFF] = 0
+        _fill_goals(s, p, b, bi, seat)
+        changed = bi[BI_GOALS_DIFF] or bi[BI_NGOAL + seat] != last
+    if changed or bi[BI_GOALS_ISLAND + seat] != bi[BI_ISLAND_VER + seat]:
         bi[BI_GOALS_ISLAND + seat] = bi[BI_ISLAND_VER + seat]
         bi[BI_VERSION] += 1
         bi[BI_GOALS_VER + seat] = bi[BI_VERSION]
@@ -621,8 +638,9 @@ def _open_sides(s, place):
     return n
 
 
-@njit(cache=True, _nrt=False)
-def _tile_value(s, b, bi, tile):
+@njit(cache=True, forceinline=True, _nrt=False)
+def _tile_value(s, b, bi, tile, stranded):
+    """`stranded`: the places of pawns with nowhere to swim (`_stranded`)."""
     losing = b[B_W + W_LOSING]
     if tile == T_FOOLS_LANDING:
         return losing
@@ -631,11 +649,20 @@ def _tile_value(s, b, bi, tile):
     if t >= 0 and _uncaptured(bi, t):
         twin = PICKUP[t, 0] if PICKUP[t, 1] == tile else PICKUP[t, 1]
         value = losing if _sunk_tile(s, twin) else b[B_W + W_PICKUP_TWIN]
-    place = s[TILE_PLACE + tile]
-    for seat in range(bi[BI_PLAYERS]):
-        if bi[BI_PAWN + seat] == place and _escapes(s, bi, seat, place) == 0:
-            value = max(value, losing)
+    if _bit(stranded, s[TILE_PLACE + tile]):
+        value = max(value, losing)
     return value
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _stranded(s, bi, places):
+    """The places of `places` where a pawn stands with nowhere to swim (`_escapes`)."""
+    out = np.int64(0)
+    for seat in range(bi[BI_PLAYERS]):
+        at = bi[BI_PAWN + seat]
+        if _bit(places, at) and _escapes(s, bi, seat, at) == 0:
+            out |= np.int64(1) << at
+    return out
 
 
 @njit(cache=True, _nrt=False)
@@ -659,6 +686,15 @@ def _board(s, p, b, bi):
             bi[BI_ISLAND_KEY + seat] = key
             bi[BI_VERSION] += 1
             bi[BI_ISLAND_VER + seat] = bi[BI_VERSION]
+    # the island's layout: a new version when it is not the last decision's (a new game)
+    same = True
+    for q in range(24):
+        same &= bi[BI_LAYOUT + q] == s[PLACE_TILE + q]
+    if not same:
+        for q in range(24):
+            bi[BI_LAYOUT + q] = s[PLACE_TILE + q]
+        bi[BI_VERSION] += 1
+        bi[BI_LAYOUT_VER] = bi[BI_VERSION]
     for c in range(7):
         bi[BI_TEAM + c] = 0
     for seat in range(4):
@@ -679,6 +715,26 @@ def _board(s, p, b, bi):
             if cs > cb or (cs == cb and mb and not ms):
                 best = seat
         bi[BI_COLLECTOR + t] = best
+    # what every seat's goals follow from (`_fill_goals`): each hand's treasure cards (at most 5
+    # of a kind: 4 bits), the pawns and roles, the captures, the cards a capture takes, the sunk
+    # places, the layout and the weights (the collectors follow from hands and roles); a new
+    # version when any of it differs from the last decision's
+    counts = np.int64(0)
+    team = np.int64(players) | (np.int64(bi[BI_CAPT]) << 4) | (np.int64(p[P_CAPTURE]) << 8)
+    for seat in range(players):
+        for t in range(4):
+            counts |= np.int64(bi[BI_COUNTS + 7 * seat + t]) << (16 * seat + 4 * t)
+        team |= np.int64(bi[BI_PAWN + seat] | (bi[BI_ROLE + seat] << 5)) << (16 + 8 * seat)
+    k = BI_INPUTS
+    if bi[k] != counts or bi[k + 1] != team or bi[k + 2] != s[SUNK] or bi[k + 3] != bi[BI_LAYOUT_VER] \
+            or bi[k + 4] != bi[BI_WEIGHTS_VER]:
+        bi[k] = counts
+        bi[k + 1] = team  # never 0 (players), so a fresh scratch array matches no state
+        bi[k + 2] = s[SUNK]
+        bi[k + 3] = bi[BI_LAYOUT_VER]
+        bi[k + 4] = bi[BI_WEIGHTS_VER]
+        bi[BI_VERSION] += 1
+        bi[BI_INPUTS_VER] = bi[BI_VERSION]
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -779,23 +835,47 @@ def _kept_urgency(s, b, bi, tile):
 
 @njit(cache=True, _nrt=False)
 def _find_threats(s, p, b, bi):
+    """The list of threats, kept from the last decision while everything it is found from is the
+    same (BI_THREATS_KEY): the flood odds, the flooded and sunk places, the places of pawns with
+    nowhere to swim (their tiles are losing ones), the captures, the layout and the weights.
+    Between a turn's actions only a shore-up, a capture or a stranded pawn changes it."""
     bi[BI_THREATS_GEN] = bi[BI_GEN]
     _flood_odds(s, p, b, bi)
+    flooded = np.int64(s[FLOODED])
+    stranded = _stranded(s, bi, flooded)
+    key = BI_THREATS_KEY
+    if bi[key] == bi[BI_ODDS_VER] and bi[key + 1] == flooded and bi[key + 2] == s[SUNK] \
+            and bi[key + 3] == bi[BI_CAPT] and bi[key + 4] == stranded and bi[key + 5] == bi[BI_LAYOUT_VER] \
+            and bi[key + 6] == bi[BI_WEIGHTS_VER]:
+        return
+    bi[key] = bi[BI_ODDS_VER]
+    bi[key + 1] = flooded
+    bi[key + 2] = s[SUNK]
+    bi[key + 3] = bi[BI_CAPT]
+    bi[key + 4] = stranded
+    bi[key + 5] = bi[BI_LAYOUT_VER]
+    bi[key + 6] = bi[BI_WEIGHTS_VER]
     # threatened: flooded tiles by worth (value x urgency) descending, then tile index; only
-    # flooded tiles' worths are ever read
+    # flooded tiles' worths are ever read. The flooded tiles in tile order, from their places:
+    tiles = np.int64(0)
+    m = flooded
+    while m:
+        tiles |= np.int64(1) << s[PLACE_TILE + low_bit(m)]
+        m &= m - 1
     nt = 0
-    for tile in range(24):
-        if _flooded_tile(s, tile):
-            b[B_VALUE + tile] = _tile_value(s, b, bi, tile)
-            worth = b[B_VALUE + tile] * _kept_urgency(s, b, bi, tile)
-            k = nt
-            while k > 0 and b[B_THRW + k - 1] < worth:
-                b[B_THRW + k] = b[B_THRW + k - 1]
-                bi[BI_THR + k] = bi[BI_THR + k - 1]
-                k -= 1
-            b[B_THRW + k] = worth
-            bi[BI_THR + k] = tile
-            nt += 1
+    while tiles:
+        tile = low_bit(tiles)
+        tiles &= tiles - 1
+        b[B_VALUE + tile] = _tile_value(s, b, bi, tile, stranded)
+        worth = b[B_VALUE + tile] * _kept_urgency(s, b, bi, tile)
+        k = nt
+        while k > 0 and b[B_THRW + k - 1] < worth:
+            b[B_THRW + k] = b[B_THRW + k - 1]
+            bi[BI_THR + k] = bi[BI_THR + k - 1]
+            k -= 1
+        b[B_THRW + k] = worth
+        bi[BI_THR + k] = tile
+        nt += 1
     bi[BI_NTHR] = nt
     # the places of the slots `_place_score` reads: a new version when they differ from the last
     nslots = min(nt, THREAT_SLOTS)
@@ -1392,6 +1472,8 @@ def _load_weights(pp, b, bi):
             b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
         bi[BI_WEIGHTS_SET] = 1
         bi[BI_ODDS_KEY] = 0  # the kept urgencies were weighed with the old weights
+        bi[BI_VERSION] += 1
+        bi[BI_WEIGHTS_VER] = bi[BI_VERSION]
 
 
 @njit(cache=True, _nrt=False)

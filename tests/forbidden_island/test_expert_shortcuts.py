@@ -109,3 +109,38 @@ def test_the_score_bound_is_above_every_place_score_and_often_ends_a_search():
                 asked += 1
                 skipped += bool(E._gain_below(here, bound, E.LIFT_FREELY))
     assert compared > 10_000 and skipped > asked // 4
+
+
+def test_the_kept_threats_and_goals_are_those_found_afresh():
+    """`_find_threats` keeps its list of threats, and `_list_goals` each seat's goals, from one
+    decision to the next while what they are found from stays the same (a move or a give leaves
+    them). At every state of expert's games, taken in order through one scratch array (from one
+    setting to the other too, so the island's layout and the roles change), they must be
+    exactly those a fresh scratch array finds; and the lists must have been kept often."""
+    kept = listed = states = 0
+    last_key = None
+    for players, i, p, s, b, bi, _stand in _analysed_states(games=4, every=1):
+        states += 1
+        key = bi[E.BI_THREATS_KEY:E.BI_THREATS_KEY + 7].copy()
+        kept += last_key is not None and (key == last_key).all()
+        last_key = key
+        fb, fbi = E.scratch()
+        E._board(s, p, fb, fbi)
+        E._threats(s, p, fb, fbi)
+        n = int(fbi[E.BI_NTHR])
+        assert bi[E.BI_NTHR] == n, (players, i)
+        assert (bi[E.BI_THR:E.BI_THR + n] == fbi[E.BI_THR:E.BI_THR + n]).all(), (players, i)
+        assert (b[E.B_THRW:E.B_THRW + n] == fb[E.B_THRW:E.B_THRW + n]).all(), (players, i)
+        for tile in bi[E.BI_THR:E.BI_THR + n]:
+            assert b[E.B_VALUE + tile] == fb[E.B_VALUE + tile], (players, i, tile)
+        for seat in range(players):
+            E._goals(s, p, b, bi, seat)
+            E._goals(s, p, fb, fbi, seat)
+            g = int(fbi[E.BI_NGOAL + seat])
+            lo = E.BI_GOAL + seat * E.MAX_GOALS
+            assert bi[E.BI_NGOAL + seat] == g, (players, i, seat)
+            assert (bi[lo:lo + g] == fbi[lo:lo + g]).all(), (players, i, seat)
+            wlo = E.B_GOALW + seat * E.MAX_GOALS
+            assert (b[wlo:wlo + g] == fb[wlo:wlo + g]).all(), (players, i, seat)
+            listed += 1
+    assert kept > states // 10 and listed > 2 * states, (kept, listed, states)  # 207 of 1,301 when written
