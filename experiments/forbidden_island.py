@@ -30,29 +30,29 @@ def default_params(policy: str) -> np.ndarray:
     return mod.default_params() if hasattr(mod, "default_params") else np.zeros(POLICY_PARAMS, dtype=np.float64)
 
 
-def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
-              threads: int | None = None, policy_params: np.ndarray | None = None, on_batch=None) -> np.ndarray:
-    """Raw kernel results, int32 [games, NRESULT] (columns: sim/forbidden_island/layout.py RESULT_FIELDS).
-    Game g of a seed is dealt the same at every level and player count (the kernel's deal)."""
+def _entry(rules: Rules, policy: str, policy_params: np.ndarray | None = None):
+    """What the kernel is called with for a policy: its compiled entry, the rule parameters and
+    the policy's parameters."""
     from policies.forbidden_island.entries import PLAY_CHUNK
     from policies.forbidden_island.registry import policy_id
     from sim.forbidden_island.convert import params_of
 
     policy_id(policy)
     pp = default_params(policy) if policy_params is None else policy_params
-    return play_in_chunks(PLAY_CHUNK[policy], params_of(rules), pp, games, seed, first_game, threads, L.NRESULT,
+    return PLAY_CHUNK[policy], params_of(rules), pp
+
+
+def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
+              threads: int | None = None, policy_params: np.ndarray | None = None, on_batch=None) -> np.ndarray:
+    """Raw kernel results, int32 [games, NRESULT] (columns: sim/forbidden_island/layout.py RESULT_FIELDS).
+    Game g of a seed is dealt the same at every level and player count (the kernel's deal)."""
+    return play_in_chunks(*_entry(rules, policy, policy_params), games, seed, first_game, threads, L.NRESULT,
                           on_batch)
 
 
 def raw_batches(rules: Rules, policy: str, games: int, seed: int = 0, threads: int | None = None):
     """`run_games`' rows batch by batch, (first game, rows), in constant memory (runner.play_batches)."""
-    from policies.forbidden_island.entries import PLAY_CHUNK
-    from policies.forbidden_island.registry import policy_id
-    from sim.forbidden_island.convert import params_of
-
-    policy_id(policy)
-    return play_batches(PLAY_CHUNK[policy], params_of(rules), default_params(policy), games, seed, 0, threads,
-                        L.NRESULT)
+    return play_batches(*_entry(rules, policy), games, seed, 0, threads, L.NRESULT)
 
 
 _SMALL = ("treasures", "mark", "tiles_sunk", "waters_rise", "capture_turn_earth", "capture_turn_fire",

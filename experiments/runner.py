@@ -218,25 +218,24 @@ def play_in_chunks(play_chunk: Callable, params: np.ndarray, pp: np.ndarray, gam
     return out
 
 
+def _entry(rules: Rules, policy: str, policy_params: np.ndarray | None = None):
+    """What the kernel is called with for a policy: its own compiled entry (numba compiles the
+    kernel for that policy alone), the rule parameters and the policy's parameters."""
+    pp = default_policy_params(policy) if policy_params is None else policy_params
+    return PLAY_CHUNK[policy_id(policy)], rules_to_params(rules), pp
+
+
 def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
               threads: int | None = None, policy_params: np.ndarray | None = None,
               on_batch: Callable[[int], None] | None = None) -> np.ndarray:
     """Raw kernel results of Island Escape, int32 [games, NRESULT] (columns: layout.RESULT_FIELDS)."""
-    if games < 0:
-        raise ValueError("the number of games cannot be negative")
-    if seed < 0:
-        raise ValueError("the seed must be a whole number >= 0")
-    # The policy's own entry into the kernel: numba compiles the kernel for that policy alone.
-    play_chunk = PLAY_CHUNK[policy_id(policy)]
-    params = rules_to_params(rules)
-    pp = default_policy_params(policy) if policy_params is None else policy_params
-    return play_in_chunks(play_chunk, params, pp, games, seed, first_game, threads, L.NRESULT, on_batch)
+    return play_in_chunks(*_entry(rules, policy, policy_params), games, seed, first_game, threads, L.NRESULT,
+                          on_batch)
 
 
 def raw_batches(rules: Rules, policy: str, games: int, seed: int = 0, threads: int | None = None):
     """`run_games`' rows batch by batch, (first game, rows), in constant memory (`play_batches`)."""
-    return play_batches(PLAY_CHUNK[policy_id(policy)], rules_to_params(rules), default_policy_params(policy),
-                        games, seed, 0, threads, L.NRESULT)
+    return play_batches(*_entry(rules, policy), games, seed, 0, threads, L.NRESULT)
 
 
 # Compact dtypes keep a million-game table small (about 40 MB).
