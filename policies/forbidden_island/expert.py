@@ -227,8 +227,7 @@ B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this 
 B_G = B_NOW + 24  # 96: each entry's goal term (`_place_score`)
 B_RAW = B_G + 96  # 48: the policy parameter's weights as `choose` last copied them (0 = default)
 B_URGENCY = B_RAW + 48  # 24: each flooded tile's urgency, kept while the flood odds stay the same
-B_SHORE = B_URGENCY + 24  # 24: `_turn_action`, the worth of shoring up each place it could shore up
-NB = B_SHORE + 24
+NB = B_URGENCY + 24
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,
@@ -492,40 +491,31 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`.
     A turn scores the same places again and again (where the pawn stands before each action,
     after a draw, after each shore-up; where it could move, from one action to the next): the
-    goal term is kept for each seat and place (an entry) while the seat's goals and island stay
-    the same (BI_GOALS_VER), and the score is summed again from it in the same order. The
-    distances to the threats' slots are read afresh: for a walker each is one lookup in the
-    place's row (the row is of this island whenever the goal term is kept), for the Pilot a
-    mask test; only the Diver's (a search over the tile's reach) are kept by entry, while the
-    places of the threats' slots (BI_THREATS_VER) and its island stay the same. The threats
-    change with almost every shore-up and flood, the goals seldom, so most place scores of a
-    turn find their entry kept. Inlined into its callers, so that an entry found kept costs no
-    call (a call passes four arrays): only a stale one calls `_keep_entry`."""
+    goal term and the distances to the threats' slots are kept for each seat and place (an
+    entry) while the seat's goals and island stay the same (BI_GOALS_VER), and the places of the
+    threats' slots (BI_THREATS_VER), and the score is summed again from them in the same order.
+    Inlined into its callers, so that an entry found kept costs no call (a call passes four
+    arrays): only a stale one calls `_keep_entry`."""
     _goals(s, p, b, bi, seat)
     entry = 24 * seat + place
-    role = bi[BI_ROLE + seat]
-    diver = role == ROLE_DIVER
-    if bi[BI_G_VER + entry] != bi[BI_GOALS_VER + seat] or (diver and (
-            bi[BI_D_VER + entry] != bi[BI_THREATS_VER] or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat])):
+    if bi[BI_G_VER + entry] != bi[BI_GOALS_VER + seat] or bi[BI_D_VER + entry] != bi[BI_THREATS_VER] \
+            or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat]:
         _keep_entry(s, b, bi, seat, place)
-    nslots = min(bi[BI_NTHR], THREAT_SLOTS)
-    row = -1
-    if nslots and not diver:
-        row = _row(s, bi, role, place)  # built: the goal term was found on this island
+    role = bi[BI_ROLE + seat]
     dist = BI_D + THREAT_SLOTS * entry
     score = b[B_G + entry]
     best_now = 0.0
-    for k in range(nslots):
+    for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
         tile = bi[BI_THR + k]
         if _bit(shored, tile):
             continue
-        d = bi[dist + k] if diver else _threat_distance(s, bi, role, row, tile, place)
+        d = bi[dist + k]
         worth = b[B_THRW + k]
         if d <= actions - 1:
             best_now = max(best_now, worth)
         score -= b[B_W + W_PULL] * worth * min(d, 4)
     score += best_now
-    if role != ROLE_PILOT and not diver:
+    if role != ROLE_PILOT and role != ROLE_DIVER:
         ways = _escapes(s, bi, seat, place)
         score += b[B_W + W_CONNECTED] * (0 if ways == 0 else 1 if ways & (ways - 1) == 0 else 2)
         if ways == 0 and _bit(s[FLOODED], place):
@@ -543,21 +533,22 @@ def _soon(s, b, bi, tile):
 
 @njit(cache=True, _nrt=False)
 def _keep_entry(s, b, bi, seat, place):
-    """`_place_score`'s entry for the seat at `place`: its goal term, and for the Diver its
-    distances to the threats' slots, each found again if its versions have moved on. Needs
-    `_goals` and `_threats`."""
+    """`_place_score`'s entry for the seat at `place`: its goal term and its distances to the
+    threats' slots, each found again if its versions have moved on. Needs `_goals` and `_threats`."""
     role = bi[BI_ROLE + seat]
     entry = 24 * seat + place
-    row = _row(s, bi, role, place)
+    row = -2  # not looked up yet
     if bi[BI_G_VER + entry] != bi[BI_GOALS_VER + seat]:
+        row = _row(s, bi, role, place)
         score = 0.0
         for g in range(bi[BI_NGOAL + seat]):
             d = _distance_from(s, bi, role, row, bi[BI_GOAL + seat * MAX_GOALS + g], place)
             score -= b[B_GOALW + seat * MAX_GOALS + g] * min(d, 6)
         b[B_G + entry] = score
         bi[BI_G_VER + entry] = bi[BI_GOALS_VER + seat]
-    if role == ROLE_DIVER and (bi[BI_D_VER + entry] != bi[BI_THREATS_VER]
-                               or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat]):
+    if bi[BI_D_VER + entry] != bi[BI_THREATS_VER] or bi[BI_D_ISLAND + entry] != bi[BI_ISLAND_VER + seat]:
+        if row == -2:
+            row = _row(s, bi, role, place)
         dist = BI_D + THREAT_SLOTS * entry
         for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
             bi[dist + k] = _threat_distance(s, bi, role, row, bi[BI_THR + k], place)
@@ -1362,16 +1353,11 @@ def _turn_action(s, p, b, bi):
             best, best_score = A_MOVE + q, score
     shore = shore_targets(s, p, me)
     m = shore
-    while m:  # each worth once (the Engineer's pairs read each again)
-        q = low_bit(m)
-        m &= m - 1
-        b[B_SHORE + q] = _shore_worth(s, b, bi, q)
-    m = shore
     while m:
         q = low_bit(m)
         m &= m - 1
         t1 = s[PLACE_TILE + q]
-        score = 0.0 + b[B_SHORE + q] + _place_score(s, p, b, bi, me, here, k - 1, np.int64(1) << t1) - before
+        score = 0.0 + _shore_worth(s, b, bi, q) + _place_score(s, p, b, bi, me, here, k - 1, np.int64(1) << t1) - before
         if _better(A_SHORE + q, score, best, best_score):
             best, best_score = A_SHORE + q, score
         if role == ROLE_ENGINEER:  # with a second tile of a higher place
@@ -1380,7 +1366,7 @@ def _turn_action(s, p, b, bi):
                 q2 = low_bit(m2)
                 m2 &= m2 - 1
                 t2 = s[PLACE_TILE + q2]
-                score = 0.0 + b[B_SHORE + q] + b[B_SHORE + q2] \
+                score = 0.0 + _shore_worth(s, b, bi, q) + _shore_worth(s, b, bi, q2) \
                     + _place_score(s, p, b, bi, me, here, k - 1, (np.int64(1) << t1) | (np.int64(1) << t2)) - before
                 a = A_SHORE2 + 24 * q + q2
                 if _better(a, score, best, best_score):
