@@ -34,7 +34,9 @@ The port is written for speed (issue 14 asks 20,000 games/s), so it differs in f
   roles, the captures, the sunk places, the layout and the weights are (`_list_goals`).
 - A search of the whole island (a Lift to fly freely or before a discard, a safe spot) scores
   all 24 places in one sweep (`_place_scores`) rather than place by place, and is skipped when
-  an upper bound of every place's score (`_score_bound`) shows no place could gain enough.
+  an upper bound of every place's score (`_score_bound`) shows no place could gain enough. For
+  a walker the sweep reads the table's rows from the goals' and the threats' places (moves are
+  symmetric), not a row from each of the 24 places.
 - Scratch space is stamped with a generation number per decision (or a version number per
   kept result) instead of being cleared.
 """
@@ -191,7 +193,7 @@ BI_THR = 65  # 24: flooded tiles, most pressing first
 BI_ABOVE = 89  # 24: flood cards above each tile's layer (-1: not in the pile)
 BI_SIZE = 113  # 24: the size of that layer
 BI_GOAL = 137  # 4 x MAX_GOALS goal place masks
-BI_ROWS = BI_GOAL + 4 * MAX_GOALS  # 24: `_place_scores`' row of the table at each place
+BI_ROWS = BI_GOAL + 4 * MAX_GOALS  # 24: `_place_scores`' row (or distance) at each place
 BI_VERSION = BI_ROWS + 24  # the last version number given (the stamps below take new ones from here)
 BI_ODDS_VER = BI_VERSION + 1  # the version of the flood odds in BI_ABOVE ... B_FNEXT
 BI_ODDS_KEY = BI_ODDS_VER + 1  # 56: what those odds were found from (`_flood_odds`)
@@ -592,32 +594,59 @@ def _place_scores(s, p, b, bi, seat, actions):
     """`_place_score` with nothing shored at all 24 places at once, into b[B_ALL + place] (the
     same arithmetic in the same order at each place, so the same scores): a sweep over the
     whole island (a Helicopter Lift, a safe spot) costs a few vector passes instead of 24
-    searches through the rings. Needs `_threats`."""
+    searches through the rings. Needs `_threats`.
+    A walker's moves are symmetric, so its distance from a place q to a goal is the goal's row
+    read at q, and its distance to where it can shore up a threat is the threat's row read at
+    q less one (paths.shore_distance): the sweep reads the rows of the goals' and the threats'
+    places (a handful, mostly built already) rather than a row from each of the 24 places."""
     _goals(s, p, b, bi, seat)
     role = bi[BI_ROLE + seat]
     for q in range(24):
         b[B_ALL + q] = 0.0
         b[B_NOW + q] = 0.0
-    rows = bi[BI_ROWS:BI_ROWS + 24]
-    for q in range(24):
-        rows[q] = _row(s, bi, role, q)
-    for g in range(bi[BI_NGOAL + seat]):
-        goals = bi[BI_GOAL + seat * MAX_GOALS + g]
-        weight = b[B_GOALW + seat * MAX_GOALS + g]
+    near = bi[BI_ROWS:BI_ROWS + 24]  # per place: its row (Pilot, Diver) or its distance (walkers)
+    walker = role != ROLE_PILOT and role != ROLE_DIVER
+    stand = standing(s)
+    if walker:
+        graph = _graph(role)
+        for g in range(bi[BI_NGOAL + seat]):
+            goals = bi[BI_GOAL + seat * MAX_GOALS + g] & stand
+            weight = b[B_GOALW + seat * MAX_GOALS + g]
+            for q in range(24):
+                near[q] = FAR
+            while goals:
+                row = distance_row(s, bi, BI_PATHS, graph, low_bit(goals))
+                goals &= goals - 1
+                for q in range(24):
+                    near[q] = min(near[q], bi[row + q])
+            for q in range(24):
+                b[B_ALL + q] -= weight * min(near[q], 6)
+    else:
         for q in range(24):
-            b[B_ALL + q] -= weight * min(_distance_from(s, bi, role, rows[q], goals, q), 6)
+            near[q] = _row(s, bi, role, q)
+        for g in range(bi[BI_NGOAL + seat]):
+            goals = bi[BI_GOAL + seat * MAX_GOALS + g]
+            weight = b[B_GOALW + seat * MAX_GOALS + g]
+            for q in range(24):
+                b[B_ALL + q] -= weight * min(_distance_from(s, bi, role, near[q], goals, q), 6)
     for k in range(min(bi[BI_NTHR], THREAT_SLOTS)):
         worth = b[B_THRW + k]
         tile = bi[BI_THR + k]
         pull = b[B_W + W_PULL] * worth
+        if walker:
+            row = distance_row(s, bi, BI_PATHS, graph, s[TILE_PLACE + tile])  # the tile stands
         for q in range(24):
-            d = _threat_distance(s, bi, role, rows[q], tile, q)
+            if walker:
+                d = bi[row + q]
+                d = FAR if d >= FAR else d - 1 if d > 0 else 0  # paths.shore_distance, read the other way
+            else:
+                d = _threat_distance(s, bi, role, near[q], tile, q)
             if d <= actions - 1:
                 b[B_NOW + q] = max(b[B_NOW + q], worth)
             b[B_ALL + q] -= pull * min(d, 4)
     for q in range(24):
         b[B_ALL + q] += b[B_NOW + q]
-    if role != ROLE_PILOT and role != ROLE_DIVER:
+    if walker:
         for q in range(24):
             ways = _escapes(s, bi, seat, q)
             b[B_ALL + q] += b[B_W + W_CONNECTED] * (0 if ways == 0 else 1 if ways & (ways - 1) == 0 else 2)
