@@ -304,6 +304,53 @@ def goals_within(init, dme, bound):
     return _goals_within(init, dme, bound)
 
 
+@intrinsic
+def _lower_lanes(typingctx, arr, places, nearer, value, near_value):
+    """arr[i] = min(arr[i], near_value if bit i of `nearer` else value) for the bits i of
+    `places` (LANES float64 entries): a select and a minimum over the vector."""
+    if not _is_lanes(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        f64 = ir.DoubleType()
+        vec = ir.VectorType(f64, LANES)
+        ptr = builder.bitcast(context.make_array(signature.args[0])(context, builder, args[0]).data, vec.as_pointer())
+        old = builder.load(ptr, align=8)
+        places_, nearer_ = (_lane_bits(builder, context.cast(builder, v, t, types.int64))
+                            for v, t in zip(args[1:3], signature.args[1:3], strict=True))
+        far, near = (_lanes(builder, context.cast(builder, v, t, types.float64), f64)
+                     for v, t in zip(args[3:5], signature.args[3:5], strict=True))
+        goal = builder.select(nearer_, near, far)
+        lower = builder.select(builder.fcmp_ordered("<", goal, old), goal, old)
+        builder.store(builder.select(places_, lower, old), ptr, align=8)
+        return context.get_dummy_value()
+
+    return types.none(arr, places, nearer, value, near_value), codegen
+
+
+@intrinsic
+def _dearest_lanes(typingctx, arr, places):
+    """The largest arr[i] over the bits i of `places` as an integer, 0 if none."""
+    if not _is_lanes(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        f64 = ir.DoubleType()
+        values = _load_lanes(context, builder, signature.args[0], args[0])
+        places_ = _lane_bits(builder, context.cast(builder, args[1], signature.args[1], types.int64))
+        w = builder.select(places_, values, _lanes(builder, ir.Constant(f64, 0.0), f64))
+        width = LANES
+        while width > 1:
+            width //= 2
+            lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
+            hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
+                                                          list(range(width, 2 * width))))
+            w = builder.select(builder.fcmp_ordered(">", hi, lo), hi, lo)
+        return builder.fptosi(builder.extract_element(w, ir.Constant(ir.IntType(32), 0)), ir.IntType(64))
+
+    return types.int64(arr, places), codegen
+
+
 # No path costs more than 192 (a swim crosses a sea place, each sea place serves at most two swims,
 # and P_SWIM <= 12), so N_LEVELS levels hold every path cost.
 N_LEVELS = 256  # the size of a `level` array: one entry per path cost
@@ -971,11 +1018,7 @@ def step_to_goal(s, p, legal, here, tiles, init, dme, level):
     if not init[here] > best + 1e-9:
         return A_END
     best_goals = goals_within(init, dme, best + 1e-9)
-    far = 0  # the dearest of them
-    m = best_goals
-    while m:
-        far = max(far, np.int64(dme[lowest_bit(m)]))
-        m &= m - 1
+    far = _dearest_lanes(dme, best_goals)  # the dearest of them
     swim = p[P_SWIM]
     mr, ml, md, mu = move_masks(tiles)
     sr, sl, sd, su = swim_masks(tiles)
@@ -1043,9 +1086,10 @@ def salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, cut, home_reac
     here = s[PAWN + s[CUR]]
     best = -1
     best_score = -1e9
-    for d in range(4):
-        if not (legal >> (A_SALVAGE + d)) & 1:
-            continue
+    dirs = (legal >> A_SALVAGE) & 15  # the legal salvages, up, down, left, right: most decisions have none
+    while dirs:
+        d = lowest_bit(dirs)
+        dirs &= dirs - 1
         t = step(here, d, 1)
         suit = suit_of(s[CARD + t])  # face up: salvage is legal only of face-up tiles
         if not (collect[suit] or any_need > 0):
@@ -1133,15 +1177,10 @@ def may_hide_face_down(s, p, kpos, team, collect, any_need, sc):
 @njit(cache=True, forceinline=True, _nrt=False)
 def explore_goals(places, init, nearer, bonus, spread):
     """The places of the mask `places` are goals worth `bonus`, `spread` less where another pawn
-    is nearer (the mask `nearer`, from `costs_and_nearer`)."""
-    m = places
-    while m:
-        place = lowest_bit(m)
-        m &= m - 1
-        b = bonus
-        if (nearer >> place) & 1:
-            b -= spread
-        init[place] = min(init[place], -b)
+    is nearer (the mask `nearer`, from `costs_and_nearer`); `init` has LANES entries. One vector
+    select: a loop over the places branched on each `nearer` bit, which real play makes a coin
+    toss."""
+    _lower_lanes(init, places, nearer, -bonus, -(bonus - spread))
 
 
 @njit(cache=True, forceinline=True, _nrt=False)

@@ -145,6 +145,26 @@ def test_goal_worths_read_in_vector_lanes_equal_a_loop_over_the_places():
                                                          and worths[u] <= bound)
 
 
+def test_explore_goals_lower_each_place_as_a_loop_would():
+    """`explore_goals` (one vector select) against the loop over the places it replaced: each
+    place of the mask gets min(its worth, -bonus), `spread` less bonus where another pawn is
+    nearer; the other lanes are untouched."""
+    gen = np.random.default_rng(16)
+    for _ in range(2000):
+        init = np.full(X.LANES, INF)
+        for u in gen.choice(25, size=int(gen.integers(0, 10)), replace=False):
+            init[u] = -float(gen.choice([17.94, 8.38, 5.7, 0.0]))
+        places = int(gen.integers(0, 1 << 25))
+        nearer = int(gen.integers(0, 1 << 25))
+        bonus, spread = float(gen.choice([8.38, 5.0, 2.5])), float(gen.choice([2.68, 1.0, 0.1]))
+        want = init.copy()
+        for u in range(25):
+            if places >> u & 1:
+                want[u] = min(want[u], -(bonus - spread if nearer >> u & 1 else bonus))
+        X.explore_goals(np.int64(places), init, np.int64(nearer), bonus, spread)
+        assert list(init) == list(want)
+
+
 def test_path_costs_and_the_places_others_reach_first():
     gen = np.random.default_rng(5)
     for _ in range(2000):
