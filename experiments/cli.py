@@ -9,12 +9,20 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import os
 import signal
 import sys
 import threading
 from pathlib import Path
 
 import click
+
+# numpy's OpenBLAS starts a worker thread per core when numpy is imported, and the worker spins
+# for a while before it sleeps: about 0.1 s of CPU taken from numba's threads on this 2-core
+# machine, in every command. The lab's only linear algebra (the small value fit of
+# experiments/forbidden_island_value.py) needs no second thread. A user's own setting wins.
+# Set before anything imports numpy: OpenBLAS reads it once, when it loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 EXIT_BAD_INPUT = 2
 MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed

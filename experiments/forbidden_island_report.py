@@ -93,12 +93,16 @@ def measure_ladder(policies: list[str], games: int, search_games: int, seed: int
                 start = time.perf_counter()
                 raw = run_games(rules, policy, n, seed=seed, threads=threads)
                 seconds = time.perf_counter() - start
+                # Other work on the machine slows every figure of the speed table: the load it
+                # ran under is kept beside it (the 1-minute average, which counts this run's own
+                # threads too, and the cells played just before).
+                load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
                 wins = int((raw[:, 0] == FL.CAUSE_WIN).sum())
                 lo, hi = wilson_interval(wins, n)
                 row = {"policy": policy, "players": players, "level": level, "games": n, "wins": wins,
                        "win_rate": wins / n, "ci_low": lo, "ci_high": hi,
                        "treasures": float(raw[:, FL.RESULT_FIELDS.index("treasures")].mean()),
-                       "games_per_s": n / seconds}
+                       "games_per_s": n / seconds, "load": load}
                 for code_, cause in enumerate(FL.CAUSES):
                     row[f"cause_{cause}"] = float((raw[:, 0] == code_).mean())
                 _keep_row(cache_dir, key, row)
@@ -134,6 +138,16 @@ def _keep_row(cache_dir: Path | None, key: dict, row: dict) -> None:
 
 
 SEARCHES = {"lookahead"}
+
+
+def _load_range(part: pd.DataFrame) -> str:
+    """The load average its cells were played under ("not recorded" for cells kept from a run
+    that did not record it)."""
+    loads = part["load"].dropna() if "load" in part else pd.Series(dtype=float)
+    if loads.empty:
+        return "not recorded"
+    lo, hi = loads.min(), loads.max()
+    return f"{lo:.1f}" if f"{lo:.1f}" == f"{hi:.1f}" else f"{lo:.1f}–{hi:.1f}"
 
 
 def _pct(x: float, digits: int = 1) -> str:
@@ -255,10 +269,14 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figu
            f"Games per second over the whole table on this machine (threads: all cores), against the published "
            f"bot's {PUBLISHED_GAMES_PER_S:,.0f} games/s (its 1.2 million games took 2,763.7 s on its author's "
            "machine; `make bench` has the kernel's own figures):", "",
-           "| player | games/s |", "| --- | ---: |"]
+           "| player | games/s | load while played |", "| --- | ---: | ---: |"]
     for p in policies:
         part = df[df.policy == p]
-        md.append(f"| `{p}` | {part.games.sum() / (part.games / part.games_per_s).sum():,.0f} |")
+        md.append(f"| `{p}` | {part.games.sum() / (part.games / part.games_per_s).sum():,.0f} | {_load_range(part)} |")
+    md += ["", f"Load: the 1-minute load average when each of the player's cells ended, lowest to highest, on "
+           f"this machine's {os.cpu_count()} cores. The lab's own run counts in it (one per busy thread), so a "
+           "load near the number of cores is a quiet machine, and anything above it is other work, which "
+           "slows the figures in proportion."]
     md += ["", "## How this was made", "",
            "- Rules: `docs/RULES-FI.md`; the kernel (`sim/forbidden_island/kernel.py`) is checked decision by "
            "decision against the readable engine (`sim/forbidden_island/engine.py`).",

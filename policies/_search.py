@@ -59,12 +59,17 @@ from sim.layout import (
     TILES,
     TSTATE,
     cards_short_mask,
+    extract_bits,
     in_play,
     popcount,
     raise_discard_cards,
 )
 
 INF = 1e9
+# Arrays of one number per place (path costs, goal worths) have LANES entries, the 25 places and
+# then INF, so that the goal step reads them whole with vector code (`least_goal_worth`,
+# `goals_within`, `_costs_from_levels`): one compare of 32 lanes instead of 25 scalar ones.
+LANES = 32
 
 
 @njit(cache=True, _nrt=False)
@@ -74,6 +79,116 @@ def fill(a, value):
     for i in range(a.shape[0]):
         a[i] = value
     return a
+
+
+def _splat(builder, value, vec):
+    """The scalar `value` in every lane of the LLVM vector type `vec`."""
+    one = builder.insert_element(ir.Constant(vec, ir.Undefined), value, ir.Constant(ir.IntType(32), 0))
+    return builder.shuffle_vector(one, ir.Constant(vec, ir.Undefined),
+                                  ir.Constant(ir.VectorType(ir.IntType(32), vec.count), [0] * vec.count))
+
+
+def _lanes(builder, value, ty):
+    """`value` (an LLVM value of type `ty`) in every one of LANES lanes."""
+    vec = ir.VectorType(ty, LANES)
+    one = builder.insert_element(ir.Constant(vec, ir.Undefined), value, ir.Constant(ir.IntType(32), 0))
+    return builder.shuffle_vector(one, ir.Constant(vec, ir.Undefined),
+                                  ir.Constant(ir.VectorType(ir.IntType(32), LANES), [0] * LANES))
+
+
+def _load_lanes(context, builder, arrty, arr):
+    """The first LANES float64 entries of the array `arr` as one vector (the caller's array has them)."""
+    data = context.make_array(arrty)(context, builder, arr).data
+    return builder.load(builder.bitcast(data, ir.VectorType(ir.DoubleType(), LANES).as_pointer()), align=8)
+
+
+def _lane_bits(builder, mask):
+    """Bits 0-31 of the int64 `mask` as LANES booleans (lane i: bit i)."""
+    return builder.bitcast(builder.trunc(mask, ir.IntType(LANES)), ir.VectorType(ir.IntType(1), LANES))
+
+
+def _is_lanes(arr):
+    return isinstance(arr, types.Array) and arr.dtype == types.float64 and arr.layout == "C"
+
+
+@intrinsic
+def _fill_lanes(typingctx, arr, value):
+    """`fill` for an array of LANES float64 entries: one vector store."""
+    if not _is_lanes(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        f64 = ir.DoubleType()
+        v = _lanes(builder, context.cast(builder, args[1], signature.args[1], types.float64), f64)
+        builder.store(v, builder.bitcast(data, ir.VectorType(f64, LANES).as_pointer()), align=8)
+        return context.get_dummy_value()
+
+    return types.none(arr, value), codegen
+
+
+@intrinsic
+def _copy_lanes(typingctx, dst, src):
+    """dst[:LANES] = src[:LANES] (float64): one vector load and store."""
+    if not (_is_lanes(dst) and _is_lanes(src)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        vec = ir.VectorType(ir.DoubleType(), LANES)
+        value = _load_lanes(context, builder, signature.args[1], args[1])
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        builder.store(value, builder.bitcast(data, vec.as_pointer()), align=8)
+        return context.get_dummy_value()
+
+    return types.none(dst, src), codegen
+
+
+def _goal_worths(context, builder, signature, args):
+    """`goal_worth` of every lane: init + my path cost, INF where either is INF."""
+    f64 = ir.DoubleType()
+    init = _load_lanes(context, builder, signature.args[0], args[0])
+    dme = _load_lanes(context, builder, signature.args[1], args[1])
+    inf = _lanes(builder, ir.Constant(f64, INF), f64)
+    valid = builder.and_(builder.fcmp_ordered("<", init, inf), builder.fcmp_ordered("<", dme, inf))
+    return builder.select(valid, builder.fadd(init, dme), inf), valid
+
+
+@intrinsic
+def _least_goal_worth(typingctx, init, dme):
+    """The cheapest goal's cost, min over the places u of `goal_worth(init, dme, u)` (INF if
+    none); `init` and `dme` of LANES entries. A minimum is exact in any order: halves of the
+    vector are compared until one lane is left."""
+    if not (_is_lanes(init) and _is_lanes(dme)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        w, _valid = _goal_worths(context, builder, signature, args)
+        width = LANES
+        while width > 1:
+            width //= 2
+            lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
+            hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
+                                                          list(range(width, 2 * width))))
+            w = builder.select(builder.fcmp_ordered("<", hi, lo), hi, lo)
+        return builder.extract_element(w, ir.Constant(ir.IntType(32), 0))
+
+    return types.float64(init, dme), codegen
+
+
+@intrinsic
+def _goals_within(typingctx, init, dme, bound):
+    """The mask of the places whose `goal_worth(init, dme, u)` is finite and at most `bound`."""
+    if not (_is_lanes(init) and _is_lanes(dme)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        w, valid = _goal_worths(context, builder, signature, args)
+        f64 = ir.DoubleType()
+        limit = _lanes(builder, context.cast(builder, args[2], signature.args[2], types.float64), f64)
+        inside = builder.and_(valid, builder.fcmp_ordered("<=", w, limit))
+        return builder.zext(builder.bitcast(inside, ir.IntType(LANES)), ir.IntType(64))
+
+    return types.int64(init, dme, bound), codegen
 
 
 @njit(cache=True, _nrt=False)
@@ -169,91 +284,163 @@ def tile_degree(tiles, place):
     return popcount(moves_from(np.int64(1) << place, mr, ml, md, mu))
 
 
-# Path costs are counted per place in bytes of four 64-bit words (7 places a word), one level of
-# the search at a time: `spread7` turns 7 bits of a place mask into 7 bytes holding 0 or 1, so one
-# multiply and one add count a level for 7 places, with no branch per place or per level (the
-# per-place writes of a bit scan, one loop a level, were half the cost of the search). No path
-# costs more than 192 (a swim crosses a sea place, each sea place serves at most two swims, and
-# P_SWIM <= 12), so no count reaches 255, the byte that marks a place no path reaches.
-SPREAD7 = 0x0002040810204081  # bit i of a 7-bit number to bit 8i: the partial products never meet
-BYTE_LOWS = 0x0101010101010101
-UNREACHED = 255
-COST_OF_COUNT = np.array([float(v) for v in range(UNREACHED)] + [INF])
-N_LEVELS = 256  # the size of a `level` array: one entry per path cost (all below UNREACHED)
+@njit(cache=True, forceinline=True, _nrt=False)
+def fill_lanes(a, value):
+    """`fill` for a stack array of LANES float64 entries: one vector store."""
+    _fill_lanes(a, value)
+    return a
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
-def spread7(m):
-    """Bits 0-6 of `m` as the lowest bits of bytes 0-6."""
-    return ((m & 0x7F) * SPREAD7) & BYTE_LOWS
+def least_goal_worth(init, dme):
+    """The cheapest goal's cost, min over the places u of `goal_worth(init, dme, u)` (INF if
+    none); `init` and `dme` have LANES entries."""
+    return _least_goal_worth(init, dme)
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def goals_within(init, dme, bound):
+    """The mask of the places whose `goal_worth(init, dme, u)` is finite and at most `bound`."""
+    return _goals_within(init, dme, bound)
+
+
+@intrinsic
+def _lower_lanes(typingctx, arr, places, nearer, value, near_value):
+    """arr[i] = min(arr[i], near_value if bit i of `nearer` else value) for the bits i of
+    `places` (LANES float64 entries): a select and a minimum over the vector."""
+    if not _is_lanes(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        f64 = ir.DoubleType()
+        vec = ir.VectorType(f64, LANES)
+        ptr = builder.bitcast(context.make_array(signature.args[0])(context, builder, args[0]).data, vec.as_pointer())
+        old = builder.load(ptr, align=8)
+        places_, nearer_ = (_lane_bits(builder, context.cast(builder, v, t, types.int64))
+                            for v, t in zip(args[1:3], signature.args[1:3], strict=True))
+        far, near = (_lanes(builder, context.cast(builder, v, t, types.float64), f64)
+                     for v, t in zip(args[3:5], signature.args[3:5], strict=True))
+        goal = builder.select(nearer_, near, far)
+        lower = builder.select(builder.fcmp_ordered("<", goal, old), goal, old)
+        builder.store(builder.select(places_, lower, old), ptr, align=8)
+        return context.get_dummy_value()
+
+    return types.none(arr, places, nearer, value, near_value), codegen
+
+
+@intrinsic
+def _dearest_lanes(typingctx, arr, places):
+    """The largest arr[i] over the bits i of `places` as an integer, 0 if none."""
+    if not _is_lanes(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        f64 = ir.DoubleType()
+        values = _load_lanes(context, builder, signature.args[0], args[0])
+        places_ = _lane_bits(builder, context.cast(builder, args[1], signature.args[1], types.int64))
+        w = builder.select(places_, values, _lanes(builder, ir.Constant(f64, 0.0), f64))
+        width = LANES
+        while width > 1:
+            width //= 2
+            lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
+            hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
+                                                          list(range(width, 2 * width))))
+            w = builder.select(builder.fcmp_ordered(">", hi, lo), hi, lo)
+        return builder.fptosi(builder.extract_element(w, ir.Constant(ir.IntType(32), 0)), ir.IntType(64))
+
+    return types.int64(arr, places), codegen
+
+
+# No path costs more than 192 (a swim crosses a sea place, each sea place serves at most two swims,
+# and P_SWIM <= 12), so N_LEVELS levels hold every path cost.
+N_LEVELS = 256  # the size of a `level` array: one entry per path cost
+
+
+@intrinsic
+def _set_lanes(typingctx, arr, mask, value):
+    """arr[i] = value for the bits i of `mask` (an array of LANES float64 entries): one select."""
+    if not _is_lanes(arr):
+        return None
+
+    def codegen(context, builder, signature, args):
+        f64 = ir.DoubleType()
+        vec = ir.VectorType(f64, LANES)
+        ptr = builder.bitcast(context.make_array(signature.args[0])(context, builder, args[0]).data, vec.as_pointer())
+        mask = context.cast(builder, args[1], signature.args[1], types.int64)
+        value = _lanes(builder, context.cast(builder, args[2], signature.args[2], types.float64), f64)
+        builder.store(builder.select(_lane_bits(builder, mask), value, builder.load(ptr, align=8)), ptr, align=8)
+        return context.get_dummy_value()
+
+    return types.none(arr, mask, value), codegen
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def steps_from(m, tiles, sea):
+    """The tiles one move (R7) from the places of the mask `m`, and the tiles one swim from them
+    across a place of `sea` (R8; 0 where no swim is possible). Shifts and constant masks: no
+    per-direction step masks to keep in registers."""
+    right = (m & NOT_LAST_COL) << 1
+    left = (m & NOT_FIRST_COL) >> 1
+    down = m << 5
+    up = m >> 5
+    swims = (((right & sea & NOT_LAST_COL) << 1) | ((left & sea & NOT_FIRST_COL) >> 1) | ((down & sea) << 5)
+             | ((up & sea) >> 5))
+    return (right | left | down | up) & tiles, swims & tiles
 
 
 @njit(cache=True, _nrt=False)
 def costs_and_nearer(p, tiles, mine, others, dist, level):
     """Path costs (R7 moves 1, R8 swims P_SWIM) from the nearest place of the mask `mine` into
-    `dist` (INF where no path leads), level[c] the mask of places at cost c (for every cost up to
-    the largest finite one), and, searched beside it, the mask of places `others` reach at a
-    lower cost than `mine` (those `mine` never reaches included, those neither reaches not).
+    `dist` (LANES entries; INF where no path leads), level[c] the mask of places at cost c (for
+    every cost up to the largest finite one), and, searched beside it, the mask of places
+    `others` reach at a lower cost than `mine` (those `mine` never reaches included, those
+    neither reaches not).
 
     Level by level on bit masks (Dial's buckets: the places first reached at cost c, from those
-    at c - 1 by a move and c - P_SWIM by a swim), never scanning for a minimum. With swims of cost
-    1 or 2 (the rulebook's and the divers' rules) the pending levels stay in registers; dearer
-    swims go through a ring of 16 levels (P_SWIM <= 12)."""
+    at c - 1 by a move and c - P_SWIM by a swim), never scanning for a minimum; each level's
+    places get their cost in a vector of the LANES costs (`_set_lanes`). With swims of cost 1 or
+    2 (the rulebook's and the divers' rules) one loop without branches runs both searches, the
+    pending levels in registers; dearer swims go through a ring of 16 levels (P_SWIM <= 12)."""
     swim = p[P_SWIM]
-    mr, ml, md, mu = move_masks(tiles)
-    sr, sl, sd, su = swim_masks(tiles)
-    if swim > p[P_ACTIONS]:  # no turn has the actions for a swim
-        sr = sl = sd = su = 0
+    sea = FULL & ~tiles if swim <= p[P_ACTIONS] else 0  # no turn has the actions for a swim: none
+    mine &= tiles
+    others &= tiles
+    costs = fill_lanes(stack_empty(LANES, np.float64), INF)
     settled = 0
-    osettled = 0
     nearer = 0
-    w0 = 0  # the cost counts (see SPREAD7)
-    w1 = 0
-    w2 = 0
-    w3 = 0
     c = 0
-    if swim <= 2 or (sr | sl | sd | su) == 0:
-        two = swim == 2  # pending: `a` at cost c, `b` at c + 1 (only swims of cost 2 reach there)
-        a = mine & tiles
+    if swim <= 2 or sea == 0:
+        # swims of cost 1 join this level's moves; of cost 2 they wait a level in `b`
+        one = -np.int64(swim == 1)
+        two = ~one
+        a = mine
         b = 0
-        oa = others & tiles
+        oa = others
         ob = 0
+        osettled = 0
         while True:
             cur = a & ~settled
             settled |= cur
             level[c] = cur
+            _set_lanes(costs, cur, c)
             c += 1
             ocur = oa & ~osettled
             osettled |= ocur
-            mv = moves_from(cur, mr, ml, md, mu)
-            sw = swims_from(cur, sr, sl, sd, su)
-            omv = moves_from(ocur, mr, ml, md, mu)
-            osw = swims_from(ocur, sr, sl, sd, su)
-            if two:
-                a = (b | mv) & ~settled
-                b = sw & ~settled
-                oa = (ob | omv) & ~osettled
-                ob = osw & ~osettled
-            else:
-                a = (mv | sw) & ~settled
-                oa = (omv | osw) & ~osettled
+            mv, sw = steps_from(cur, tiles, sea)
+            a = (b | mv | (sw & one)) & ~settled
+            b = sw & two & ~settled
+            mv, sw = steps_from(ocur, tiles, sea)
+            oa = (ob | mv | (sw & one)) & ~osettled
+            ob = sw & two & ~osettled
             nearer |= osettled & ~settled
-            waiting = ~settled  # their cost is at least c: one more level counted
-            w0 += spread7(waiting)
-            w1 += spread7(waiting >> 7)
-            w2 += spread7(waiting >> 14)
-            w3 += spread7(waiting >> 21)
             # every tile has its cost (`others` can be nearer to none of the rest), or nothing pends
             if settled == tiles or (a | b | oa | ob) == 0:
                 break
     else:
-        ring = stack_empty(16, np.int64)  # ring[c % 16]: places first reached from `mine` at cost c
-        oring = stack_empty(16, np.int64)  # the same from `others`
-        for k in range(16):
-            ring[k] = 0
-            oring[k] = 0
-        ring[0] = mine & tiles
-        oring[0] = others & tiles
+        ring = stack_empty(16, np.int64)  # ring[c % 16]: places first reached at cost c
+        for i in range(16):
+            ring[i] = 0
+        ring[0] = mine
         last = 0  # the dearest level anything was filed in
         while True:
             i = c & 15
@@ -261,35 +448,41 @@ def costs_and_nearer(p, tiles, mine, others, dist, level):
             ring[i] = 0
             settled |= cur
             level[c] = cur
-            nxt = moves_from(cur, mr, ml, md, mu) & ~settled
-            ring[(c + 1) & 15] |= nxt
-            snx = swims_from(cur, sr, sl, sd, su) & ~settled
-            ring[(c + swim) & 15] |= snx
-            ocur = oring[i] & ~osettled
-            oring[i] = 0
-            osettled |= ocur
-            onx = moves_from(ocur, mr, ml, md, mu) & ~osettled
-            oring[(c + 1) & 15] |= onx
-            osn = swims_from(ocur, sr, sl, sd, su) & ~osettled
-            oring[(c + swim) & 15] |= osn
-            nearer |= osettled & ~settled
-            waiting = ~settled
-            w0 += spread7(waiting)
-            w1 += spread7(waiting >> 7)
-            w2 += spread7(waiting >> 14)
-            w3 += spread7(waiting >> 21)
-            last = max(last, c + 1 if nxt | onx else 0, c + swim if snx | osn else 0)
+            _set_lanes(costs, cur, c)
+            mv, sw = steps_from(cur, tiles, sea)
+            mv &= ~settled
+            sw &= ~settled
+            ring[(c + 1) & 15] |= mv
+            ring[(c + swim) & 15] |= sw
+            last = max(last, c + 1 if mv else 0, c + swim if sw else 0)
             c += 1
             if settled == tiles or c > last:
                 break
-    gone = ~settled  # no path: their count becomes UNREACHED
-    w0 |= spread7(gone) * 0xFF
-    w1 |= spread7(gone >> 7) * 0xFF
-    w2 |= spread7(gone >> 14) * 0xFF
-    w3 |= spread7(gone >> 21) * 0xFF
-    for place in range(25):
-        w = w0 if place < 7 else (w1 if place < 14 else (w2 if place < 21 else w3))
-        dist[place] = COST_OF_COUNT[(w >> (8 * (place % 7))) & 0xFF]
+        if others:  # the other pawns' search, against my levels
+            for i in range(16):
+                ring[i] = 0
+            ring[0] = others
+            osettled = 0
+            msettled = 0
+            last = 0
+            k = 0
+            while True:
+                i = k & 15
+                cur = ring[i] & ~osettled
+                ring[i] = 0
+                osettled |= cur
+                msettled = msettled | level[k] if k < c else settled
+                mv, sw = steps_from(cur, tiles, sea)
+                mv &= ~osettled
+                sw &= ~osettled
+                ring[(k + 1) & 15] |= mv
+                ring[(k + swim) & 15] |= sw
+                nearer |= osettled & ~msettled
+                last = max(last, k + 1 if mv else 0, k + swim if sw else 0)
+                k += 1
+                if msettled == tiles or k > last:
+                    break
+    _copy_lanes(dist, costs)
     return nearer
 
 
@@ -347,13 +540,128 @@ CX_TARGETS, CX_PAWNS, CX_REACH, CX_HOME, CX_WALK = 0, 1, 2, 3, 4
 N_CONTEXT = 5
 
 
+def _around_tables():
+    """AROUND[t]: the mask of the (up to eight) places around place t; SPLITS[t, m]: 1 unless the
+    tiles next to t (up, down, left, right) are joined by moves through the places around it
+    alone, m being the tiles among those places as `extract_bits(tiles, AROUND[t])` packs them."""
+    around = np.zeros(25, dtype=np.int64)
+    splits = np.zeros((25, 256), dtype=np.uint8)
+    for t in range(25):
+        r, c = divmod(t, 5)
+        cells = [(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                 if (dr, dc) != (0, 0) and 0 <= r + dr < 5 and 0 <= c + dc < 5]
+        for rr, cc in cells:
+            around[t] |= 1 << (rr * 5 + cc)
+        for m in range(1 << len(cells)):
+            land = {cell for k, cell in enumerate(cells) if m >> k & 1}
+            nextdoor = [cell for cell in land if abs(cell[0] - r) + abs(cell[1] - c) == 1]
+            if len(nextdoor) < 2:
+                continue
+            seen, todo = set(), [nextdoor[0]]
+            while todo:
+                a = todo.pop()
+                if a in seen:
+                    continue
+                seen.add(a)
+                todo.extend(b for b in land if abs(b[0] - a[0]) + abs(b[1] - a[1]) == 1)
+            splits[t, m] = not all(cell in seen for cell in nextdoor)
+    return around, splits
+
+
+AROUND, SPLITS = _around_tables()
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def may_split(tiles, t, swims):
+    """False when losing the tile `t` keeps every other pair of places that a path joined joined:
+    its tile neighbours stay linked by moves through the places around it (a table of those eight
+    places' tiles) and no swim starts from it (R8). A cheap, one-sided test: True says nothing."""
+    if SPLITS[t, extract_bits(tiles, AROUND[t])]:
+        return True
+    if swims:
+        sr, sl, sd, su = swim_masks(tiles)
+        return ((sr | sl | sd | su) >> t) & 1 != 0
+    return False
+
+
+@intrinsic
+def _cut_off_without(typingctx, tiles, cand, start, target, swims):
+    """The places t of the mask `cand` such that, once the tile t is gone, the R16 fill from
+    `start` (moves, and with `swims` swims across one sea place, R8) no longer reaches every
+    place of `target` but t. One fill per place, all at once: lane t of a vector of 32 masks
+    fills over the tiles without t, until every lane of `cand` holds its target or grows no
+    more (a handful of vector steps and one loop exit, where a fill per tile took a loop and
+    its branches each)."""
+    if not all(isinstance(x, types.Integer) for x in (tiles, cand, start, target)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        vec = ir.VectorType(i32, 32)
+        tiles_, cand_, start_, target_ = (builder.trunc(context.cast(builder, v, t, types.int64), i32)
+                                          for v, t in zip(args[:4], signature.args[:4], strict=True))
+        swims_ = context.cast(builder, args[4], signature.args[4], types.boolean)
+
+        def splat(x):
+            return _splat(builder, x, vec)
+
+        def const(x):
+            return splat(ir.Constant(i32, x))
+
+        lost = ir.Constant(vec, [1 << i if i < 25 else 0 for i in range(32)])  # lane t loses place t
+        kept = builder.and_(splat(tiles_), builder.not_(lost))
+        sea = builder.select(swims_, builder.and_(builder.not_(kept), const(FULL)), const(0))
+        goal = builder.and_(splat(target_), builder.not_(lost))
+        asked = builder.bitcast(cand_, ir.VectorType(ir.IntType(1), 32))
+        first = builder.and_(splat(start_), kept)
+        entry = builder.block
+        loop = builder.append_basic_block("fills")
+        done = builder.append_basic_block("fills.done")
+        builder.branch(loop)
+        builder.position_at_end(loop)
+        reach = builder.phi(vec)
+        reach.add_incoming(first, entry)
+        right = builder.shl(builder.and_(reach, const(NOT_LAST_COL)), const(1))
+        left = builder.lshr(builder.and_(reach, const(NOT_FIRST_COL)), const(1))
+        down = builder.shl(reach, const(5))
+        up = builder.lshr(reach, const(5))
+        moves = builder.or_(builder.or_(right, left), builder.or_(down, up))
+        swim_r = builder.shl(builder.and_(builder.and_(right, sea), const(NOT_LAST_COL)), const(1))
+        swim_l = builder.lshr(builder.and_(builder.and_(left, sea), const(NOT_FIRST_COL)), const(1))
+        swim_d = builder.shl(builder.and_(down, sea), const(5))
+        swim_u = builder.lshr(builder.and_(up, sea), const(5))
+        swims_to = builder.or_(builder.or_(swim_r, swim_l), builder.or_(swim_d, swim_u))
+        grown = builder.or_(reach, builder.and_(builder.or_(moves, swims_to), kept))
+        reach.add_incoming(grown, loop)
+        held = builder.icmp_unsigned("==", builder.and_(grown, goal), goal)
+        still = builder.icmp_unsigned("==", grown, reach)
+        finished = builder.or_(builder.or_(held, still), builder.not_(asked))
+        every = builder.icmp_unsigned("==", builder.bitcast(finished, i32), ir.Constant(i32, -1))
+        builder.cbranch(every, done, loop)
+        builder.position_at_end(done)
+        missed = builder.icmp_unsigned("!=", builder.and_(grown, goal), goal)
+        return builder.zext(builder.and_(builder.bitcast(missed, i32), cand_), ir.IntType(64))
+
+    return types.int64(tiles, cand, start, target, swims), codegen
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def cut_off_without(tiles, cand, start, target, swims):
+    """The places t of the mask `cand` (tiles) whose loss leaves some place of `target` but t
+    out of the reach of `start` (R16; with `swims`, swims count, R8): `still_reaches` for every
+    place of `cand` at once."""
+    return _cut_off_without(tiles, cand, start, target, swims)
+
+
 @njit(cache=True, forceinline=True, _nrt=False)
 def still_reaches(tiles, t, start, reach_before, target, swims):
     """Once the tile `t` is gone, does `start` still reach every place of `target` (which holds
-    no `t`)? `reach_before`: what `start` reached with it. If `t` was not reached, nothing
-    changes; else what is reached after lies inside `reach_before` (a swim across `t` joins only
-    tiles that were next to it), so the fill can stop once it has the target."""
-    if not (reach_before >> t) & 1:
+    no `t`)? `reach_before`: all that `start` reached with it. If `t` was not reached, nothing
+    changes; if `t` is no start and splits nothing (`may_split`), what is reached is the same but
+    for `t` (no fill: the answer for most tiles of a whole island); else what is reached after
+    lies inside `reach_before` (a swim across `t` joins only tiles that were next to it), so the
+    fill can stop once it has the target."""
+    if not (reach_before >> t) & 1 or not ((start >> t) & 1 or may_split(tiles, t, swims)):
         return reach_before & target == target
     return covers(tiles & ~(1 << t), start, target, swims)
 
@@ -591,7 +899,7 @@ def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     need = ctx[CX_TARGETS] & ~(1 << t)
     if home_reaches_all:  # from the helicopter first: with a pawn in its piece, the pawns' test is answered
         home = board_home(ctx, tiles, swims)
-        if (home >> t) & 1:
+        if (home >> t) & 1 and (t == CENTRE or may_split(tiles, t, swims)):
             home = fill_until(tiles & ~(1 << t), 1 << CENTRE, need, swims)
         else:
             home &= ~(1 << t)  # the helicopter's piece is the same without `t`, but for `t`
@@ -682,7 +990,7 @@ def step_toward(s, p, legal, here, dist):
 @njit(cache=True, _nrt=False)
 def walk_home(s, p, legal, here, tiles):
     """A step along a shortest path to the helicopter (A_END if none improves)."""
-    dist = stack_empty(25, np.float64)
+    dist = stack_empty(LANES, np.float64)
     dist_from(p, tiles, CENTRE, dist)
     return step_toward(s, p, legal, here, dist)
 
@@ -691,24 +999,6 @@ def walk_home(s, p, legal, here, tiles):
 def goal_worth(init, dme, u):
     """Goal u's cost: my path cost plus its worth (bonuses negative), INF if either is INF."""
     return init[u] + dme[u] if (init[u] < INF) & (dme[u] < INF) else INF
-
-
-@njit(cache=True, forceinline=True, _nrt=False)
-def best_goal_worth(init, dme):
-    """The cheapest goal's cost, min over u of `goal_worth` (INF if none)."""
-    # the minimum in four chains and without a branch per place (which goals a place holds
-    # changes from one decision to the next, and the branches were mispredicted often); a
-    # minimum is the same in any order
-    b0 = INF
-    b1 = INF
-    b2 = INF
-    b3 = INF
-    for u in range(0, 24, 4):
-        b0 = min(b0, goal_worth(init, dme, u))
-        b1 = min(b1, goal_worth(init, dme, u + 1))
-        b2 = min(b2, goal_worth(init, dme, u + 2))
-        b3 = min(b3, goal_worth(init, dme, u + 3))
-    return min(min(b0, b1), min(b2, min(b3, goal_worth(init, dme, 24))))
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -724,17 +1014,11 @@ def step_to_goal(s, p, legal, here, tiles, init, dme, level):
     Which places start such a path is found walking back from those goals level by level: a
     place of cost c is on a shortest path to one of them if it is one, or if a move leads from
     it to such a place of cost c + 1, or a swim to one of cost c + P_SWIM."""
-    best = best_goal_worth(init, dme)
+    best = least_goal_worth(init, dme)
     if not init[here] > best + 1e-9:
         return A_END
-    best_goals = 0
-    for u in range(25):
-        best_goals |= np.int64((init[u] < INF) & (dme[u] < INF) & (init[u] + dme[u] <= best + 1e-9)) << u
-    far = 0  # the dearest of them
-    m = best_goals
-    while m:
-        far = max(far, np.int64(dme[lowest_bit(m)]))
-        m &= m - 1
+    best_goals = goals_within(init, dme, best + 1e-9)
+    far = _dearest_lanes(dme, best_goals)  # the dearest of them
     swim = p[P_SWIM]
     mr, ml, md, mu = move_masks(tiles)
     sr, sl, sd, su = swim_masks(tiles)
@@ -802,9 +1086,10 @@ def salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, cut, home_reac
     here = s[PAWN + s[CUR]]
     best = -1
     best_score = -1e9
-    for d in range(4):
-        if not (legal >> (A_SALVAGE + d)) & 1:
-            continue
+    dirs = (legal >> A_SALVAGE) & 15  # the legal salvages, up, down, left, right: most decisions have none
+    while dirs:
+        d = lowest_bit(dirs)
+        dirs &= dirs - 1
         t = step(here, d, 1)
         suit = suit_of(s[CARD + t])  # face up: salvage is legal only of face-up tiles
         if not (collect[suit] or any_need > 0):
@@ -892,15 +1177,10 @@ def may_hide_face_down(s, p, kpos, team, collect, any_need, sc):
 @njit(cache=True, forceinline=True, _nrt=False)
 def explore_goals(places, init, nearer, bonus, spread):
     """The places of the mask `places` are goals worth `bonus`, `spread` less where another pawn
-    is nearer (the mask `nearer`, from `costs_and_nearer`)."""
-    m = places
-    while m:
-        place = lowest_bit(m)
-        m &= m - 1
-        b = bonus
-        if (nearer >> place) & 1:
-            b -= spread
-        init[place] = min(init[place], -b)
+    is nearer (the mask `nearer`, from `costs_and_nearer`); `init` has LANES entries. One vector
+    select: a loop over the places branched on each `nearer` bit, which real play makes a coin
+    toss."""
+    _lower_lanes(init, places, nearer, -bonus, -(bonus - spread))
 
 
 @njit(cache=True, forceinline=True, _nrt=False)

@@ -32,25 +32,27 @@ from policies._search import (
     CX_PAWNS,
     CX_TARGETS,
     INF,
+    LANES,
     N_CONTEXT,
     N_LEVELS,
     N_SCAN,
     SC_DOWN,
     SC_FLOODED,
     SC_LAND,
-    best_goal_worth,
     board_context,
-    board_reach,
     costs_and_nearer,
     critical_places,
+    cut_off_without,
     dist_from,
     explore_goals,
     fill,
+    fill_lanes,
     give_here,
     goal_next_door,
     goal_worth,
     hit_chance,
     home_goal,
+    least_goal_worth,
     lowest_bit,
     may_hide_face_down,
     my_actions_left,
@@ -65,7 +67,6 @@ from policies._search import (
     stack_empty,
     step,
     step_to_goal,
-    still_reaches,
     suit_needs,
     suit_of,
     team_counts,
@@ -177,15 +178,7 @@ def king_places(s, kpos, cheat, sc):
 def _bridges_among(p, tiles, cand, ctx):
     """The flooded tiles of the mask `cand` whose sinking would cut a target off from the pawns
     (R16; ctx: `board_context`): guarded like Kings when W_BRIDGE is on."""
-    swims = p[P_SWIM] <= p[P_ACTIONS]
-    m = 0
-    while cand:
-        t = lowest_bit(cand)
-        cand &= cand - 1
-        if not still_reaches(tiles, t, ctx[CX_PAWNS], board_reach(ctx, tiles, swims), ctx[CX_TARGETS] & ~(1 << t),
-                             swims):
-            m |= 1 << t
-    return m
+    return cut_off_without(tiles, cand, ctx[CX_PAWNS], ctx[CX_TARGETS], p[P_SWIM] <= p[P_ACTIONS])
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
@@ -275,7 +268,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
         return a
 
     left = s[ACTS]
-    init = fill(stack_empty(25, np.float64), INF)
+    init = fill_lanes(stack_empty(LANES, np.float64), INF)
     raise_goals(s, p, me, kpos, init, _w(pp, W_RAISE))
 
     # the goals that another pawn's being nearer makes worth less: needed face-up land tiles (the
@@ -303,7 +296,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
 
     # my path costs, and the places another pawn is nearer to: searched only when some goal
     # above reads them (the other pawns' search is half the cost)
-    dme = stack_empty(25, np.float64)
+    dme = stack_empty(LANES, np.float64)
     others = 0
     if wanted or explore:
         for o in range(npawns):
@@ -343,7 +336,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     # for nor staying here, so its check is skipped. Goals are kept by their minimum, which is the
     # same in any order. Not with `misjudge`: its noise is drawn for every goal.
     prune = misjudge <= 0.0
-    cut = best_goal_worth(init, dme) + 1e-9 if prune and wanted else 1e300
+    cut = least_goal_worth(init, dme) + 1e-9 if prune and wanted else 1e300
 
     # needed face-up land tiles: stand next to them (the suit's collector, or anyone nearer)
     while wanted:
@@ -390,7 +383,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
 def pick_escape(s, p, pp, pawn, opts, n, cheat):
     """R15: a tile with a path home, dry, not hit again soon, most tile neighbours, nearest home."""
     tiles = np.int64(s[TILES])
-    dist = stack_empty(25, np.float64)
+    dist = stack_empty(LANES, np.float64)
     dist_from(p, tiles, CENTRE, dist)
     level = p[P_GRANK + s[GAUGE_TOP]]
     best = 0

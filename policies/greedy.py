@@ -35,22 +35,24 @@ from numba import njit
 
 from policies._search import (
     INF,
+    LANES,
     N_CONTEXT,
     N_LEVELS,
     N_SCAN,
     SC_DOWN,
     SC_FLOODED,
     SC_LAND,
-    best_goal_worth,
     board_context,
     costs_and_nearer,
     critical_places,
     dist_from,
     explore_goals,
     fill,
+    fill_lanes,
     give_here,
     goal_next_door,
     home_goal,
+    least_goal_worth,
     lowest_bit,
     may_hide_face_down,
     my_actions_left,
@@ -163,7 +165,7 @@ def choose(s, p, pp, legal, rng):
         return a
 
     # (7) goals
-    init = fill(stack_empty(25, np.float64), INF)
+    init = fill_lanes(stack_empty(LANES, np.float64), INF)
     raise_goals(s, p, me, kpos, init, w[W_RAISE])
 
     # explore while a King or a needed card may hide face down
@@ -176,7 +178,7 @@ def choose(s, p, pp, legal, rng):
         for o in range(p[P_PAWNS]):
             if o != me:
                 others |= np.int64(1) << s[PAWN + o]
-    dme = stack_empty(25, np.float64)
+    dme = stack_empty(LANES, np.float64)
     at_cost = stack_empty(N_LEVELS, np.int64)  # at_cost[c]: the places at my path cost c
     nearer = costs_and_nearer(p, tiles, np.int64(1) << here, others, dme, at_cost)
 
@@ -201,7 +203,7 @@ def choose(s, p, pp, legal, rng):
     for suit in range(4):
         if collect[suit] or any_need > 0:
             wanted |= sc[SC_LAND + suit]
-    cut = best_goal_worth(init, dme) + 1e-9 if wanted else INF
+    cut = least_goal_worth(init, dme) + 1e-9 if wanted else INF
     while wanted:
         place = lowest_bit(wanted)
         wanted &= wanted - 1
@@ -229,7 +231,7 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
     tiles = np.int64(s[TILES])
-    dist = stack_empty(25, np.float64)
+    dist = stack_empty(LANES, np.float64)
     dist_from(p, tiles, CENTRE, dist)
     best = 0
     best_score = -1e18

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-WORKED = str(Path(__file__).resolve().parent.parent / "examples" / "worked-example.json")
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = str(ROOT / "examples" / "worked-example.json")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
@@ -149,3 +151,21 @@ def test_sweep_table_names_the_gauge_by_its_cards_and_the_policy(tmp_path):
     r = run("sweep", str(cfg), "--out", str(tmp_path / "out"), "--no-plots")
     assert r.returncode == 0, r.stderr
     assert "A♦-5♣, 8 cards" in r.stdout and "A♣ A♦ 2♦ 3♣ 3♦ 4♦ 5♣" in r.stdout and "greedy" in r.stdout
+
+
+_THREADS_AFTER_NUMPY = (
+    "import os, experiments.cli, numpy; print(len(os.listdir('/proc/self/task')))"
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads through Linux's /proc")
+def test_the_command_keeps_numpy_from_starting_blas_threads():
+    """experiments/cli.py: no OpenBLAS worker (it spins beside numba's threads), unless the user
+    asks for it."""
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    mine = subprocess.run([sys.executable, "-c", _THREADS_AFTER_NUMPY], env=env, cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    asked = subprocess.run([sys.executable, "-c", _THREADS_AFTER_NUMPY], env={**env, "OPENBLAS_NUM_THREADS": "2"},
+                           cwd=ROOT, capture_output=True, text=True, check=True)
+    assert int(mine.stdout) == 1
+    assert int(asked.stdout) == min(2, os.cpu_count() or 1)  # OpenBLAS starts no more than the cores

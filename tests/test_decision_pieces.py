@@ -107,14 +107,14 @@ def test_step_to_goal_follows_a_shortest_path_to_the_best_goal(swim):
     checked = moved = 0
     for _ in range(3000):
         tiles, here = _board(gen, gen.choice([0.1, 0.3, 0.5]))
-        init = np.full(25, INF)
+        init = np.full(X.LANES, INF)  # the places, then INF (`least_goal_worth` reads all the lanes)
         for u in gen.choice(25, size=int(gen.integers(1, 9)), replace=False):
             if tiles >> int(u) & 1:
                 init[u] = -float(gen.choice(worths))
         if gen.random() < 0.3:
             init[here] = min(init[here], -float(gen.choice(worths)))
         legal = _legal(tiles, here, swim, int(gen.integers(1, 5)))
-        dme = np.empty(25)
+        dme = np.empty(X.LANES)
         at_cost = np.empty(X.N_LEVELS, np.int64)
         X.costs_and_nearer(p, np.int64(tiles), np.int64(1) << here, np.int64(0), dme, at_cost)
         got = X.step_to_goal(np.zeros(L.NSTATE, np.int32), p, np.int64(legal), here, np.int64(tiles), init, dme,
@@ -123,6 +123,46 @@ def test_step_to_goal_follows_a_shortest_path_to_the_best_goal(swim):
         checked += 1
         moved += got != L.A_END
     assert moved > checked // 3  # most boards have a goal worth walking to
+
+
+def test_goal_worths_read_in_vector_lanes_equal_a_loop_over_the_places():
+    """`least_goal_worth` and `goals_within` (one vector of LANES entries) against the scalar
+    `goal_worth` place by place: INF on either side is no goal, ties and bounds are exact."""
+    gen = np.random.default_rng(12)
+    for _ in range(3000):
+        init = np.full(X.LANES, INF)
+        dme = np.full(X.LANES, INF)
+        for u in gen.choice(25, size=int(gen.integers(0, 12)), replace=False):
+            init[u] = -float(gen.choice([8.38, 5.7, 3.7, 0.0, -0.31]))
+        for u in range(25):
+            if gen.random() < 0.8:
+                dme[u] = float(gen.integers(0, 12))
+        worths = [X.goal_worth(init, dme, u) for u in range(25)]
+        best = X.least_goal_worth(init, dme)
+        assert best == min(worths)
+        bound = best + 1e-9 if gen.random() < 0.5 else float(gen.choice([-3.0, 0.0, 4.0, INF]))
+        assert X.goals_within(init, dme, bound) == sum(1 << u for u in range(25) if worths[u] < INF
+                                                         and worths[u] <= bound)
+
+
+def test_explore_goals_lower_each_place_as_a_loop_would():
+    """`explore_goals` (one vector select) against the loop over the places it replaced: each
+    place of the mask gets min(its worth, -bonus), `spread` less bonus where another pawn is
+    nearer; the other lanes are untouched."""
+    gen = np.random.default_rng(16)
+    for _ in range(2000):
+        init = np.full(X.LANES, INF)
+        for u in gen.choice(25, size=int(gen.integers(0, 10)), replace=False):
+            init[u] = -float(gen.choice([17.94, 8.38, 5.7, 0.0]))
+        places = int(gen.integers(0, 1 << 25))
+        nearer = int(gen.integers(0, 1 << 25))
+        bonus, spread = float(gen.choice([8.38, 5.0, 2.5])), float(gen.choice([2.68, 1.0, 0.1]))
+        want = init.copy()
+        for u in range(25):
+            if places >> u & 1:
+                want[u] = min(want[u], -(bonus - spread if nearer >> u & 1 else bonus))
+        X.explore_goals(np.int64(places), init, np.int64(nearer), bonus, spread)
+        assert list(init) == list(want)
 
 
 def test_path_costs_and_the_places_others_reach_first():
@@ -135,18 +175,20 @@ def test_path_costs_and_the_places_others_reach_first():
         others = 0
         for _ in range(int(gen.integers(1, 4))):
             others |= 1 << int(gen.choice([i for i in range(25) if tiles >> i & 1]))
-        mine = np.empty(25)
+        mine = np.empty(X.LANES)
         at_cost = np.empty(X.N_LEVELS, np.int64)
         nearer = X.costs_and_nearer(p, np.int64(tiles), np.int64(1) << here, np.int64(others), mine, at_cost)
         want_mine = _dijkstra(tiles, [0.0 if i == here else INF for i in range(25)], swim, can_swim)
         want_other = _dijkstra(tiles, [0.0 if others >> i & 1 else INF for i in range(25)], swim, can_swim)
-        assert list(mine) == want_mine
+        assert list(mine[:25]) == want_mine
+        assert (mine[25:] == INF).all()  # no place there: never a goal
         assert nearer == sum(1 << i for i in range(25) if want_other[i] < want_mine[i])
         for c in range(int(max(v for v in want_mine if v < INF)) + 1):  # the places at each cost
             assert at_cost[c] == sum(1 << i for i in range(25) if want_mine[i] == c)
         sources = others | 1 << here  # path_costs: from several places
         X.path_costs(p, np.int64(tiles), np.int64(sources), mine)
-        assert list(mine) == _dijkstra(tiles, [0.0 if sources >> i & 1 else INF for i in range(25)], swim, can_swim)
+        from_sources = [0.0 if sources >> i & 1 else INF for i in range(25)]
+        assert list(mine[:25]) == _dijkstra(tiles, from_sources, swim, can_swim)
 
 
 def _fill(tiles: int, start: int, swims: bool) -> int:
@@ -173,6 +215,47 @@ def test_still_reaches_equals_a_new_fill_without_the_tile():
         want = _fill(tiles & ~(1 << t), start, swims) & target == target
         got = X.still_reaches(np.int64(tiles), t, np.int64(start), np.int64(before), np.int64(target), swims)
         assert got == want, (tiles, t, start, target, swims)
+
+
+def test_a_tile_that_splits_nothing_leaves_every_fill_the_same_but_for_itself():
+    """`may_split` False (its tile neighbours joined around it, no swim from it) must mean what
+    `still_reaches` relies on: every fill from a place other than `t` reaches the same places
+    once `t` is gone, but `t`. And it must say so for many tiles, or it would save no fill."""
+    gen = np.random.default_rng(14)
+    kept = 0
+    for _ in range(1500):
+        tiles, _here = _board(gen, gen.choice([0.1, 0.3, 0.5]))
+        swims = bool(gen.random() < 0.5)
+        t = int(gen.choice([i for i in range(25) if tiles >> i & 1]))
+        if X.may_split(np.int64(tiles), t, swims):
+            continue
+        kept += 1
+        for u in range(25):
+            if u != t and tiles >> u & 1:
+                assert _fill(tiles & ~(1 << t), 1 << u, swims) == _fill(tiles, 1 << u, swims) & ~(1 << t), (tiles, t, u)
+    assert kept > 400
+
+
+def test_the_tiles_whose_loss_cuts_a_target_off_as_a_fill_per_tile_finds_them():
+    """`cut_off_without` (a fill per tile, all in one vector) against a plain fill without each
+    tile of the candidates: the pawns, the helicopter and targets in any island, split or not."""
+    gen = np.random.default_rng(15)
+    cuts = 0
+    for _ in range(1500):
+        tiles, here = _board(gen, gen.choice([0.1, 0.3, 0.5]))
+        swims = bool(gen.random() < 0.5)
+        on = [i for i in range(25) if tiles >> i & 1]
+        start = 0
+        for _ in range(int(gen.integers(1, 4))):
+            start |= 1 << int(gen.choice(on))
+        target = (1 << L.CENTRE) | sum(1 << i for i in on if gen.random() < 0.3)
+        cand = sum(1 << i for i in on if gen.random() < 0.5)
+        want = sum(1 << t for t in on if cand >> t & 1
+                   and _fill(tiles & ~(1 << t), start, swims) & target & ~(1 << t) != target & ~(1 << t))
+        got = X.cut_off_without(np.int64(tiles), np.int64(cand), np.int64(start), np.int64(target), swims)
+        assert got == want, (tiles, cand, start, target, swims)
+        cuts += want != 0
+    assert cuts > 300  # boards where a tile does cut a target off are well represented
 
 
 def test_fills_equal_a_fill_one_place_at_a_time():

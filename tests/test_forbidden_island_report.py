@@ -72,6 +72,19 @@ def test_the_markdown_shows_published_and_lab_rates_side_by_side():
     assert "![win rate by level](figures/f.png)" in shown
 
 
+def test_the_speed_table_says_the_load_it_was_measured_under():
+    ladder = _ladder({"random": dict.fromkeys(fir.LEVELS, 0.0), "expert": EXPERT})
+    ladder["load"] = [0.5 + 0.25 * i for i in range(len(ladder))]
+    md = fir.forbidden_island_markdown(ladder, seed=5, study_path="s")
+    assert "| `random` | 1,000 | 0.5–3.2 |" in md  # the random cells' lowest and highest
+    assert "| `expert` | 1,000 | 3.5–6.2 |" in md
+    ladder["load"] = 2.0
+    assert "| `expert` | 1,000 | 2.0 |" in fir.forbidden_island_markdown(ladder, seed=5, study_path="s")
+    # cells kept from a run before the load was recorded
+    old = fir.forbidden_island_markdown(_ladder({"expert": EXPERT}), seed=5, study_path="s")
+    assert "| `expert` | 1,000 | not recorded |" in old
+
+
 def test_the_markdown_says_how_hard_lookahead_searches_in_each_played_cell(monkeypatch):
     """lookahead's budget differs by cell (policies/forbidden_island/lookahead.py, CELL_*): the
     page says so beside the rates, read from the tables the search plays, for the cells played."""
@@ -113,6 +126,7 @@ def test_measure_ladder_plays_every_level_and_player_count_with_random():
     shares = df[[c for c in df.columns if c.startswith("cause_")]].sum(axis=1)
     assert shares.round(9).eq(1.0).all()  # every game ends with exactly one outcome (F14)
     assert (df.win_rate == 0.0).all()  # random play never escapes (the published random player: 0%)
+    assert (df.load >= 0).all()  # the load each cell's speed was measured under
 
 
 def test_measured_cells_are_kept_and_a_rerun_plays_only_what_changed(tmp_path, monkeypatch):

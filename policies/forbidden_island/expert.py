@@ -974,30 +974,33 @@ def choose_code(s, p, b, bi):
 @njit(cache=True, _nrt=False)
 def _choose_code(s, p, b, bi, ph):
     """`choose_code` in phase `ph` (`choose` has found it already)."""
+    seat = -1
+    targets = np.int64(0)
     if ph == PH_SWIM:  # F11: no special card while a pawn swims
         seat = low_seat(s[SWIMMERS])
         targets = escape_targets(s, p, seat)
         if targets & (targets - 1) == 0:  # one way out: the reference takes the only legal action
             return A_SWIM + 24 * seat + low_seat(targets)
-        _board(s, p, b, bi)
-        _threats(s, p, b, bi)
-        return _swim(s, p, b, bi, seat, targets)
-    if ph == PH_DISCARD:  # F8: only the seat above the limit acts, its specials included
+    elif ph == PH_DISCARD:  # F8: only the seat above the limit acts, its specials included
         seat = over_limit(s, p)
         a = _liftoff(s, p, seat, seat + 1)
         if a >= 0:
             return a
-        _board(s, p, b, bi)
-        return _discard(s, p, b, bi, seat)
-    a = _plain_draw(s, p, ph)
-    if a >= 0:
-        return a
-    a = _liftoff(s, p, 0, p[P_PLAYERS])
-    if a >= 0:
-        return a
-    if ph != PH_ACTIONS and _draw_needs_no_card(s, p, b, ph):
-        return A_DRAW if ph == PH_TREASURE else A_FLOOD
+    else:
+        a = _plain_draw(s, p, ph)
+        if a >= 0:
+            return a
+        a = _liftoff(s, p, 0, p[P_PLAYERS])
+        if a >= 0:
+            return a
+        if ph != PH_ACTIONS and _draw_needs_no_card(s, p, b, ph):
+            return A_DRAW if ph == PH_TREASURE else A_FLOOD
     _board(s, p, b, bi)
+    if ph == PH_SWIM:
+        _threats(s, p, b, bi)
+        return _swim(s, p, b, bi, seat, targets)
+    if ph == PH_DISCARD:
+        return _discard(s, p, b, bi, seat)
     a = _special_card(s, p, b, bi, ph)
     if a >= 0:
         return a
@@ -1013,6 +1016,13 @@ def _draw_needs_no_card(s, p, b, ph):
     Landing (`_lift_to_landing`: all four treasures held and two Lifts) or, before a flood card,
     save a flooded tile worth a losing tile (`_rescue`): Fools' Landing, a pickup tile whose
     twin has sunk, or the tile of a pawn with nowhere to swim (`_tile_value`)."""
+    return _no_card_at_draw(s, p, ph, b[B_W + W_LOSING], b[B_W + W_PLAIN], b[B_W + W_PICKUP_TWIN])
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def _no_card_at_draw(s, p, ph, losing, plain, pickup_twin):
+    """`_draw_needs_no_card` with the three weights it reads passed in (`choose` reads them
+    from the policy's parameters, before any weights are copied)."""
     players = p[P_PLAYERS]
     lifts = 0
     for seat in range(players):
@@ -1021,8 +1031,7 @@ def _draw_needs_no_card(s, p, b, ph):
         return False
     if ph != PH_FLOOD:
         return True
-    losing = b[B_W + W_LOSING]
-    if b[B_W + W_PLAIN] >= losing or b[B_W + W_PICKUP_TWIN] >= losing:
+    if plain >= losing or pickup_twin >= losing:
         return False  # weights where any tile may be worth a losing one: no shortcut
     if _flooded_tile(s, T_FOOLS_LANDING):
         return False
@@ -1486,6 +1495,12 @@ def default_params() -> np.ndarray:
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
+def _weight(pp, i):
+    """The weight in use at slot i, read from the policy's parameters: `_load_weights`' value."""
+    return pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
 def _load_weights(pp, b, bi):
     """The weights in use, b[B_W + i]: pp[i], or the reference's value where pp[i] is 0. Copied
     again only when pp's weights differ from those last copied (kept raw from B_RAW on), which
@@ -1493,7 +1508,10 @@ def _load_weights(pp, b, bi):
     raw = pp[:WEIGHTS].view(np.int64)  # bit patterns: OR of XORs, no branch, a few vector steps
     kept = b[B_RAW:B_RAW + WEIGHTS].view(np.int64)
     diff = 0
-    for i in range(WEIGHTS):
+    # The loop's bound is one LLVM cannot see through (it is WEIGHTS): with a constant bound it
+    # unrolls the loop into 48 compare-and-branch steps, a few hundred instructions a decision;
+    # as a loop it vectorizes it (a dozen vector steps).
+    for i in range(min(WEIGHTS, pp.size)):
         diff |= raw[i] ^ kept[i]
     if diff or not bi[BI_WEIGHTS_SET]:
         for i in range(WEIGHTS):
@@ -1505,6 +1523,23 @@ def _load_weights(pp, b, bi):
         bi[BI_WEIGHTS_VER] = bi[BI_VERSION]
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _draw_without_board(s, p, pp, ph):
+    """At a treasure or flood draw (99 of a game's 175 decisions at 2 players Normal), the draw
+    itself when `_choose_code` would certainly answer it without a board: no Lift or Sandbags in
+    any hand (`_plain_draw`, about 35 of them), or no lift-off and `_draw_needs_no_card` (about
+    53 more), its weights read from the policy's parameters, so that no weights are compared or
+    copied. Else -1."""
+    a = _plain_draw(s, p, ph)
+    if a >= 0 or (ph != PH_TREASURE and ph != PH_FLOOD):
+        return a
+    if _liftoff(s, p, 0, p[P_PLAYERS]) >= 0:
+        return -1
+    if _no_card_at_draw(s, p, ph, _weight(pp, W_LOSING), _weight(pp, W_PLAIN), _weight(pp, W_PICKUP_TWIN)):
+        return A_DRAW if ph == PH_TREASURE else A_FLOOD
+    return -1
+
+
 @njit(cache=True, _nrt=False)
 def choose(s, p, pp, acts, n, rng):
     """The play loop's interface. Called with the legal list (n > 0) it returns the index of its
@@ -1512,7 +1547,7 @@ def choose(s, p, pp, acts, n, rng):
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
     ph = phase(s, p)
-    code = _plain_draw(s, p, ph)  # most decisions of a game: no weights read
+    code = _draw_without_board(s, p, pp, ph)  # most decisions of a game: no weights read
     if code < 0:
         b = pp[WEIGHTS:WEIGHTS + NB]
         bi = pp[WEIGHTS + NB:WEIGHTS + NB + NBI].view(np.int64)

@@ -597,7 +597,7 @@ def _take_card(s, seat, card):
     s[HAND_SIZE + seat] -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _draw(s, p, rng):
     """engine._do_draw (F5, F6, F7): one treasure card for the current player."""
     if s[STAGE] == STAGE_ACTIONS:  # drawing ends the actions early
@@ -620,7 +620,7 @@ def _draw(s, p, rng):
         _refill_treasure(s, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _flood(s, p, rng):
     """engine._do_flood (F5, F7, F11): a dry tile floods, a flooded one sinks."""
     s[FLOODS] -= 1
@@ -643,10 +643,16 @@ def _flood(s, p, rng):
         _push_flood_discard(s, rng)
 
 
+@njit(cache=True, forceinline=True, _nrt=False)
+def _water_lost(s):
+    """F14's first cause: the water mark has reached the skull."""
+    return s[MARK] >= SKULL
+
+
 @njit(cache=True, _nrt=False)
 def loss_cause(s, p):
     """engine.loss_cause (F14): the first cause that holds, in order, or -1."""
-    if s[MARK] >= SKULL:
+    if _water_lost(s):
         return CAUSE_WATER
     swimmers = s[SWIMMERS]
     for seat in range(p[P_PLAYERS]):
@@ -686,7 +692,26 @@ def _advance(s, p):
 @njit(cache=True, _nrt=False)
 def apply_action(s, p, a, rng):
     """engine.apply without the check: play legal action `a`, then F14's loss checks and the
-    flow of the turn. Reshuffles draw from rng's shuffle stream."""
+    flow of the turn. Reshuffles draw from rng's shuffle stream.
+
+    The draws come first: they are more than half of a game's decisions. F14's causes are
+    checked only after a draw or a flood, as only those can make one hold: the water mark rises
+    only on a Waters Rise! (`_draw`), and places sink and pawns start to swim only in `_flood`;
+    every other action leaves the mark, the sunk places and each swimmer's way out as they were
+    (a swim only takes a swimmer off the list; a capture can only end the treasure cause), and
+    the game was running before it, so no cause held then (engine.apply checks after every
+    action and finds the same)."""
+    if a == A_DRAW or a == A_FLOOD:
+        if a == A_DRAW:  # of the causes only the water can hold now (it comes first in F14's order)
+            _draw(s, p, rng)
+            s[COUNT + K_DRAW] += 1
+            s[OUTCOME] = CAUSE_WATER if _water_lost(s) else -1
+        else:
+            _flood(s, p, rng)
+            s[COUNT + K_FLOOD] += 1
+            s[OUTCOME] = loss_cause(s, p)  # F14: final, nothing is played afterwards
+        _advance(s, p)
+        return
     me = s[CUR]
     if a < A_FLY:
         s[PAWN + me] = a - A_MOVE
@@ -721,12 +746,6 @@ def apply_action(s, p, a, rng):
         s[CAPTURED] |= 1 << t
         s[CAPTURE_TURN + t] = s[TURN]
         kind = K_CAPTURE
-    elif a == A_DRAW:
-        _draw(s, p, rng)
-        kind = K_DRAW
-    elif a == A_FLOOD:
-        _flood(s, p, rng)
-        kind = K_FLOOD
     elif a < A_SWIM:
         seat = (a - A_DISCARD) // 8
         card = (a - A_DISCARD) % 8
@@ -762,8 +781,6 @@ def apply_action(s, p, a, rng):
     if kind <= K_GIVE or kind == K_CAPTURE or kind == K_SHORE2:  # F5: these spend an action
         s[ACTS] -= 1
     s[COUNT + kind] += 1
-    if s[OUTCOME] < 0:
-        s[OUTCOME] = loss_cause(s, p)  # F14: final, nothing is played afterwards
     _advance(s, p)
 
 

@@ -109,7 +109,8 @@ def test_kernel_deal_is_a_legal_setup_and_the_same_island_at_every_level_and_pla
 
 def test_kernel_games_end_and_keep_every_card():
     """The kernel alone, random legal play: every game ends, all 28 treasure and 24 flood cards
-    stay accounted for, the meter only rises, and no pawn stands on a sunk place once the swims
+    stay accounted for, the meter only rises, no loss cause holds while the game runs (the
+    kernel looks for one only after a draw), and no pawn stands on a sunk place once the swims
     are over (the issue's property test, on the kernel)."""
     rng_choice = np.random.default_rng(5)
     out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
@@ -130,6 +131,8 @@ def test_kernel_games_end_and_keep_every_card():
             sunk = {TILE_CODES[s[L.PLACE_TILE + q]] for q in snap["sunk"]}
             assert sorted(snap["flood_pile"] + snap["flood_discard"] + sorted(sunk)) == sorted(TILE_CODES)
             assert mark <= s[L.MARK] <= mark + 1
+            if s[L.OUTCOME] < 0:  # F14: apply_action checks only after draws; none was missed
+                assert K.loss_cause(s, p) == -1
             if s[L.OUTCOME] < 0 and not s[L.SWIMMERS]:  # F11: nobody stays on a sunk place
                 assert not any(int(s[L.SUNK]) >> q & 1 for q in snap["pawns"])
         assert s[L.OUTCOME] >= 0
