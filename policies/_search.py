@@ -107,6 +107,19 @@ def _lane_bits(builder, mask):
     return builder.bitcast(builder.trunc(mask, ir.IntType(LANES)), ir.VectorType(ir.IntType(1), LANES))
 
 
+def _lane_extreme(builder, w, op):
+    """The least (`op` "<") or greatest (">") of the float lanes of `w`, as a scalar: halves of
+    the vector are compared until one lane is left (exact in any order)."""
+    width = LANES
+    while width > 1:
+        width //= 2
+        lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
+        hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
+                                                      list(range(width, 2 * width))))
+        w = builder.select(builder.fcmp_ordered(op, hi, lo), hi, lo)
+    return builder.extract_element(w, ir.Constant(ir.IntType(32), 0))
+
+
 def _is_lanes(arr):
     return isinstance(arr, types.Array) and arr.dtype == types.float64 and arr.layout == "C"
 
@@ -163,14 +176,7 @@ def _least_goal_worth(typingctx, init, dme):
 
     def codegen(context, builder, signature, args):
         w, _valid = _goal_worths(context, builder, signature, args)
-        width = LANES
-        while width > 1:
-            width //= 2
-            lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
-            hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
-                                                          list(range(width, 2 * width))))
-            w = builder.select(builder.fcmp_ordered("<", hi, lo), hi, lo)
-        return builder.extract_element(w, ir.Constant(ir.IntType(32), 0))
+        return _lane_extreme(builder, w, "<")
 
     return types.float64(init, dme), codegen
 
@@ -339,14 +345,7 @@ def _dearest_lanes(typingctx, arr, places):
         values = _load_lanes(context, builder, signature.args[0], args[0])
         places_ = _lane_bits(builder, context.cast(builder, args[1], signature.args[1], types.int64))
         w = builder.select(places_, values, _lanes(builder, ir.Constant(f64, 0.0), f64))
-        width = LANES
-        while width > 1:
-            width //= 2
-            lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
-            hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
-                                                          list(range(width, 2 * width))))
-            w = builder.select(builder.fcmp_ordered(">", hi, lo), hi, lo)
-        return builder.fptosi(builder.extract_element(w, ir.Constant(ir.IntType(32), 0)), ir.IntType(64))
+        return builder.fptosi(_lane_extreme(builder, w, ">"), ir.IntType(64))
 
     return types.int64(arr, places), codegen
 
