@@ -96,15 +96,33 @@ def _lanes(builder, value, ty):
                                   ir.Constant(ir.VectorType(ir.IntType(32), LANES), [0] * LANES))
 
 
+def _lanes_pointer(context, builder, arrty, arr):
+    """The float64 array `arr`'s data as a pointer to one vector of its first LANES entries."""
+    data = context.make_array(arrty)(context, builder, arr).data
+    return builder.bitcast(data, ir.VectorType(ir.DoubleType(), LANES).as_pointer())
+
+
 def _load_lanes(context, builder, arrty, arr):
     """The first LANES float64 entries of the array `arr` as one vector (the caller's array has them)."""
-    data = context.make_array(arrty)(context, builder, arr).data
-    return builder.load(builder.bitcast(data, ir.VectorType(ir.DoubleType(), LANES).as_pointer()), align=8)
+    return builder.load(_lanes_pointer(context, builder, arrty, arr), align=8)
 
 
 def _lane_bits(builder, mask):
     """Bits 0-31 of the int64 `mask` as LANES booleans (lane i: bit i)."""
     return builder.bitcast(builder.trunc(mask, ir.IntType(LANES)), ir.VectorType(ir.IntType(1), LANES))
+
+
+def _lane_extreme(builder, w, op):
+    """The least (`op` "<") or greatest (">") of the float lanes of `w`, as a scalar: halves of
+    the vector are compared until one lane is left (exact in any order)."""
+    width = LANES
+    while width > 1:
+        width //= 2
+        lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
+        hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
+                                                      list(range(width, 2 * width))))
+        w = builder.select(builder.fcmp_ordered(op, hi, lo), hi, lo)
+    return builder.extract_element(w, ir.Constant(ir.IntType(32), 0))
 
 
 def _is_lanes(arr):
@@ -134,10 +152,8 @@ def _copy_lanes(typingctx, dst, src):
         return None
 
     def codegen(context, builder, signature, args):
-        vec = ir.VectorType(ir.DoubleType(), LANES)
         value = _load_lanes(context, builder, signature.args[1], args[1])
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        builder.store(value, builder.bitcast(data, vec.as_pointer()), align=8)
+        builder.store(value, _lanes_pointer(context, builder, signature.args[0], args[0]), align=8)
         return context.get_dummy_value()
 
     return types.none(dst, src), codegen
@@ -163,14 +179,7 @@ def _least_goal_worth(typingctx, init, dme):
 
     def codegen(context, builder, signature, args):
         w, _valid = _goal_worths(context, builder, signature, args)
-        width = LANES
-        while width > 1:
-            width //= 2
-            lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
-            hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
-                                                          list(range(width, 2 * width))))
-            w = builder.select(builder.fcmp_ordered("<", hi, lo), hi, lo)
-        return builder.extract_element(w, ir.Constant(ir.IntType(32), 0))
+        return _lane_extreme(builder, w, "<")
 
     return types.float64(init, dme), codegen
 
@@ -313,8 +322,7 @@ def _lower_lanes(typingctx, arr, places, nearer, value, near_value):
 
     def codegen(context, builder, signature, args):
         f64 = ir.DoubleType()
-        vec = ir.VectorType(f64, LANES)
-        ptr = builder.bitcast(context.make_array(signature.args[0])(context, builder, args[0]).data, vec.as_pointer())
+        ptr = _lanes_pointer(context, builder, signature.args[0], args[0])
         old = builder.load(ptr, align=8)
         places_, nearer_ = (_lane_bits(builder, context.cast(builder, v, t, types.int64))
                             for v, t in zip(args[1:3], signature.args[1:3], strict=True))
@@ -339,14 +347,7 @@ def _dearest_lanes(typingctx, arr, places):
         values = _load_lanes(context, builder, signature.args[0], args[0])
         places_ = _lane_bits(builder, context.cast(builder, args[1], signature.args[1], types.int64))
         w = builder.select(places_, values, _lanes(builder, ir.Constant(f64, 0.0), f64))
-        width = LANES
-        while width > 1:
-            width //= 2
-            lo = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width), list(range(width))))
-            hi = builder.shuffle_vector(w, w, ir.Constant(ir.VectorType(ir.IntType(32), width),
-                                                          list(range(width, 2 * width))))
-            w = builder.select(builder.fcmp_ordered(">", hi, lo), hi, lo)
-        return builder.fptosi(builder.extract_element(w, ir.Constant(ir.IntType(32), 0)), ir.IntType(64))
+        return builder.fptosi(_lane_extreme(builder, w, ">"), ir.IntType(64))
 
     return types.int64(arr, places), codegen
 
@@ -364,8 +365,7 @@ def _set_lanes(typingctx, arr, mask, value):
 
     def codegen(context, builder, signature, args):
         f64 = ir.DoubleType()
-        vec = ir.VectorType(f64, LANES)
-        ptr = builder.bitcast(context.make_array(signature.args[0])(context, builder, args[0]).data, vec.as_pointer())
+        ptr = _lanes_pointer(context, builder, signature.args[0], args[0])
         mask = context.cast(builder, args[1], signature.args[1], types.int64)
         value = _lanes(builder, context.cast(builder, args[2], signature.args[2], types.float64), f64)
         builder.store(builder.select(_lane_bits(builder, mask), value, builder.load(ptr, align=8)), ptr, align=8)
