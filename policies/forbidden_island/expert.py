@@ -1502,7 +1502,7 @@ def _weight(pp, i):
 
 @njit(cache=True, forceinline=True, _nrt=False)
 def _load_weights(pp, b, bi):
-    """The weights in use, b[B_W + i]: pp[i], or the reference's value where pp[i] is 0. Copied
+    """The weights in use, b[B_W + i] (`_weight`: pp[i], or the reference's value where pp[i] is 0). Copied
     again only when pp's weights differ from those last copied (kept raw from B_RAW on), which
     is almost never."""
     raw = pp[:WEIGHTS].view(np.int64)  # bit patterns: OR of XORs, no branch, a few vector steps
@@ -1516,7 +1516,7 @@ def _load_weights(pp, b, bi):
     if diff or not bi[BI_WEIGHTS_SET]:
         for i in range(WEIGHTS):
             b[B_RAW + i] = pp[i]
-            b[B_W + i] = pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
+            b[B_W + i] = _weight(pp, i)
         bi[BI_WEIGHTS_SET] = 1
         bi[BI_ODDS_KEY] = 0  # the kept urgencies were weighed with the old weights
         bi[BI_VERSION] += 1
