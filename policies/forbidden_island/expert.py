@@ -694,10 +694,12 @@ def _stranded(s, bi, places):
     return out
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _board(s, p, b, bi):
     """expert_reference.Board.__init__, first stage: hands, pawns and collectors. The flood odds
-    and tile worths (`_threats`) and each seat's goals (`_goals`) follow when first read."""
+    and tile worths (`_threats`) and each seat's goals (`_goals`) follow when first read.
+    Inlined into its one caller, `_choose_code` (a call passes four arrays: a few dozen
+    instructions at each of a game's ~85 boards)."""
     bi[BI_GEN] += 1
     players = p[P_PLAYERS]
     bi[BI_PLAYERS] = players
@@ -1055,9 +1057,12 @@ def _no_card_at_draw(s, p, ph, losing, plain, pickup_twin):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _special_card(s, p, b, bi, ph):
-    """expert_reference._special_card after the lift-off (checked by the caller)."""
+    """expert_reference._special_card after the lift-off (checked by the caller). Inlined into
+    `_choose_code`, and so are the first checks of the Lifts below (`_lift_to_landing`,
+    `_lift_to_capture`, `_lift_to_trade`, `_lift_freely`): most of them refuse at once, and a
+    call that refuses still costs the passing of four arrays."""
     if ph == PH_FLOOD:
         a = _rescue(s, p, b, bi)
         if a >= 0:
@@ -1099,12 +1104,19 @@ def _bags_freely(s, p, b, bi):
     return A_SANDBAGS + 24 * best + place
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_freely(s, p, b, bi):
     """expert_reference._lift_freely."""
     me = s[CUR]
     if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_FREELY] or s[ACTS] < 1 or bi[BI_ROLE + me] == ROLE_PILOT:
         return -1
+    return _fly_freely(s, p, b, bi)
+
+
+@njit(cache=True, _nrt=False)
+def _fly_freely(s, p, b, bi):
+    """`_lift_freely` once the table holds Lifts enough and the player may fly."""
+    me = s[CUR]
     _threats(s, p, b, bi)
     here = bi[BI_PAWN + me]
     k = s[ACTS]
@@ -1177,10 +1189,16 @@ def _safe_spot(s, p, b, bi, seat):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_to_landing(s, p, b, bi):
     if bi[BI_CAPT] != 15 or bi[BI_TEAM + C_LIFT] < 2:
         return -1
+    return _gather_at_landing(s, p, b, bi)
+
+
+@njit(cache=True, _nrt=False)
+def _gather_at_landing(s, p, b, bi):
+    """`_lift_to_landing` once all four treasures are held and the table has two Lifts."""
     players = bi[BI_PLAYERS]
     landing = s[TILE_PLACE + T_FOOLS_LANDING]
     best_mask, best_size = 0, 0
@@ -1207,7 +1225,7 @@ def _lift_to_landing(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_to_save(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
@@ -1233,12 +1251,22 @@ def _lift_to_save(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_to_capture(s, p, b, bi):
     me = s[CUR]
-    role = bi[BI_ROLE + me]
-    if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_CAPTURE] or role == ROLE_PILOT:
+    if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_CAPTURE] or bi[BI_ROLE + me] == ROLE_PILOT:
         return -1
+    for t in range(4):  # the search below looks only at a treasure the player can capture
+        if _uncaptured(bi, t) and _count(bi, me, t) >= p[P_CAPTURE]:
+            return _fly_to_capture(s, p, b, bi)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _fly_to_capture(s, p, b, bi):
+    """`_lift_to_capture` for a player holding the cards of a capture."""
+    me = s[CUR]
+    role = bi[BI_ROLE + me]
     for t in range(4):
         if not _uncaptured(bi, t) or _count(bi, me, t) < p[P_CAPTURE]:
             continue
@@ -1260,12 +1288,23 @@ def _lift_to_capture(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, forceinline=True, _nrt=False)
 def _lift_to_trade(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
     if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_TRADE] or role == ROLE_MESSENGER or role == ROLE_PILOT or s[ACTS] < 2:
         return -1
+    for t in range(4):  # the search below looks only at cards the player would give a collector
+        if _uncaptured(bi, t) and bi[BI_COLLECTOR + t] != me and _count(bi, me, t):
+            return _fly_to_trade(s, p, b, bi)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _fly_to_trade(s, p, b, bi):
+    """`_lift_to_trade` for a player holding cards of a treasure another seat collects."""
+    me = s[CUR]
+    role = bi[BI_ROLE + me]
     for t in range(4):
         if not _uncaptured(bi, t):
             continue
