@@ -39,8 +39,11 @@ JIT code library.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
 from llvmlite import binding as llvm
-from numba.core import codegen, compiler, errors, event, types, typing
+from numba.core import cgutils, codegen, compiler, errors, event, types, typing
 from numba.core.types import functions
 
 _MODULES = ("sim.kernel", "sim.layout")
@@ -80,7 +83,50 @@ def _plain(ty):
 class _LinkedLibrary(codegen.JITCodeLibrary):
     """A helper's code kept as LLVM IR for its callers to link: finalising it neither optimises
     its module nor makes machine code. The compiled function that is called from Python links
-    it, and optimises and machine-codes everything once."""
+    it, and optimises and machine-codes everything once.
+
+    A helper's IR is printed here, in the compiling thread, and then parsed, checked, put
+    through LLVM's per-function passes and linked into the helper's module on one background
+    thread (`_llvm_worker`), while numba types and lowers the next function: that LLVM work
+    runs outside the GIL, so on a second core it costs the cold compile no wall time (issue
+    12). Anything that reads the helper's module first waits for its work to finish, and the
+    single worker takes every helper's modules in the order they came, so the code is the same
+    as when it was all done in line. `BACKGROUND_LLVM = False` does it in line (for
+    experiments/compile_stages.py, which charges CPU time to stages on one thread)."""
+
+    def __init__(self, codegen, name):
+        self._llvm_work: list[Future] = []
+        super().__init__(codegen, name)
+
+    @property
+    def _final_module(self):
+        if self._llvm_work and not threading.current_thread().name.startswith(_WORKER_NAME):
+            self.wait_for_llvm()
+        return self._module
+
+    @_final_module.setter
+    def _final_module(self, module):
+        self._module = module
+
+    def wait_for_llvm(self) -> None:
+        """Return when this helper's queued LLVM work is done (raising what it raised)."""
+        while self._llvm_work:
+            self._llvm_work.pop(0).result()
+
+    def add_ir_module(self, ir_module):
+        if not BACKGROUND_LLVM:
+            return super().add_ir_module(ir_module)
+        self._raise_if_finalized()
+        text = cgutils.normalize_ir_text(str(ir_module))  # Python: keeps the GIL, done here
+        self._llvm_work.append(_llvm_worker().submit(self._parse_and_link, text, ir_module.name))
+
+    def _parse_and_link(self, text: str, name: str) -> None:
+        """numba's own add_ir_module after the printing: parse, verify, per-function passes
+        and linking into this helper's module (numba's add_llvm_module)."""
+        module = llvm.parse_assembly(text)
+        module.name = name
+        module.verify()
+        self.add_llvm_module(module)
 
     def finalize(self):
         self._raise_if_finalized()
@@ -100,6 +146,21 @@ class _LinkedLibrary(codegen.JITCodeLibrary):
                     fn.linkage = "linkonce_odr"
             self._shared_module = module
         return self._shared_module
+
+
+BACKGROUND_LLVM = True
+_WORKER_NAME = "numba-llvm-helpers"
+_WORKER: list[ThreadPoolExecutor] = []
+
+
+def _llvm_worker() -> ThreadPoolExecutor:
+    """The one thread that parses, optimises and links helpers' IR (started on first use).
+    llvmlite serialises its calls into LLVM with a lock of its own, so this thread and the
+    compiling thread never run LLVM code at the same time; what runs at the same time is LLVM
+    here and numba's Python typing and lowering there."""
+    if not _WORKER:
+        _WORKER.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix=_WORKER_NAME))
+    return _WORKER[0]
 
 
 _COMPILED: dict[tuple, tuple] = {}  # (py_func, argument types) -> (signature, lowering key)
