@@ -50,16 +50,29 @@ def optimise(library):
     entry_code.append(hashlib.sha256(str(library._final_module).encode()).hexdigest())
 
 
-def function_passes(library, module):
-    if isinstance(library, sim.general_calls._LinkedLibrary):
-        import threading
+def thread_name():
+    import threading
 
-        helper_pass_threads.add(threading.current_thread().name.rsplit("_", 1)[0])
+    return threading.current_thread().name.rsplit("_", 1)[0]
+
+
+def function_passes(library, module):  # numba's, in line
+    if isinstance(library, sim.general_calls._LinkedLibrary):
+        helper_pass_threads.add(thread_name())
     return _function_passes(library, module)
+
+
+_in_background = sim.general_calls._HelperPasses._optimised_bitcode
+
+
+def in_background(codegen_, text):
+    helper_pass_threads.add(thread_name())
+    return _in_background(codegen_, text)
 
 
 codegen.CPUCodeLibrary._optimize_final_module = optimise
 codegen.CPUCodeLibrary._optimize_functions = function_passes
+sim.general_calls._HelperPasses._optimised_bitcode = staticmethod(in_background)
 
 
 class Listener(event.Listener):
