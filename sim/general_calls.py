@@ -39,8 +39,13 @@ JIT code library.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
 from llvmlite import binding as llvm
-from numba.core import codegen, compiler, errors, event, types, typing
+from llvmlite.binding import ffi
+from numba.core import cgutils, codegen, compiler, config, errors, event, types, typing
+from numba.core.llvm_bindings import create_pass_builder
 from numba.core.types import functions
 
 _MODULES = ("sim.kernel", "sim.layout")
@@ -80,7 +85,48 @@ def _plain(ty):
 class _LinkedLibrary(codegen.JITCodeLibrary):
     """A helper's code kept as LLVM IR for its callers to link: finalising it neither optimises
     its module nor makes machine code. The compiled function that is called from Python links
-    it, and optimises and machine-codes everything once."""
+    it, and optimises and machine-codes everything once.
+
+    A helper's IR is printed here, in the compiling thread, and its parsing, checking and LLVM
+    per-function passes (numba's `add_ir_module`) run on a thread of their own (`_HelperPasses`)
+    while numba types and lowers the next function. The optimised module comes back as bitcode,
+    which is read and linked into the helper's module when something first reads that module:
+    the same code as when it was all done in line (tests/test_compile.py). `BACKGROUND_LLVM =
+    False` does it in line (experiments/compile_stages.py, whose clocks charge one thread's CPU
+    time to stages)."""
+
+    def __init__(self, codegen, name):
+        self._llvm_work: list[tuple[str, Future]] = []
+        super().__init__(codegen, name)
+
+    @property
+    def _final_module(self):
+        if self._llvm_work:
+            self.wait_for_llvm()
+        return self._module
+
+    @_final_module.setter
+    def _final_module(self, module):
+        self._module = module
+
+    def wait_for_llvm(self) -> None:
+        """Link in this helper's modules that came back from the background (raising what the
+        work there raised), in the order numba added them."""
+        while self._llvm_work:
+            name, work = self._llvm_work.pop(0)
+            module = llvm.parse_bitcode(work.result())
+            module.name = name
+            # the rest of numba's add_llvm_module, its per-function passes done
+            if not config.LLVM_REFPRUNE_PASS:
+                module = codegen.remove_redundant_nrt_refct(module)
+            self._module.link_in(module)
+
+    def add_ir_module(self, ir_module):
+        if not BACKGROUND_LLVM:
+            return super().add_ir_module(ir_module)
+        self._raise_if_finalized()
+        text = cgutils.normalize_ir_text(str(ir_module))  # Python: keeps the GIL, done here
+        self._llvm_work.append((ir_module.name, _HelperPasses.submit(self._codegen, text)))
 
     def finalize(self):
         self._raise_if_finalized()
@@ -100,6 +146,91 @@ class _LinkedLibrary(codegen.JITCodeLibrary):
                     fn.linkage = "linkonce_odr"
             self._shared_module = module
         return self._shared_module
+
+
+BACKGROUND_LLVM = True
+
+
+class _HelperPasses:
+    """One thread that parses helpers' IR, checks it and runs LLVM's per-function passes over it
+    (what numba's `add_ir_module` does), returning the module as bitcode.
+
+    It works in an LLVM context and with a target machine of its own, which LLVM allows one
+    thread to use while others use theirs. llvmlite serialises every call into LLVM with one
+    lock, for the global context that all of numba's modules share; calls from this thread
+    touch nothing of that context, so they skip the lock (`_skip_llvmlite_lock`), and the
+    passes run while the compiling thread goes on, even when it calls into LLVM itself. Its
+    objects are closed here, never left to the collector on another thread."""
+
+    _pool: ThreadPoolExecutor | None = None
+    _local = threading.local()
+
+    @classmethod
+    def submit(cls, codegen_, text: str) -> Future:
+        if cls._pool is None:
+            _skip_llvmlite_lock.install()
+            cls._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="numba-llvm-helpers")
+        return cls._pool.submit(cls._optimised_bitcode, codegen_, text)
+
+    @classmethod
+    def _optimised_bitcode(cls, codegen_, text: str) -> bytes:
+        local = cls._local
+        if not hasattr(local, "context"):
+            options = dict(opt=config.OPT)
+            codegen_._customize_tm_options(options)  # the options of numba's own target machine
+            local.target_machine = llvm.Target.from_triple(llvm.get_process_triple()).create_target_machine(**options)
+            local.context = llvm.create_context()
+            _skip_llvmlite_lock.on()
+        module = llvm.parse_assembly(text, context=local.context)
+        try:
+            module.verify()
+            module.data_layout = codegen_._data_layout
+            for fn in module.functions:
+                if fn.is_declaration:  # nothing for a function pass to do
+                    continue
+                pb = create_pass_builder(local.target_machine, opt=config.OPT, loop_vectorize=config.LOOP_VECTORIZE,
+                                         slp_vectorize=config.SLP_VECTORIZE)
+                fpm = pb.getFunctionPassManager()
+                if config.LLVM_REFPRUNE_PASS:
+                    fpm.add_refprune_pass(codegen._parse_refprune_flags())
+                fpm.run(fn, pb)
+                fpm.close()
+                pb.close()
+            return module.as_bitcode()
+        finally:
+            module.close()
+
+
+class _SkipLlvmliteLock:
+    """llvmlite's lock around calls into LLVM, skipped by the threads that called `on()`."""
+
+    def __init__(self):
+        self._threads = threading.local()
+        self._installed = False
+
+    def on(self) -> None:
+        self._threads.skip = True
+
+    def install(self) -> None:
+        if self._installed:
+            return
+        lock_type = type(ffi.lib._lock)
+        take, give_back = lock_type.__enter__, lock_type.__exit__
+        threads = self._threads
+
+        def __enter__(lock):
+            if not getattr(threads, "skip", False):
+                take(lock)
+
+        def __exit__(lock, *exc):
+            if not getattr(threads, "skip", False):
+                give_back(lock, *exc)
+
+        lock_type.__enter__, lock_type.__exit__ = __enter__, __exit__
+        self._installed = True
+
+
+_skip_llvmlite_lock = _SkipLlvmliteLock()
 
 
 _COMPILED: dict[tuple, tuple] = {}  # (py_func, argument types) -> (signature, lowering key)

@@ -9,7 +9,8 @@ cache with `random`, the cheapest policy to compile (timing lives in `make bench
 
 Every helper is compiled once, whatever constants and integer widths its callers pass, and
 only as LLVM IR that the entry links: LLVM optimises and machine-codes the entry alone, once,
-with everything it calls (sim/general_calls.py).
+with everything it calls (sim/general_calls.py), whose per-function passes run on a thread of
+their own beside the compile.
 
 A second process then loads the compiled kernel from that cache: it must play the same games
 without readying numba's compiler (experiments/runner.py explains why that saves start-up).
@@ -32,17 +33,46 @@ import sys
 
 from numba.core import codegen, event
 
+import sim.general_calls
+
+sim.general_calls.BACKGROUND_LLVM = sys.argv[1:] != ["in-line"]
 compiled = []
 optimised = []  # the code libraries LLVM optimised as a whole module
+entry_code = []  # the entry's optimised IR (a digest): what its machine code is made from
+helper_pass_threads = set()  # where the helpers' per-function passes ran
 _optimise = codegen.CPUCodeLibrary._optimize_final_module
+_function_passes = codegen.CPUCodeLibrary._optimize_functions
 
 
 def optimise(library):
     optimised.append(library.name)
-    return _optimise(library)
+    _optimise(library)
+    entry_code.append(hashlib.sha256(str(library._final_module).encode()).hexdigest())
+
+
+def thread_name():
+    import threading
+
+    return threading.current_thread().name.rsplit("_", 1)[0]
+
+
+def function_passes(library, module):  # numba's, in line
+    if isinstance(library, sim.general_calls._LinkedLibrary):
+        helper_pass_threads.add(thread_name())
+    return _function_passes(library, module)
+
+
+_in_background = sim.general_calls._HelperPasses._optimised_bitcode
+
+
+def in_background(codegen_, text):
+    helper_pass_threads.add(thread_name())
+    return _in_background(codegen_, text)
 
 
 codegen.CPUCodeLibrary._optimize_final_module = optimise
+codegen.CPUCodeLibrary._optimize_functions = function_passes
+sim.general_calls._HelperPasses._optimised_bitcode = staticmethod(in_background)
 
 
 class Listener(event.Listener):
@@ -59,7 +89,8 @@ from experiments.runner import run_games
 from sim.rules import Rules
 
 raw = run_games(Rules(), "random", 200, seed=0, threads=1)
-print(json.dumps({"compiled": compiled, "optimised": optimised, "games": len(raw),
+print(json.dumps({"compiled": compiled, "optimised": optimised, "games": len(raw), "entry_code": entry_code,
+                  "helper_pass_threads": sorted(helper_pass_threads),
                   "table": hashlib.sha256(raw.tobytes()).hexdigest(),
                   "compiler_readied": "numba.typed.typeddict" in sys.modules,
                   "numpy_support": "numba.np.arraymath" in sys.modules, "scipy": "scipy.linalg" in sys.modules,
@@ -68,9 +99,9 @@ print(json.dumps({"compiled": compiled, "optimised": optimised, "games": len(raw
 """
 
 
-def _run_child(cache: Path) -> dict:
+def _run_child(cache: Path, *args: str) -> dict:
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
-    out = subprocess.run([sys.executable, "-c", _CHILD], capture_output=True, text=True, env=env, cwd=ROOT,
+    out = subprocess.run([sys.executable, "-c", _CHILD, *args], capture_output=True, text=True, env=env, cwd=ROOT,
                          check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -103,6 +134,18 @@ def test_cold_start_compiles_the_game_loop_once_and_a_warm_start_only_loads_it(t
     # ... nor its array support, which a cached kernel calling one of its functions (reshape) loads
     assert not warm["array_support"], "loading the cached kernel imported numba.np.arrayobj"
     assert not warm["runtime"], "a run on cached kernels that never count references built numba's runtime"
+
+
+def test_helpers_ir_is_optimised_beside_the_compile_into_the_same_code(tmp_path):
+    # sim/general_calls.py: helpers' IR is parsed and put through LLVM's per-function passes on
+    # a thread of its own while numba goes on compiling; the entry must come out the same as
+    # when that work is done in line
+    beside = _run_child(tmp_path / "beside")
+    in_line = _run_child(tmp_path / "in-line", "in-line")
+    assert beside["helper_pass_threads"] == ["numba-llvm-helpers"]
+    assert in_line["helper_pass_threads"] == ["MainThread"]  # threads=1: compiled where it is called
+    assert beside["entry_code"] == in_line["entry_code"]
+    assert beside["table"] == in_line["table"]
 
 
 _USES_THE_RUNTIME = """

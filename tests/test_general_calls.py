@@ -112,3 +112,18 @@ def test_a_helper_that_calls_itself_is_left_to_numba_or_named():
     assert _calls_recursive(10) == 3628800
     with pytest.raises(TypingError, match="countdown calls itself: mark it with sim.general_calls.left_to_numba"):
         _calls_unmarked_recursive(3)
+
+
+def test_an_error_in_a_helpers_background_llvm_work_reaches_the_compiling_thread():
+    from llvmlite import ir
+    from numba.core.registry import cpu_target
+
+    from sim.general_calls import _LinkedLibrary
+
+    library = _LinkedLibrary(cpu_target.target_context.codegen(), "broken")
+    module = ir.Module("broken")
+    fn = ir.Function(module, ir.FunctionType(ir.IntType(32), []), "answer")
+    ir.IRBuilder(fn.append_basic_block()).ret(ir.Constant(ir.IntType(64), 42))  # i64 from an i32 function
+    library.add_ir_module(module)  # queued: the bad IR is found on the LLVM thread
+    with pytest.raises(RuntimeError, match="i64"):
+        library._get_module_for_linking()

@@ -2,15 +2,18 @@
 
 The kernel relies on parts of numba that are not public API (the `_nrt` compile flag, array
 views built in intrinsics); a different numba may compile them differently without an error.
-The lab also changes numba's own behaviour in four places, each tested where it lives and each
-written against this numba's private classes:
+The lab also changes numba's own behaviour in five places, each tested where it lives and each
+written against this numba's (and llvmlite's) private classes:
+- `sim/general_calls.py`: calls from compiled code into the Island Escape modules are typed
+  with plain arguments and compiled once into IR that only the entry optimises; the helpers'
+  per-function passes run on a thread with its own LLVM context, which skips llvmlite's lock;
 - `sim/layout.py`: the compiler loads its numpy support without importing scipy.linalg;
 - `sim/compiler_shortcuts.py`: the compiler skips work that changes nothing (cold compile);
 - `experiments/runner.py`: cached kernels load without readying the compiler, and without the
   reference-counting runtime unless their code calls it (start-up);
 - `sim/forbidden_island/numba_cache.py`: Forbidden Island's cached code is stamped with one
   digest of all its sources, so an edit anywhere in that game recompiles all of it.
-Moving to another numba means checking these four first.
+Moving to another numba or llvmlite means checking these five first.
 """
 
 from __future__ import annotations
