@@ -104,6 +104,7 @@ from sim.forbidden_island.kernel import (
     low_seat,
     move_targets,
     navigate_targets,
+    only_draw,
     over_limit,
     phase,
     shore_targets,
@@ -717,11 +718,13 @@ def _board(s, p, b, bi):
             bi[BI_ISLAND_KEY + seat] = key
             bi[BI_VERSION] += 1
             bi[BI_ISLAND_VER + seat] = bi[BI_VERSION]
-    # the island's layout: a new version when it is not the last decision's (a new game)
-    same = True
-    for q in range(24):
-        same &= bi[BI_LAYOUT + q] == s[PLACE_TILE + q]
-    if not same:
+    # the island's layout: a new version when it is not the last decision's (a new game). An OR
+    # of XORs over a bound LLVM cannot see through (it is 24), so that the loop is vectorised
+    # rather than unrolled into 24 compare-and-branch steps (as in `_load_weights`)
+    diff = np.int64(0)
+    for q in range(min(24, s.size)):
+        diff |= bi[BI_LAYOUT + q] ^ s[PLACE_TILE + q]
+    if diff:
         for q in range(24):
             bi[BI_LAYOUT + q] = s[PLACE_TILE + q]
         bi[BI_VERSION] += 1
@@ -804,13 +807,14 @@ def _flood_odds(s, p, b, bi):
     key = BI_ODDS_KEY
     same = bi[key] == top + 1 and bi[key + 1] == nl and bi[key + 2] == s[FDISC] and bi[key + 3] == s[MARK] \
         and bi[key + 4] == draws and bi[key + 5] == n and bi[key + 6] == rises and bi[key + 7] == floods
-    if same:
+    if same:  # the layers' starts and the pile, as an OR of XORs (vectorised, as in `_board`)
+        diff = np.int64(0)
         for i in range(nl):
-            same &= bi[key + 8 + i] == s[FLAYER + i]
+            diff |= bi[key + 8 + i] ^ s[FLAYER + i]
         for j in range(top):
-            same &= bi[key + 32 + j] == s[FPILE + j]
-    if same:
-        return
+            diff |= bi[key + 32 + j] ^ s[FPILE + j]
+        if diff == 0:
+            return
     bi[key] = top + 1  # never 0, so that a fresh scratch array matches no state
     bi[key + 1] = nl
     bi[key + 2] = s[FDISC]
@@ -953,18 +957,6 @@ def _liftoff(s, p, lo, hi):
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
-def _plain_draw(s, p, ph):
-    """A treasure or flood draw with no Lift or Sandbags in any hand has nothing to weigh: its
-    code (A_DRAW, A_FLOOD), else -1."""
-    if ph != PH_TREASURE and ph != PH_FLOOD:
-        return -1
-    for seat in range(p[P_PLAYERS]):
-        if s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]:
-            return -1
-    return A_DRAW if ph == PH_TREASURE else A_FLOOD
-
-
 @njit(cache=True, _nrt=False)
 def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
@@ -989,7 +981,7 @@ def _choose_code(s, p, b, bi, ph):
         if a >= 0:
             return a
     else:
-        a = _plain_draw(s, p, ph)
+        a = only_draw(s, p, ph)
         if a >= 0:
             return a
         a = _liftoff(s, p, 0, p[P_PLAYERS])
@@ -1566,10 +1558,10 @@ def _load_weights(pp, b, bi):
 def _draw_without_board(s, p, pp, ph):
     """At a treasure or flood draw (99 of a game's 175 decisions at 2 players Normal), the draw
     itself when `_choose_code` would certainly answer it without a board: no Lift or Sandbags in
-    any hand (`_plain_draw`, about 35 of them), or no lift-off and `_draw_needs_no_card` (about
-    53 more), its weights read from the policy's parameters, so that no weights are compared or
-    copied. Else -1."""
-    a = _plain_draw(s, p, ph)
+    any hand (the kernel's `only_draw`, about 35 of them, which the play loop answers without
+    asking), or no lift-off and `_draw_needs_no_card` (about 53 more), its weights read from the
+    policy's parameters, so that no weights are compared or copied. Else -1."""
+    a = only_draw(s, p, ph)
     if a >= 0 or (ph != PH_TREASURE and ph != PH_FLOOD):
         return a
     if _liftoff(s, p, 0, p[P_PLAYERS]) >= 0:

@@ -3,7 +3,10 @@ any state.
 
 The rules (sim/forbidden_island/kernel.py) know nothing of policies. This loop asks the policy
 for every decision - actions, draws, discards, swims and any player's special cards alike, as the
-kernel lists them (unless the policy decides without the list) - and applies it. `play_on`
+kernel lists them (unless the policy decides without the list) - and applies it. A policy
+that decides without the list is not asked where the rules leave a single action (a draw while
+no hand holds a special card, `kernel.only_draw`); one that reads the list is always asked, as
+it may draw randomness even then. `play_on`
 plays on from any state (whole games, or a search policy's rollouts); `play_chunk` plays a run's
 games into rows of a results table;
 `play_logged` plays one game and logs every decision's code (for records).
@@ -38,11 +41,15 @@ def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
             n = K.legal_actions(s, p, acts)
             if n == 0:
                 break
+            a = acts[choose(pid, s, p, pp, acts, n, rng)]
         else:  # a blind policy writes its code into acts[0] (dispatch.py)
             if s[OUTCOME] >= 0:
                 break
-            n = 0
-        a = acts[choose(pid, s, p, pp, acts, n, rng)]
+            # a draw with no special card in any hand is the only legal action: a blind policy
+            # is not asked (a third of a game's decisions; it draws no randomness for them)
+            a = K.only_draw(s, p, K.phase(s, p))
+            if a < 0:
+                a = acts[choose(pid, s, p, pp, acts, 0, rng)]
         if 0 <= nlog < log.size:
             log[nlog] = a
             nlog += 1

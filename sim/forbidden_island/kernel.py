@@ -96,8 +96,10 @@ from sim.forbidden_island.layout import (
     P_START_MARK,
     PAWN,
     PH_DISCARD,
+    PH_FLOOD,
     PH_OVER,
     PH_SWIM,
+    PH_TREASURE,
     PICKUP,
     PLACE_TILE,
     ROLE,
@@ -172,6 +174,20 @@ def phase(s, p):
     if over_limit(s, p) >= 0:
         return PH_DISCARD
     return s[STAGE]  # STAGE_* equal PH_ACTIONS, PH_TREASURE, PH_FLOOD
+
+
+@njit(cache=True, forceinline=True, _nrt=False)
+def only_draw(s, p, ph):
+    """The draw (A_DRAW, A_FLOOD) when it is the only legal action in phase `ph`, else -1: a
+    treasure or flood draw while no hand holds a Helicopter Lift or Sandbags, the only cards that
+    may be played then (F9; the lift-off needs a Lift too, F13). A player that decides without
+    the legal list has nothing to choose there (policies/forbidden_island/play.py)."""
+    if ph != PH_TREASURE and ph != PH_FLOOD:
+        return -1
+    for seat in range(p[P_PLAYERS]):
+        if s[HAND + HAND_STRIDE * seat + C_LIFT] + s[HAND + HAND_STRIDE * seat + C_SANDBAGS]:
+            return -1
+    return A_DRAW if ph == PH_TREASURE else A_FLOOD
 
 
 @njit(cache=True, forceinline=True, _nrt=False)

@@ -138,6 +138,34 @@ def test_kernel_games_end_and_keep_every_card():
         assert s[L.OUTCOME] >= 0
 
 
+def test_only_draw_names_the_draw_exactly_where_it_is_the_one_legal_action():
+    """`only_draw` (which the play loop plays without asking a blind policy): wherever it names a
+    draw, the legal list is that draw alone (F9: no Lift or Sandbags in any hand, so no special
+    card and no lift-off); it names none outside the draws, nor while a hand holds a special card.
+    Random legal play over all levels and player counts, so that both answers are met often."""
+    rng_choice = np.random.default_rng(11)
+    out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    rng = np.zeros(3, dtype=np.uint64)
+    seen = Counter()
+    for game in range(48):
+        p = params_of(Rules(players=2 + game % 3, difficulty=LEVELS[game % 4]))
+        s = np.zeros(L.NSTATE, dtype=np.int32)
+        K.init_game(s, p, rng, 11, game)
+        while (n := K.legal_actions(s, p, out)) > 0:
+            ph = K.phase(s, p)
+            a = K.only_draw(s, p, ph)
+            specials = sum(s[L.HAND + L.HAND_STRIDE * seat + c] for seat in range(p[L.P_PLAYERS])
+                           for c in (L.C_LIFT, L.C_SANDBAGS))
+            if a >= 0:
+                assert list(out[:n]) == [a] and a == (L.A_DRAW if ph == L.PH_TREASURE else L.A_FLOOD)
+            else:  # the policy is asked: outside the draws, or a special card is held
+                assert ph not in (L.PH_TREASURE, L.PH_FLOOD) or specials > 0
+            seen[(ph, a >= 0)] += 1
+            K.apply_action(s, p, out[rng_choice.integers(n)], rng)
+    for ph in (L.PH_TREASURE, L.PH_FLOOD):
+        assert seen[(ph, True)] > 30 and seen[(ph, False)] > 30, seen
+
+
 def test_forbidden_island_functions_are_cached_under_the_packages_digest():
     """numba_cache: a Forbidden Island function's cache entry is stamped with the digest of all
     Forbidden Island sources, so an edit to any of them recompiles it."""
