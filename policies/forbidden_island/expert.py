@@ -736,23 +736,11 @@ def _board(s, p, b, bi):
             n = s[HAND + HAND_STRIDE * seat + c] if seat < players else 0
             bi[BI_COUNTS + 7 * seat + c] = n
             bi[BI_TEAM + c] += n
-    # collectors: most cards, then not the Messenger, then seat order
-    for t in range(4):
-        best = -1
-        for seat in range(players):
-            if best < 0:
-                best = seat
-                continue
-            cs, cb = _count(bi, seat, t), _count(bi, best, t)
-            ms = bi[BI_ROLE + seat] == ROLE_MESSENGER
-            mb = bi[BI_ROLE + best] == ROLE_MESSENGER
-            if cs > cb or (cs == cb and mb and not ms):
-                best = seat
-        bi[BI_COLLECTOR + t] = best
     # what every seat's goals follow from (`_fill_goals`): each hand's treasure cards (at most 5
     # of a kind: 4 bits), the pawns and roles, the captures, the cards a capture takes, the sunk
-    # places, the layout and the weights (the collectors follow from hands and roles); a new
-    # version when any of it differs from the last decision's
+    # places, the layout and the weights; a new version when any of it differs from the last
+    # decision's. The collectors follow from the players, their roles and treasure cards, all
+    # part of it: they are found again only with a new version.
     counts = np.int64(0)
     team = np.int64(players) | (np.int64(bi[BI_CAPT]) << 4) | (np.int64(p[P_CAPTURE]) << 8)
     for seat in range(players):
@@ -769,6 +757,19 @@ def _board(s, p, b, bi):
         bi[k + 4] = bi[BI_WEIGHTS_VER]
         bi[BI_VERSION] += 1
         bi[BI_INPUTS_VER] = bi[BI_VERSION]
+        # collectors: most cards, then not the Messenger, then seat order
+        for t in range(4):
+            best = -1
+            for seat in range(players):
+                if best < 0:
+                    best = seat
+                    continue
+                cs, cb = _count(bi, seat, t), _count(bi, best, t)
+                ms = bi[BI_ROLE + seat] == ROLE_MESSENGER
+                mb = bi[BI_ROLE + best] == ROLE_MESSENGER
+                if cs > cb or (cs == cb and mb and not ms):
+                    best = seat
+            bi[BI_COLLECTOR + t] = best
 
 
 @njit(cache=True, forceinline=True, _nrt=False)
