@@ -114,10 +114,14 @@ def test_running_summary_equals_the_summary_of_all_rows():
 
 def _interrupt(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     cli("simulate", "--games", "10", "--policy", "random")  # make sure the kernel is compiled and cached
+    # The child takes Ctrl-C as a command typed at a terminal does, even when this suite runs in
+    # the background of a script, where the shell starts it with SIGINT ignored and children
+    # inherit that (Python then leaves SIGINT ignored, and the run would play all 10**9 games)
     proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "simulate", "--games", str(10**9),
                              "--policy", "random", "--json", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=cwd,
-                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(6)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
