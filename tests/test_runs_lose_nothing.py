@@ -124,7 +124,11 @@ def _interrupt(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(6)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=120)
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # a run that ignored the interrupt must not play on after the test
+        raise
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
