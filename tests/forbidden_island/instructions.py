@@ -223,13 +223,20 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
         print(f"compiling (or loading) into {cache} ...", file=sys.stderr, flush=True)
-        subprocess.run([*me, "--child", "compile", "--out", str(out)], env=env, check=True)
+        _run("the compile run", [*me, "--child", "compile", "--out", str(out)], env)
         print(f"playing {args.games:,} games under callgrind ...", file=sys.stderr, flush=True)
-        subprocess.run(["valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
-                        "--dump-instr=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=33554432,16,64",
-                        f"--callgrind-out-file={out}", *me, "--child", "valgrind", "--out", str(out)],
-                       env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _run("valgrind", ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--cache-sim=yes",
+                          "--dump-instr=yes", "--I1=32768,8,64", "--D1=32768,8,64", "--LL=33554432,16,64",
+                          f"--callgrind-out-file={out}", *me, "--child", "valgrind", "--out", str(out)], env)
         print(_table(out, args.games))
+
+
+def _run(what: str, cmd: list[str], env: dict[str, str]) -> None:
+    """Run a step, its output kept; on failure one line saying which step, and its last words."""
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
+        sys.exit(f"instructions: {what} failed (exit {done.returncode}): {last}")
 
 
 if __name__ == "__main__":
