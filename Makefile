@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 # `simulate`). Python still reads bytecode it finds, and ignores it once a source is newer.
 BYTECODE := $(BIN)/python -m compileall -q sim policies experiments
 
-.PHONY: run test test-slow lint bench sweep calibrate report notebook play browser clean mutants
+.PHONY: setup run test test-slow lint bench sweep calibrate report notebook play browser clean mutants
 CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
@@ -20,9 +20,14 @@ $(STAMP): pyproject.toml
 	$(BYTECODE)
 	touch $(STAMP)
 
-# The main job: the worked example, then the difficulty study (a few minutes on 2 cores).
-run: $(STAMP)
+# The set-up `make run` and `make test` share: install, then compile every policy's kernels into
+# numba's cache (one process per core; seconds when nothing changed), so commands start warm.
+setup: $(STAMP)
 	$(BYTECODE)
+	$(BIN)/island-escape compile
+
+# The main job: the worked example, then the difficulty study (a few minutes on 2 cores).
+run: setup
 	$(BIN)/island-escape replay examples/worked-example.json
 	$(BIN)/island-escape report
 
@@ -49,7 +54,7 @@ browser:
 
 # One pytest worker per core (pytest-xdist), a test file's tests kept on one worker so that its
 # module fixtures are built once: the suite is mostly single-threaded compiling and playing.
-test: lint browser
+test: setup lint browser
 	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15
 
 # A game in the browser: island-escape play with its defaults (ARGS="--players 3 --level hard" etc.)

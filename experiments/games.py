@@ -185,11 +185,9 @@ class ForbiddenIsland(GameKind):
 
 
     def code_digest(self) -> str:
-        # its own packages, and Island Escape's (whose random streams it uses)
         from sim import source_digest
-        from sim.forbidden_island.numba_cache import fi_source_digest
 
-        return f"{source_digest()}-{fi_source_digest()}"
+        return source_digest()
 
     def check_policy(self, name: str) -> None:
         from policies.forbidden_island.registry import policy_id

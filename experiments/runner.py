@@ -25,45 +25,6 @@ if TYPE_CHECKING:
 BATCH = 1 << 16  # games per kernel call: bounds memory and paces the progress bar
 
 
-def _load_cached_kernels_without_the_compiler() -> None:
-    """Load compiled kernels from numba's cache without first setting up numba's compiler, and
-    without its reference-counting runtime unless the loaded code calls it.
-
-    Before every cache lookup numba readies its whole compiler (it imports and registers the
-    typing and lowering of everything it can compile: about 0.2 s, a quarter of `simulate`'s
-    start-up), although running cached machine code needs only its runtime's symbols. Here a
-    lookup sets up the runtime alone; a miss compiles, and numba's compiler readies itself when
-    it starts. The runtime (NRT) itself is built by LLVM when it is set up (a further 0.04-0.08 s);
-    the kernels are compiled without reference counting (`_nrt=False`) and never call it, so it
-    is set up only for cached code whose machine code names an NRT_ symbol (cached code that
-    calls an NRT that was never set up would crash). Numba is pinned (tests/test_numba_pin.py):
-    this replaces one method of its cache and wraps another. tests/test_compile.py checks that a
-    cached run sets up neither and plays the same games, that a cold start still compiles, and
-    that cached code which does use the runtime still runs.
-    """
-    from numba.core import caching
-    from numba.core.runtime import rtsys
-
-    def load_overload(self, sig, target_context):
-        with self._guard_against_spurious_io_errors():
-            return self._load_overload(sig, target_context)
-        # None when the `with` block swallowed an I/O error: a miss, so numba compiles
-
-    rebuild = caching.CompileResultCacheImpl.rebuild
-
-    def rebuild_with_the_runtime_it_needs(self, target_context, payload):
-        _name, kind, data = payload[0]  # the library: (name, "object", (machine code, bitcode))
-        if kind != "object" or b"NRT_" in data[0]:
-            rtsys.initialize(target_context)
-        return rebuild(self, target_context, payload)
-
-    caching.Cache.load_overload = load_overload
-    caching.CompileResultCacheImpl.rebuild = rebuild_with_the_runtime_it_needs
-
-
-_load_cached_kernels_without_the_compiler()
-
-
 def card_code(card_id: int) -> str | None:
     """Kernel card id -> card code (R1)."""
     if card_id < 0:

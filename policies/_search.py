@@ -6,12 +6,12 @@ salvage, raised treasures, the gauge and the pile cards already drawn in this pa
 reads `s[CARD + i]` of a face-down place, the undrawn pile cards or `s[KINGPOS]`.
 Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is place `i`.
 
-Everything here, and the goal-directed policies built on it (greedy, expert and the skill axis),
-is compiled with `_nrt=False`: nothing allocates on the heap (scratch arrays come from
-`stack_empty` and carry no reference count), so numba's reference counting has nothing to do,
-yet with it on every array passed to a function that is not inlined cost calls to NRT_incref
-and NRT_decref (80 call sites in the expert's decision). A function compiled so must never
-create an array with np.empty and friends, nor hand a heap array back to its caller.
+Nothing here, nor in the goal-directed policies built on it (greedy, expert and the skill axis),
+allocates on the heap: scratch arrays come from `stack_empty` and, like the play loop's borrowed
+views of the state and parameters, carry no reference count (policies/stack.py), so the atomic
+counting numba does for every array passed to a function that is not inlined finds nothing to
+count (80 call sites in the expert's decision). Such a function never hands a scratch array
+back to its caller.
 """
 
 import numpy as np
@@ -72,7 +72,7 @@ INF = 1e9
 LANES = 32
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def fill(a, value):
     """Every entry of `a` set to `value`; returns `a` (for `fill(stack_empty(25, np.float64), INF)`:
     a stack array only, as it is returned without a reference count)."""
@@ -200,7 +200,7 @@ def _goals_within(typingctx, init, dme, bound):
     return types.int64(init, dme, bound), codegen
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def step(place, d, times):
     """The place `times` steps from `place` in direction d (up, down, left, right), -1 off the island."""
     c = place % 5 + DIR_DC[d] * times
@@ -222,7 +222,7 @@ def _cttz(typingctx, m):
     return types.int64(m), codegen
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def lowest_bit(m):
     """The index of the lowest set bit of a non-zero mask (a bit scan: the loops over the places
     of a mask run on it)."""
@@ -257,14 +257,14 @@ def _lanes_in(typingctx, arr, start, low, n):
     return types.int64(arr, start, low, n), codegen
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def move_masks(tiles):
     """The places of a mask that have a tile to their right, left, below and above: with them a
     move step (`moves_from`) is a mask and a shift per direction, worked out once per search."""
     return NOT_LAST_COL & (tiles >> 1), NOT_FIRST_COL & (tiles << 1), tiles >> 5, tiles << 5
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def swim_masks(tiles):
     """The same for swims (R8): sea next door in that direction and a tile beyond it."""
     sea = FULL & ~tiles
@@ -273,19 +273,19 @@ def swim_masks(tiles):
             (sea >> 5) & (tiles >> 10), (sea << 5) & (tiles << 10))
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def moves_from(m, right, left, down, up):
     """The places one step from the mask `m`, given the step masks of `move_masks` or `swim_masks`
     (shifts of 1 and 5 for moves; for swims, `swims_from`)."""
     return ((m & right) << 1) | ((m & left) >> 1) | ((m & down) << 5) | ((m & up) >> 5)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def swims_from(m, right, left, down, up):
     return ((m & right) << 2) | ((m & left) >> 2) | ((m & down) << 10) | ((m & up) >> 10)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def tile_degree(tiles, place):
     """Orthogonal neighbours of `place` that are tiles in the place mask `tiles` (one move step
     and a bit count: the loop over directions branched on each)."""
@@ -293,21 +293,21 @@ def tile_degree(tiles, place):
     return popcount(moves_from(np.int64(1) << place, mr, ml, md, mu))
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def fill_lanes(a, value):
     """`fill` for a stack array of LANES float64 entries: one vector store."""
     _fill_lanes(a, value)
     return a
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def least_goal_worth(init, dme):
     """The cheapest goal's cost, min over the places u of `goal_worth(init, dme, u)` (INF if
     none); `init` and `dme` have LANES entries."""
     return _least_goal_worth(init, dme)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def goals_within(init, dme, bound):
     """The mask of the places whose `goal_worth(init, dme, u)` is finite and at most `bound`."""
     return _goals_within(init, dme, bound)
@@ -374,7 +374,7 @@ def _set_lanes(typingctx, arr, mask, value):
     return types.none(arr, mask, value), codegen
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def steps_from(m, tiles, sea):
     """The tiles one move (R7) from the places of the mask `m`, and the tiles one swim from them
     across a place of `sea` (R8; 0 where no swim is possible). Shifts and constant masks: no
@@ -388,7 +388,7 @@ def steps_from(m, tiles, sea):
     return (right | left | down | up) & tiles, swims & tiles
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def costs_and_nearer(p, tiles, mine, others, dist, level):
     """Path costs (R7 moves 1, R8 swims P_SWIM) from the nearest place of the mask `mine` into
     `dist` (LANES entries; INF where no path leads), level[c] the mask of places at cost c (for
@@ -486,7 +486,7 @@ def costs_and_nearer(p, tiles, mine, others, dist, level):
     return nearer
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def path_costs(p, tiles, sources, dist):
     """`dist`: path cost from the nearest place of the mask `sources`, INF where no path leads
     (`costs_and_nearer` without the other search)."""
@@ -494,12 +494,12 @@ def path_costs(p, tiles, sources, dist):
     costs_and_nearer(p, tiles, sources, 0, dist, level)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def dist_from(p, tiles, src, dist):
     path_costs(p, tiles, np.int64(1) << src, dist)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def fill_until(tiles, start, target, swims):
     """The R16 fill from the place mask `start` over `tiles` (moves, and with `swims` swims across
     exactly one sea place, R8), stopped as soon as it holds every place of `target`: the places
@@ -518,13 +518,13 @@ def fill_until(tiles, start, target, swims):
     return reach
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def reach_mask(p, tiles, start, swims):
     """Places reached from the place mask `start` over `tiles` (bitboard fill, R16)."""
     return fill_until(tiles, start, tiles, swims)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def covers(tiles, start, target, swims):
     """Does the R16 fill from the place mask `start` over `tiles` (moves, and with `swims` swims)
     reach every place of `target`? It stops as soon as it does."""
@@ -571,7 +571,7 @@ def _around_tables():
 AROUND, SPLITS = _around_tables()
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def may_split(tiles, t, swims):
     """False when losing the tile `t` keeps every other pair of places that a path joined joined:
     its tile neighbours stay linked by moves through the places around it (a table of those eight
@@ -645,7 +645,7 @@ def _cut_off_without(typingctx, tiles, cand, start, target, swims):
     return types.int64(tiles, cand, start, target, swims), codegen
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def cut_off_without(tiles, cand, start, target, swims):
     """The places t of the mask `cand` (tiles) whose loss leaves some place of `target` but t
     out of the reach of `start` (R16; with `swims`, swims count, R8): `still_reaches` for every
@@ -653,7 +653,7 @@ def cut_off_without(tiles, cand, start, target, swims):
     return _cut_off_without(tiles, cand, start, target, swims)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def still_reaches(tiles, t, start, reach_before, target, swims):
     """Once the tile `t` is gone, does `start` still reach every place of `target` (which holds
     no `t`)? `reach_before`: all that `start` reached with it. If `t` was not reached, nothing
@@ -666,7 +666,7 @@ def still_reaches(tiles, t, start, reach_before, target, swims):
     return covers(tiles & ~(1 << t), start, target, swims)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def pawn_mask(s, p):
     m = 0
     for i in range(p[P_PAWNS]):
@@ -674,7 +674,7 @@ def pawn_mask(s, p):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def kings_unseen(s, kpos):
     """Unraised Kings not yet seen face up: they lie under some face-down place."""
     n = 0
@@ -684,7 +684,7 @@ def kings_unseen(s, kpos):
     return n
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def critical_places(s, kpos):
     """Places whose sinking loses the game: the helicopter and the unraised Kings of `kpos`."""
     m = 1 << CENTRE
@@ -694,7 +694,7 @@ def critical_places(s, kpos):
     return m
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def targets_mask(s, kpos, tiles, down):
     """What must stay reachable (R16): the helicopter, unraised face-up Kings and, while a King
     is unseen, every face-down place (`down`, a place mask: any of them may hide it)."""
@@ -713,7 +713,7 @@ N_SCAN = 6
 assert CARD + 32 <= NSTATE and TSTATE + 32 <= NSTATE  # `scan_board` reads 32 entries from each
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def scan_board(s, kpos, sc):
     """One pass over the places: `sc` as above, and kpos[suit] the place of the face-up King of
     that suit, -1 if unknown or gone (R19: never s[KINGPOS]; the card of a place is read only
@@ -732,13 +732,13 @@ def scan_board(s, kpos, sc):
     sc[SC_FLOODED] = _lanes_in(s, TSTATE, FLOODED, 1) & FULL
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def raise_discard(s, p, me, suit):
     """The cards a raise on `suit` would discard (the kernel's R12 choice), 0 if impossible."""
     return raise_discard_cards(np.int64(s[HAND + me]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def raise_is_safe(s, p, me, suit):
     """A raise that does not end the game by R17 (a short raise may spend needed cards)."""
     cards = raise_discard(s, p, me, suit)
@@ -752,7 +752,7 @@ def raise_is_safe(s, p, me, suit):
 CEIL_DIV = np.array([[0] * 6] + [[(m + n - 1) // n for m in range(6)] for n in range(1, 6)], dtype=np.int64)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def turns_left(s, p):
     """Turns whose actions can still be played, this one included (R14: the flood that would
     remove the last gauge card ends the game). Uses only the gauge and the pile position."""
@@ -770,7 +770,7 @@ def turns_left(s, p):
         g += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def hit_chance(s, place, floods):
     """Chance that `place` is hit by one of the next `floods` floods, from the public piles:
     in this pass only while its column and its row are both undrawn (R19)."""
@@ -788,7 +788,7 @@ def hit_chance(s, place, floods):
     return q + (1.0 - q) * min(1.0, (floods - m) / 25.0)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def suit_of(card):
     """The suit of a land card (4..23)."""
     return (card - 4) // 5
@@ -799,7 +799,7 @@ def suit_of(card):
 # in greedy and expert cost (without it the calls made those policies 5-8% slower).
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def my_actions_left(s, p):
     """Actions the current pawn can still play before the game ends (R14): the ones left this
     turn plus its turns still to come (from `turns_left`: the gauge and the pile position)."""
@@ -808,7 +808,7 @@ def my_actions_left(s, p):
     return (my_turns - 1) * p[P_ACTIONS] + s[ACTS]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def team_counts(s, p, me, team, mine, best_other):
     """Per suit: cards the team holds, `me` holds, and the most one other pawn holds."""
     for suit in range(4):
@@ -823,7 +823,7 @@ def team_counts(s, p, me, team, mine, best_other):
         best_other[suit] = most
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def suit_needs(s, p, team, need):
     """need[suit] = 1 while the team still lacks cards of that unraised, not-short suit;
     returns how many any-suit cards short suits still want (R12 short-of-a-suit raises)."""
@@ -846,7 +846,7 @@ def suit_needs(s, p, team, need):
     return max(0, short_need - (held - reserved))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def board_context(s, p, tiles, kpos, down, ctx):
     """ctx: the targets (R16, `targets_mask`) and the pawns; the fills are left for the accessors
     below to work out when first asked for."""
@@ -857,7 +857,7 @@ def board_context(s, p, tiles, kpos, down, ctx):
     ctx[CX_WALK] = -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def board_walk(ctx, tiles):
     """What the helicopter reaches by moves alone (R16), kept in the `board_context` ctx."""
     if ctx[CX_WALK] < 0:
@@ -865,7 +865,7 @@ def board_walk(ctx, tiles):
     return ctx[CX_WALK]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def board_home(ctx, tiles, swims):
     """What the helicopter reaches by moves and swims. The fills nest (walking from the
     helicopter is inside swimming from it), so while the island is one piece the walking fill
@@ -876,7 +876,7 @@ def board_home(ctx, tiles, swims):
     return ctx[CX_HOME]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def board_reach(ctx, tiles, swims):
     """What the pawns reach by moves and swims: a pawn in the helicopter's piece reaches all of
     it, so with one there the helicopter's fill is the start (and, for a whole island, the answer)."""
@@ -890,7 +890,7 @@ def board_reach(ctx, tiles, swims):
     return ctx[CX_REACH]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     """0: salvaging `t` cuts a target off (R16) or, with `home_reaches_all`, strands a target
     away from the helicopter; 1: allowed but a walking path from the helicopter to a target
@@ -916,7 +916,7 @@ def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     return 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def is_bridge_in(p, tiles, t, ctx):
     """Would losing `t` break a walking path from the helicopter to a target (against the
     `board_context` ctx of this decision)?"""
@@ -925,7 +925,7 @@ def is_bridge_in(p, tiles, t, ctx):
     return not still_reaches(tiles, t, 1 << CENTRE, walk, walk & need, False)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def spare_shore(s, p, legal, tiles, ctx, need, extra):
     """A shore-up for actions that would otherwise be lost, -1 if none is legal. Worth 4 for a
     bridge (`is_bridge_in`, against the `board_context` ctx), 3 for a land tile of a `need`
@@ -952,7 +952,7 @@ def spare_shore(s, p, legal, tiles, ctx, need, extra):
     return best
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def shore_critical(legal, here, crit):
     """A legal shore-up of a place of `crit` (a mask), here first, then next door; -1 if none."""
     if (legal >> A_SHORE_HERE) & 1 and (crit >> here) & 1:
@@ -963,7 +963,7 @@ def shore_critical(legal, here, crit):
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def step_toward(s, p, legal, here, dist):
     """The legal move or swim along a shortest path in `dist` (moves first on a tie), A_END if
     none improves."""
@@ -987,7 +987,7 @@ def step_toward(s, p, legal, here, dist):
     return act
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def walk_home(s, p, legal, here, tiles):
     """A step along a shortest path to the helicopter (A_END if none improves)."""
     dist = stack_empty(LANES, np.float64)
@@ -995,13 +995,13 @@ def walk_home(s, p, legal, here, tiles):
     return step_toward(s, p, legal, here, dist)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def goal_worth(init, dme, u):
     """Goal u's cost: my path cost plus its worth (bonuses negative), INF if either is INF."""
     return init[u] + dme[u] if (init[u] < INF) & (dme[u] < INF) else INF
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def step_to_goal(s, p, legal, here, tiles, init, dme, level):
     """A step towards the cheapest goal of `init` (path cost plus `init`, bonuses negative);
     A_END when standing here is already the cheapest. `dme`, `level`: my path costs and the
@@ -1052,7 +1052,7 @@ def step_to_goal(s, p, legal, here, tiles, init, dme, level):
     return A_END
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def give_here(s, p, legal, me, mine, complete_sets):
     """R11: a give of an unraised suit to a pawn on my place that holds more of it than my
     `mine[suit]` (ties: the lower index); with `complete_sets` also one that lets that pawn
@@ -1077,7 +1077,7 @@ def give_here(s, p, legal, me, mine, complete_sets):
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, cut, home_reaches_all):
     """R10: the best legal salvage of a next-door land tile of a suit I collect (`collect[suit]`)
     or, while short suits want any card (`any_need`), of any suit: never one that cuts a target
@@ -1106,7 +1106,7 @@ def salvage_next_door(s, p, legal, tiles, ctx, collect, any_need, cut, home_reac
     return best
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def goal_next_door(place, tiles, init, bonus):
     """Standing on a tile next to `place` is a goal worth `bonus`."""
     for d in range(4):
@@ -1115,7 +1115,7 @@ def goal_next_door(place, tiles, init, bonus):
             init[t] = min(init[t], -bonus)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def raise_goals(s, p, me, kpos, init, bonus):
     """The known unraised Kings `me` can raise on arrival (R12) are goals worth `bonus`."""
     cpt = p[P_CPT]
@@ -1127,7 +1127,7 @@ def raise_goals(s, p, me, kpos, init, bonus):
                 init[k] = min(init[k], -bonus)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def nearest_side(place, tiles, dme):
     """My path cost (`dme`) to `place` or to its nearest tile neighbour: where I can shore it up from."""
     near = dme[place]
@@ -1138,7 +1138,7 @@ def nearest_side(place, tiles, dme):
     return near
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def next_door_worth(place, tiles, dme, value):
     """The cheapest `goal_worth` that goals of `value` on the tile neighbours of `place` would
     have (INF if I reach none)."""
@@ -1150,7 +1150,7 @@ def next_door_worth(place, tiles, dme, value):
     return best
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def save_goal(place, tiles, dme, left, init, bonus_now, bonus_far):
     """A flooded place that loses the game when it sinks: it and its tile neighbours are goals,
     worth `bonus_now` if I can shore it up this turn (`left` actions, `dme` my path costs)."""
@@ -1159,7 +1159,7 @@ def save_goal(place, tiles, dme, left, init, bonus_now, bonus_far):
     goal_next_door(place, tiles, init, bonus)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def may_hide_face_down(s, p, kpos, team, collect, any_need, sc):
     """A King or a card I collect may still lie face down: a King unseen, short suits wanting any
     card, or fewer cards of a `collect` suit in sight (face up, in hands) than in play (R12;
@@ -1174,7 +1174,7 @@ def may_hide_face_down(s, p, kpos, team, collect, any_need, sc):
     return False
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def explore_goals(places, init, nearer, bonus, spread):
     """The places of the mask `places` are goals worth `bonus`, `spread` less where another pawn
     is nearer (the mask `nearer`, from `costs_and_nearer`); `init` has LANES entries. One vector
@@ -1183,7 +1183,7 @@ def explore_goals(places, init, nearer, bonus, spread):
     _lower_lanes(init, places, nearer, -bonus, -(bonus - spread))
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def home_goal(init, budget, dme, margin, collect_bonus, explore_bonus):
     """The helicopter is always a goal; it outranks collecting and exploring once my actions
     left (`budget`) minus the walk home are at most `margin`."""

@@ -15,11 +15,11 @@ from policies.lookahead import search
 DESCRIPTION = "CHEAT: lookahead on the true deal and flood order (how much is luck; not fair)"
 
 
-@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
+@njit(cache=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     return search(s, p, pp, legal, rng, True)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, True)

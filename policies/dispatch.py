@@ -15,10 +15,9 @@ Intrinsics rather than `@overload`s: numba compiles an overload's implementation
 of its own before inlining it, and that function, linking the whole policy, was optimised and
 turned into machine code once more for nothing (about 4 s of expert's cold compile).
 
-The play loop runs without numba's reference counting. A policy that creates arrays (np.empty
-and friends) must switch reference counting back on for itself:
-`@njit(cache=True, _nrt=True)` on its `choose` and `escape`, which the functions they call
-inherit. tests/test_policies.py compiles every registered policy.
+The play loop hands the policy views with no reference count (policies/stack.py); a policy
+that creates arrays of its own (np.empty and friends) may, and numba counts those as usual.
+tests/test_policies.py compiles every registered policy.
 """
 
 import importlib
@@ -58,8 +57,7 @@ def _direct_call(typingctx, function, pid, args):
     sig = typingctx.resolve_function_type(fnty, args, {})
 
     def codegen(context, builder, signature, values):
-        # the policy may be compiled for wider argument types than those passed
-        # (sim/general_calls.py): convert as numba does at any call
+        # convert each argument to the type the policy was compiled for, as numba does at any call
         own = [context.cast(builder, v, have, want) for v, have, want in zip(values[1:], args, sig.args, strict=True)]
         return context.get_function(fnty, sig)(builder, own)
 

@@ -14,182 +14,182 @@ from numba import njit
 from policies import play
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_idle(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 0, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_idle(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 0, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_idle(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 0, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_idle(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 0, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_random(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 1, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_random(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 1, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_random(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 1, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_random(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 1, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_greedy(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 2, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_greedy(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 2, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_greedy(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 2, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_greedy(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 2, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_novice(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 3, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_novice(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 3, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_novice(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 3, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_novice(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 3, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_expert(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 4, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_expert(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 4, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_expert(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 4, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_expert(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 4, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_oracle(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 5, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_oracle(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 5, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_oracle(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 5, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_oracle(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 5, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_lookahead(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 6, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_lookahead(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 6, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_lookahead(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 6, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_lookahead(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 6, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_clairvoyant(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 7, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_clairvoyant(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 7, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_clairvoyant(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 7, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_clairvoyant(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 7, pp, rng, opts, log, nlog, turns)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True)
 def play_chunk_skilled(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(p, 8, pp, seed, first_game, out, lo, hi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_logged_skilled(p, pp, seed, game, out, log, layout, s):
     return play.play_logged(p, 8, pp, seed, game, out, log, layout, s)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def flood_skilled(s, p, pp, rng, opts, log, nlog):
     return play.flood_step(s, p, 8, pp, rng, opts, log, nlog)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on_skilled(s, p, pp, rng, opts, log, nlog, turns):
     return play.play_on(s, p, 8, pp, rng, opts, log, nlog, turns)
 

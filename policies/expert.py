@@ -139,14 +139,14 @@ TUNE_SPACE = {W_RAISE: (3.0, 20.0), W_SAVE: (2.0, 16.0), W_COLLECT: (0.5, 8.0), 
               W_BRIDGE: (-1.0, 1.0)}
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _w(pp, k):
     if k < pp.shape[0] and pp[k] != 0.0:
         return pp[k]
     return DEFAULTS[k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def hit_risk(s, place, floods, cheat):
     """Chance that `place` is hit by one of the next `floods` floods. Fair: from the drawn
     column and row cards of this pass (R19). Cheat: the undrawn pile order is read."""
@@ -164,7 +164,7 @@ def hit_risk(s, place, floods, cheat):
     return min(1.0, (floods - (5 - pos)) / 25.0)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def king_places(s, kpos, cheat, sc):
     """kpos[suit]: place of the King of that suit if known and on the island, else -1; sc: the
     board's masks (`scan_board`)."""
@@ -174,14 +174,14 @@ def king_places(s, kpos, cheat, sc):
             kpos[k] = s[KINGPOS + k]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _bridges_among(p, tiles, cand, ctx):
     """The flooded tiles of the mask `cand` whose sinking would cut a target off from the pawns
     (R16; ctx: `board_context`): guarded like Kings when W_BRIDGE is on."""
     return cut_off_without(tiles, cand, ctx[CX_PAWNS], ctx[CX_TARGETS], p[P_SWIM] <= p[P_ACTIONS])
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _save_bonus(s, pp, place, near, left, floods, cheat):
     """A flooded place that loses the game when it sinks, `near` my path cost to where I can shore
     it up: W_SAVE if I can this turn, else by the chance it sinks before my next turn."""
@@ -190,7 +190,7 @@ def _save_bonus(s, pp, place, near, left, floods, cheat):
     return _w(pp, W_SAVE_FAR) + _w(pp, W_RISK) * hit_risk(s, place, floods, cheat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
     """A shore-up for actions that would otherwise be lost: tiles that can still be hit soon
     first, bridges and needed tiles before the rest. The chances are worked out only where a
@@ -206,7 +206,7 @@ def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
 
 # inlined by numba into each caller (one or two call sites each): not compiled, optimised and turned
 # into machine code once more as a function of its own (a tenth of expert's cold compile)
-@njit(cache=True, inline="always", _nrt=False)
+@njit(cache=True, inline="always")
 def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     """The expert's action. The human errors of `skilled` (policies/skilled.py) enter here:
     `misjudge` is the standard deviation (in actions) of noise added to every goal's worth, drawn
@@ -379,7 +379,7 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     return A_END
 
 
-@njit(cache=True, inline="always", _nrt=False)  # as decide
+@njit(cache=True, inline="always")  # as decide
 def pick_escape(s, p, pp, pawn, opts, n, cheat):
     """R15: a tile with a path home, dry, not hit again soon, most tile neighbours, nearest home."""
     tiles = np.int64(s[TILES])
@@ -403,12 +403,12 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
     return best
 
 
-@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
+@njit(cache=True)  # allocates nothing: see policies/_search.py
 def choose(s, p, pp, legal, rng):
     return decide(s, p, pp, legal, False, 0.0, False, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, False)
 

@@ -108,14 +108,14 @@ N_WEIGHTS = 8
 DEFAULTS = np.array([10.0, 8.0, 3.0, 5.0, 1.0, 0.5, 2.0, 3.0])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _weights(pp, w):
     """w[k] = pp[k], or its default where pp has no slot k or holds a zero."""
     for k in range(DEFAULTS.shape[0]):
         w[k] = pp[k] if k < pp.shape[0] and pp[k] != 0.0 else DEFAULTS[k]
 
 
-@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
+@njit(cache=True)  # allocates nothing: see policies/_search.py
 def choose(s, p, pp, legal, rng):
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
@@ -227,7 +227,7 @@ def choose(s, p, pp, legal, rng):
     return A_END
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
     tiles = np.int64(s[TILES])

@@ -293,11 +293,11 @@ def search(s, p, pp, legal, rng, exact):
     return base
 
 
-@njit(cache=True, _nrt=True)  # may create arrays: see policies/dispatch.py
+@njit(cache=True)  # may create arrays: see policies/dispatch.py
 def choose(s, p, pp, legal, rng):
     return search(s, p, pp, legal, rng, False)
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return expert.escape(s, p, pp, pawn, opts, n, rng)

@@ -15,11 +15,11 @@ DESCRIPTION = "a first-time table: the skill axis at skill 0.25 (misjudges, forg
 NOVICE_SKILL = 0.25
 
 
-@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
+@njit(cache=True)  # allocates nothing: see policies/_search.py
 def choose(s, p, pp, legal, rng):
     return choose_at(s, p, legal, rng, NOVICE_SKILL)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, False)

@@ -13,11 +13,11 @@ from policies.expert import decide, pick_escape
 DESCRIPTION = "CHEAT: expert that reads face-down cards and the flood order (for comparison; not fair)"
 
 
-@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
+@njit(cache=True)  # allocates nothing: see policies/_search.py
 def choose(s, p, pp, legal, rng):
     return decide(s, p, pp, legal, True, 0.0, False, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, True)

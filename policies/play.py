@@ -13,10 +13,9 @@ the generated entries (`policies/entries.py`: PLAY_CHUNK, PLAY_LOGGED, FLOOD, PL
 constants, so each policy gets its own compiled copy with only that policy in it. (numba's
 `literally` would do the same for a Python caller, but its cached copies crashed on reload.)
 
-Speed: the loop runs without numba's reference counting (`_nrt=False`): nothing in a game
-allocates (its scratch arrays live on the entry's stack), and counting array references cost
-more than the game itself. Policies that allocate switch counting back on for themselves (see
-policies/dispatch.py).
+Speed: nothing in a game allocates (its scratch arrays live on the entry's stack), and the
+arrays Python passes in are borrowed as views with no reference count (policies/stack.py):
+counting array references, atomically at every call, cost more than the game itself.
 
 Compile time: numba optimises and compiles every function of its own together with everything
 it calls, so each wrapper between the entry and the policy (play_chunk, play_game, play_on, the
@@ -24,22 +23,21 @@ dispatch) used to cost one more pass over the whole game and policy: about a thi
 cold compile. These functions are therefore inlined into the generated entry (`inline="always"`,
 numba's own inlining, before typing), and the policy is called through an intrinsic; only
 `play_on`, for the search policies' rollouts, remains a function of its own.
-tests/test_compile.py checks that none of them is compiled separately.
 """
 
 import numpy as np
 from numba import njit
 
 from policies.dispatch import choose_action, choose_escape, uses_legal
-from policies.stack import stack_empty, stack_empty_2d
+from policies.stack import borrowed, stack_empty, stack_empty_2d
 from sim import kernel as K
-from sim.general_calls import keeps_literals
 from sim.layout import A_END, ACTS, NPARAMS, NSTATE, OUTCOME, P_PAWNS, PAWN, TURN, seed_streams
 
 
 @njit(cache=True, inline="always")
 def flood_step(s, p, pid, pp, rng, opts, log, nlog):
     """R14, R15: one flood, the escapes of the pawns on a sinking place chosen by the policy."""
+    s, p, pp, rng, opts, log = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng), borrowed(opts), borrowed(log)
     nlog, sank, card = K.draw_flood(s, p, log, nlog)
     if s[OUTCOME] >= 0:
         return nlog
@@ -75,8 +73,7 @@ def play_on_inline(s, p, pid, pp, rng, opts, log, nlog, turns):
         K.begin_turn(s, p)
 
 
-@keeps_literals  # `pid` must stay a constant down to the dispatch
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
     """Play from the current state to the end of the game: the rest of this turn's actions
     (none if the state is between turns with no actions left), its flood phase, then whole turns.
@@ -87,6 +84,7 @@ def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
     inline `play_on_inline` instead, so that numba does not compile (and optimise) the game
     loop and the policy once more as a separate function.
     """
+    s, p, pp, rng, opts, log = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng), borrowed(opts), borrowed(log)
     return play_on_inline(s, p, pid, pp, rng, opts, log, nlog, turns)
 
 
@@ -114,6 +112,7 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     opts = stack_empty(8, np.int64)
     log = stack_empty_2d(1, 4, np.int32)  # never written: the games are not logged
     p_own = stack_empty(NPARAMS, np.int32)
+    pp, out = borrowed(pp), borrowed(out)
     for i in range(NPARAMS):
         p_own[i] = p[i]
     for i in range(lo, hi):
@@ -129,6 +128,7 @@ def play_logged(p, pid, pp, seed, game, out, log, layout, s):
     """
     rng = stack_empty(3, np.uint64)
     opts = stack_empty(8, np.int64)
+    p, pp, out, log, layout, s = borrowed(p), borrowed(pp), borrowed(out), borrowed(log), borrowed(layout), borrowed(s)
     seed_streams(rng, seed, game)
     K.deal_layout(rng, layout)
     n = play_game(s, p, pid, pp, rng, opts, seed, game, log, True)

@@ -50,7 +50,7 @@ def default_params() -> np.ndarray:
     return skill_params(1.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _random_move(legal, rng):
     """A uniformly random legal move (R7), or -1 if there is none."""
     n = 0
@@ -67,7 +67,7 @@ def _random_move(legal, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def choose_at(s, p, legal, rng, skill):
     """The action of a player of `skill` (shared with `novice`, a fixed point of the axis)."""
     care = 1.0 - min(max(skill, 0.0), 1.0)
@@ -83,11 +83,11 @@ def choose_at(s, p, legal, rng, skill):
     return decide(s, p, none, legal, False, MISJUDGE * care, forget, rng)
 
 
-@njit(cache=True, _nrt=False)  # allocates nothing: see policies/_search.py on `_nrt=False`
+@njit(cache=True)  # allocates nothing: see policies/_search.py
 def choose(s, p, pp, legal, rng):
     return choose_at(s, p, legal, rng, pp[SKILL])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     return pick_escape(s, p, pp, pawn, opts, n, False)

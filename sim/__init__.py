@@ -1,12 +1,16 @@
-"""Island Escape simulator: rules, reference engine, records, numba kernel and runners."""
+"""The lab's simulators: each game's rules, reference engine, records and numba kernel."""
 
 import hashlib
 import os
+import warnings
 from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent.parent
 
 
 def source_digest() -> str:
-    """A hash of the rules' and the players' sources (`sim/*.py`, `policies/*.py`), 16 hex digits.
+    """A hash of the rules' and the players' sources (every `.py` under `sim/` and `policies/`,
+    both games), 16 hex digits.
 
     Everything a game's result depends on lives there, so two runs with the same digest, rules,
     policy, seed and game index play the same game. It names numba's cache folder and marks each
@@ -14,11 +18,10 @@ def source_digest() -> str:
     """
     global _DIGEST
     if _DIGEST is None:
-        root = Path(__file__).resolve().parent.parent
         digest = hashlib.sha256()
         for folder in ("sim", "policies"):
-            for path in sorted((root / folder).glob("*.py")):
-                digest.update(path.name.encode())
+            for path in sorted((_ROOT / folder).rglob("*.py")):
+                digest.update(path.relative_to(_ROOT).as_posix().encode())
                 digest.update(path.read_bytes())
         _DIGEST = digest.hexdigest()[:16]
     return _DIGEST
@@ -27,26 +30,28 @@ def source_digest() -> str:
 _DIGEST: str | None = None
 
 
-def _use_source_keyed_numba_cache() -> None:
-    """Keep numba's on-disk cache in a folder named after `source_digest()`.
+def numba_cache_dir() -> Path:
+    """The folder numba caches the lab's compiled code in: one per `source_digest()`.
 
     numba re-validates a cached function only against its own file, not against the functions
-    it calls in other files: an edited policy would otherwise keep running its old compiled
-    code inside the cached kernel, silently. A new hash means a fresh cache. An explicit
-    NUMBA_CACHE_DIR is respected.
+    it calls in other files (its documentation says to clear the cache then): an edited policy
+    would otherwise keep running its old compiled code inside a cached play loop. A new digest
+    is a fresh folder. NUMBA_CACHE_DIR, numba's documented setting, is how numba is told.
     """
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    cache = base / "island-escape" / "numba" / source_digest()
-    os.environ["NUMBA_CACHE_DIR"] = str(cache)
-    try:  # numba may already be imported (a notebook, a test): tell its config too
-        import sys
+    return base / "island-escape" / "numba" / source_digest()
 
-        if "numba" in sys.modules:
-            sys.modules["numba"].config.CACHE_DIR = str(cache)
-    except AttributeError:
-        pass
+
+def _use_source_keyed_numba_cache() -> None:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return  # an explicit choice is respected
+    import sys
+
+    if "numba" in sys.modules:
+        warnings.warn("numba was imported before the lab: its cache folder is not keyed to the lab's "
+                      "sources, so stale compiled code may run; import sim first", stacklevel=3)
+        return
+    os.environ["NUMBA_CACHE_DIR"] = str(numba_cache_dir())
 
 
 _use_source_keyed_numba_cache()

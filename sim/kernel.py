@@ -20,8 +20,8 @@ action (`apply_action`), one flood in three steps (`draw_flood`; for each pawn o
 that asks a policy for each choice and plays whole games lives above it, in `policies/play.py`;
 search policies play on from any state through that same loop.
 
-Speed: a game allocates nothing and runs without numba's reference counting (the play loop is
-compiled with `_nrt=False`); small hot helpers carry `forceinline` (LLVM inlining - numba's own
+Speed: a game allocates nothing, and the play loop hands the kernel arrays with no reference
+count (policies/stack.py); small hot helpers carry `forceinline` (LLVM inlining - numba's own
 `inline='always'` copied every array argument with atomic reference counts, and compiled
 slower).
 """

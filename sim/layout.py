@@ -4,53 +4,11 @@ Shared by `sim/kernel.py` and the policies in `policies/`, which must not import
 (the kernel dispatches to them). See `sim/kernel.py` for the design.
 """
 
-import sys
-
 import numpy as np
 from llvmlite import ir as llvmir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
-
-
-def _load_numba_numpy_support_without_scipy() -> None:
-    """Let numba's compiler load its numpy support without importing scipy.linalg, and only when
-    it first compiles.
-
-    When numba readies its compiler (`CPUContext.load_additional_registries`, before its first
-    compile in a process) it imports its numpy support, and that imports scipy.linalg only to
-    learn whether BLAS is there, for np.dot and friends, which no kernel uses: a third of
-    `simulate`'s start-up. Told that scipy.linalg.cython_blas cannot be imported, numba falls back
-    to its own loops for the products it would have sent to BLAS; the marker is removed at once,
-    so scipy.linalg imports normally afterwards. A run whose kernels all come from numba's cache
-    never readies the compiler (experiments/runner.py), so it does not load numba's numpy
-    support at all (a further tenth of start-up). tests/test_runner.py checks all three. Numba is
-    pinned (pyproject.toml).
-    """
-    from numba.core.cpu import CPUContext
-
-    load_registries = CPUContext.load_additional_registries
-    if getattr(load_registries, "keeps_scipy_out", False):
-        return
-
-    def load_additional_registries(self):
-        blocked = "scipy.linalg" not in sys.modules and "scipy.linalg.cython_blas" not in sys.modules
-        if blocked:
-            sys.modules["scipy.linalg.cython_blas"] = None
-        try:
-            return load_registries(self)
-        finally:
-            if blocked:
-                del sys.modules["scipy.linalg.cython_blas"]
-
-    load_additional_registries.keeps_scipy_out = True
-    CPUContext.load_additional_registries = load_additional_registries
-
-
-_load_numba_numpy_support_without_scipy()
-
-import sim.compiler_shortcuts  # noqa: E402,F401  (numba's compiler without work that changes nothing)
-import sim.general_calls  # noqa: E402,F401  (one compiled copy of each helper: see that module)
 
 # --- state offsets -------------------------------------------------------------------------------
 CARD = 0  # 25: card id per place, -1 for sea
@@ -220,11 +178,25 @@ def _ctpop(typingctx, x):
     return types.int64(x), codegen
 
 
+def _target_has_bmi2() -> bool:
+    """Whether the CPU numba compiles for has BMI2: numba's documented target settings
+    (NUMBA_CPU_FEATURES, NUMBA_CPU_NAME), else the host's features as llvmlite reads them."""
+    import os
+
+    from llvmlite import binding
+
+    features = os.environ.get("NUMBA_CPU_FEATURES")
+    if features:
+        return "+bmi2" in features.split(",")
+    if os.environ.get("NUMBA_CPU_NAME", "host") != "host":
+        return False  # a named CPU without its feature list: the plain loop is right anywhere
+    return "+bmi2" in binding.get_host_cpu_features().flatten().split(",")
+
+
 def _bmi2_or_loop(name: str, doc: str, emit_bmi2, by_loop):
     """An intrinsic `name(x, y) -> int64` of two integers: the instructions `emit_bmi2(builder,
     x, y)` writes where the CPU numba compiles for has BMI2 (x86), and the plain numba function
-    `by_loop(x, y)` elsewhere. The test reads the target's features, which numba does not expose
-    publicly (numba is pinned: tests/test_numba_pin.py)."""
+    `by_loop(x, y)` elsewhere. The target's features come from `_target_has_bmi2`."""
 
     def typer(typingctx, x, y):
         if not isinstance(x, types.Integer) or not isinstance(y, types.Integer):
@@ -233,7 +205,7 @@ def _bmi2_or_loop(name: str, doc: str, emit_bmi2, by_loop):
 
         def codegen(context, builder, signature, args):
             x64, y64 = (context.cast(builder, v, t, types.int64) for v, t in zip(args, (x, y), strict=True))
-            if "+bmi2" not in context.codegen()._tm_features.split(","):
+            if not _target_has_bmi2():
                 return context.compile_internal(builder, by_loop, sig, [x64, y64])
             return emit_bmi2(builder, x64, y64)
 

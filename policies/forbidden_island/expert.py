@@ -46,7 +46,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from policies.forbidden_island.expert_reference import (
     BAG_INSTEAD,
     BAGS_FREELY,
@@ -246,18 +245,18 @@ DEFAULT_WEIGHTS[25:35] = (BAGS_FREELY, LIFT_FREELY, LIFTS_CAPTURE, LIFTS_TRADE, 
                           LIFTS_FREELY, LIFT_INSTEAD, CONNECTED, NEAR_LANDING)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _bit(mask, i):
     return (np.int64(mask) >> i) & 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _graph(role):
     """paths.py's kind of step for a role other than the Pilot."""
     return DIVE if role == ROLE_DIVER else WALK_CORNERS if role == ROLE_EXPLORER else WALK
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _flown(goals, stand, place):
     """The Pilot's distance (expert_reference.Board.distances): 0 on a goal, else one flight to
     any standing place; FAR when no goal stands."""
@@ -267,7 +266,7 @@ def _flown(goals, stand, place):
     return 0 if _bit(g, place) else 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _row(s, bi, role, place):
     """The row of paths.py's table a pawn of `role` at `place` reads its distances from (-1 for
     the Pilot, who needs none)."""
@@ -276,7 +275,7 @@ def _row(s, bi, role, place):
     return distance_row(s, bi, BI_PATHS, _graph(role), place)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _distance_from(s, bi, role, row, goals, place):
     """expert_reference.Board.distance: the actions a pawn of `role` needs from `place` (whose
     row is `row`) to any place of the mask `goals`."""
@@ -286,13 +285,13 @@ def _distance_from(s, bi, role, row, goals, place):
     return distance_to(bi, row, goals & stand)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _distance(s, bi, role, goals, place):
     """`_distance_from` for a one-off question."""
     return _distance_from(s, bi, role, _row(s, bi, role, place), goals, place)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _escapes(s, bi, seat, place):
     """expert_reference.Board.escapes as a place mask."""
     role = bi[BI_ROLE + seat]
@@ -302,13 +301,13 @@ def _escapes(s, bi, seat, place):
     return (NEIGH8[place] if role == ROLE_EXPLORER else NEIGH[place]) & stand
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _shore_reach(s, role, tile):
     at = s[TILE_PLACE + tile]
     return ((np.int64(1) << at) | (NEIGH8[at] if role == ROLE_EXPLORER else NEIGH[at])) & standing(s)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _threat_distance(s, bi, role, row, tile, place):
     """`_distance_from` `place` (its row `row`) to where a pawn of `role` can shore up the
     flooded `tile` (its reach is never empty: the tile stands); for a walker one lookup
@@ -318,17 +317,17 @@ def _threat_distance(s, bi, role, row, tile, place):
     return shore_distance(bi, row, s[TILE_PLACE + tile])
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _flooded_tile(s, tile):
     return _bit(s[FLOODED], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _sunk_tile(s, tile):
     return _bit(s[SUNK], s[TILE_PLACE + tile]) == 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _drawn_within(b, bi, tile, n, extra_above):
     if n <= 0:
         return 0.0
@@ -341,7 +340,7 @@ def _drawn_within(b, bi, tile, n, extra_above):
     return min(max((n - above) / size, 0.0), 1.0)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _risk_now(s, b, bi, tile):
     if _sunk_tile(s, tile):
         return 0.0
@@ -357,14 +356,14 @@ def _risk_now(s, b, bi, tile):
     return (1 - rise) * stay + rise * after
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _risk_soon(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     later = _drawn_within(b, bi, tile, np.int64(b[B_FNOW] + b[B_FNEXT]), 0)
     return max(now, later)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _urgency(s, b, bi, tile):
     now = _risk_now(s, b, bi, tile)
     soon = max(now, _drawn_within(b, bi, tile, np.int64(b[B_FNOW] + b[B_FNEXT]), 0))  # _risk_soon, `now` reused
@@ -372,17 +371,17 @@ def _urgency(s, b, bi, tile):
     return now + b[B_W + W_SOON] * later + b[B_W + W_FUTURE] * _bit(bi[BI_DISC], tile)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _count(bi, seat, card):
     return bi[BI_COUNTS + 7 * seat + card]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _uncaptured(bi, t):
     return _bit(bi[BI_CAPT], t) == 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _card_value(s, b, bi, seat, card, capture_cards):
     lifts = bi[BI_TEAM + C_LIFT]
     if card == C_LIFT:
@@ -401,7 +400,7 @@ def _card_value(s, b, bi, seat, card, capture_cards):
     return value
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _pickups_standing(s, t):
     m = np.int64(0)
     for k in range(2):
@@ -411,7 +410,7 @@ def _pickups_standing(s, t):
     return m
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _add_goal(b, bi, seat, weight, mask):
     g = bi[BI_NGOAL + seat]
     if bi[BI_GOAL + seat * MAX_GOALS + g] != mask or b[B_GOALW + seat * MAX_GOALS + g] != weight:
@@ -421,7 +420,7 @@ def _add_goal(b, bi, seat, weight, mask):
     bi[BI_NGOAL + seat] = g + 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _goals(s, p, b, bi, seat):
     """expert_reference.Board.goals, written into the seat's goal slots (once a decision). The
     check is inlined into its callers: most of its calls (a place score's) find the goals listed,
@@ -430,7 +429,7 @@ def _goals(s, p, b, bi, seat):
         _list_goals(s, p, b, bi, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _list_goals(s, p, b, bi, seat):
     """The seat's goals, over its last list: a new version (BI_GOALS_VER) when they differ from
     it, or the island its moves depend on has changed since, so that the goal terms kept by
@@ -451,7 +450,7 @@ def _list_goals(s, p, b, bi, seat):
         bi[BI_GOALS_VER + seat] = bi[BI_VERSION]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _fill_goals(s, p, b, bi, seat):
     if bi[BI_CAPT] == 15:
         _add_goal(b, bi, seat, b[B_W + W_TO_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
@@ -489,7 +488,7 @@ def _fill_goals(s, p, b, bi, seat):
         _add_goal(b, bi, seat, b[B_W + W_NEAR_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _place_score(s, p, b, bi, seat, place, actions, shored):
     """expert_reference.Board.place_score; `shored` is a tile mask. Needs `_threats`.
     A turn scores the same places again and again (where the pawn stands before each action,
@@ -528,13 +527,13 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
     return score
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _soon(s, b, bi, tile):
     """`_risk_soon` out of line, for the rare place score that reads it."""
     return _risk_soon(s, b, bi, tile)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _keep_entry(s, b, bi, seat, place):
     """`_place_score`'s entry for the seat at `place`: its goal term and its distances to the
     threats' slots, each found again if its versions have moved on. Needs `_goals` and `_threats`."""
@@ -559,7 +558,7 @@ def _keep_entry(s, b, bi, seat, place):
         bi[BI_D_ISLAND + entry] = bi[BI_ISLAND_VER + seat]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _score_bound(s, p, b, bi, seat, actions):
     """An upper bound of `_place_score(s, p, b, bi, seat, q, actions, 0)` over all places q: the
     sum of each term's largest value (a goal at distance 0 to 6, a threat's pull at 0 to 4, the
@@ -583,14 +582,14 @@ def _score_bound(s, p, b, bi, seat, actions):
     return bound
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _gain_below(before, bound, needed):
     """Whether every place's score, at most `bound`, gains less than `needed` over `before`, with a
     margin far above the rounding of the scores' sums (so the full search would agree)."""
     return bound - before + 1e-6 * (1.0 + abs(bound) + abs(before)) < needed
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _place_scores(s, p, b, bi, seat, actions):
     """`_place_score` with nothing shored at all 24 places at once, into b[B_ALL + place] (the
     same arithmetic in the same order at each place, so the same scores): a sweep over the
@@ -659,7 +658,7 @@ def _place_scores(s, p, b, bi, seat, actions):
                     b[B_ALL + q] -= b[B_W + W_LOSING] * _risk_soon(s, b, bi, tile)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _open_sides(s, place):
     m = NEIGH[place] & standing(s)
     n = 0
@@ -668,7 +667,7 @@ def _open_sides(s, place):
     return n
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _tile_value(s, b, bi, tile, stranded):
     """`stranded`: the places of pawns with nowhere to swim (`_stranded`)."""
     losing = b[B_W + W_LOSING]
@@ -684,7 +683,7 @@ def _tile_value(s, b, bi, tile, stranded):
     return value
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _stranded(s, bi, places):
     """The places of `places` where a pawn stands with nowhere to swim (`_escapes`)."""
     out = np.int64(0)
@@ -695,7 +694,7 @@ def _stranded(s, bi, places):
     return out
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _board(s, p, b, bi):
     """expert_reference.Board.__init__, first stage: hands, pawns and collectors. The flood odds
     and tile worths (`_threats`) and each seat's goals (`_goals`) follow when first read.
@@ -772,7 +771,7 @@ def _board(s, p, b, bi):
             bi[BI_COLLECTOR + t] = best
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _threats(s, p, b, bi):
     """The board's second stage (once a decision): flood odds (expert_reference.Board._flood_odds),
     the worth of each flooded tile and the flooded tiles by worth times urgency. The check is
@@ -781,7 +780,7 @@ def _threats(s, p, b, bi):
         _find_threats(s, p, b, bi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _flood_odds(s, p, b, bi):
     """expert_reference.Board._flood_odds and the Waters Rise! odds: what each tile's urgency is
     read from. They follow from the flood pile's layers and discard, the water mark, the phase's
@@ -858,7 +857,7 @@ def _flood_odds(s, p, b, bi):
     b[B_FNEXT] = FLOOD_DRAWS[mark] if mark < SKULL else 0
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _kept_urgency(s, b, bi, tile):
     """`_urgency` of a flooded tile, kept by tile while the flood odds stay the same (a tile's
     card, in the pile or the discard, and so whether it has sunk, is part of what the odds were
@@ -869,7 +868,7 @@ def _kept_urgency(s, b, bi, tile):
     return b[B_URGENCY + tile]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _find_threats(s, p, b, bi):
     """The list of threats, kept from the last decision while everything it is found from is the
     same (BI_THREATS_KEY): the flood odds, the flooded and sunk places, the places of pawns with
@@ -929,7 +928,7 @@ def _find_threats(s, p, b, bi):
 # --- the choice -------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _lift_ok(s, p, seat, pawns_mask, to):
     """F9: may `seat` play a Helicopter Lift moving the pawns of `pawns_mask` (standing together)
     to place `to` now? (The caller asks only in a phase where `seat` may play special cards.)"""
@@ -942,12 +941,12 @@ def _lift_ok(s, p, seat, pawns_mask, to):
     return to != at and _bit(standing(s), to) == 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _lift_code(seat, pawns_mask, place):
     return A_LIFT + 384 * seat + 24 * pawns_mask + place
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _liftoff(s, p, lo, hi):
     """F13: the lift-off of the lowest seat of lo ... hi-1 holding a Lift, or -1."""
     if not can_lift_off(s, p):
@@ -958,7 +957,7 @@ def _liftoff(s, p, lo, hi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
     -1 while the game runs). `b` (NB floats, the weights from B_W on) and `bi` (NBI ints) are
@@ -966,7 +965,7 @@ def choose_code(s, p, b, bi):
     return _choose_code(s, p, b, bi, phase(s, p))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _choose_code(s, p, b, bi, ph):
     """`choose_code` in phase `ph` (`choose` has found it already)."""
     seat = -1
@@ -1004,7 +1003,7 @@ def _choose_code(s, p, b, bi, ph):
     return A_DRAW if ph == PH_TREASURE else A_FLOOD
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _draw_needs_no_card(s, p, b, ph):
     """Before any board is built at a treasure or flood draw (most decisions of a game): True
     when `_special_card` certainly plays nothing. There it can only fly the team to Fools'
@@ -1014,7 +1013,7 @@ def _draw_needs_no_card(s, p, b, ph):
     return _no_card_at_draw(s, p, ph, b[B_W + W_LOSING], b[B_W + W_PLAIN], b[B_W + W_PICKUP_TWIN])
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _no_card_at_draw(s, p, ph, losing, plain, pickup_twin):
     """`_draw_needs_no_card` with the three weights it reads passed in (`choose` reads them
     from the policy's parameters, before any weights are copied)."""
@@ -1050,7 +1049,7 @@ def _no_card_at_draw(s, p, ph, losing, plain, pickup_twin):
     return True
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _special_card(s, p, b, bi, ph):
     """expert_reference._special_card after the lift-off (checked by the caller). Inlined into
     `_choose_code`, and so are the first checks of the Lifts below (`_lift_to_landing`,
@@ -1079,7 +1078,7 @@ def _special_card(s, p, b, bi, ph):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _bags_freely(s, p, b, bi):
     """expert_reference._bags_freely (the Sandbags of the fullest hand, ties to the lowest seat)."""
     _threats(s, p, b, bi)
@@ -1097,7 +1096,7 @@ def _bags_freely(s, p, b, bi):
     return A_SANDBAGS + 24 * best + place
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _lift_freely(s, p, b, bi):
     """expert_reference._lift_freely."""
     me = s[CUR]
@@ -1106,7 +1105,7 @@ def _lift_freely(s, p, b, bi):
     return _fly_freely(s, p, b, bi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _fly_freely(s, p, b, bi):
     """`_lift_freely` once the table holds Lifts enough and the player may fly."""
     me = s[CUR]
@@ -1134,7 +1133,7 @@ def _fly_freely(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _rescue(s, p, b, bi):
     players = bi[BI_PLAYERS]
     if bi[BI_TEAM + C_SANDBAGS] == 0 and bi[BI_TEAM + C_LIFT] == 0:
@@ -1164,7 +1163,7 @@ def _rescue(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _safe_spot(s, p, b, bi, seat):
     best = s[TILE_PLACE + T_FOOLS_LANDING]
     found = False
@@ -1182,14 +1181,14 @@ def _safe_spot(s, p, b, bi, seat):
     return best
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _lift_to_landing(s, p, b, bi):
     if bi[BI_CAPT] != 15 or bi[BI_TEAM + C_LIFT] < 2:
         return -1
     return _gather_at_landing(s, p, b, bi)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _gather_at_landing(s, p, b, bi):
     """`_lift_to_landing` once all four treasures are held and the table has two Lifts."""
     players = bi[BI_PLAYERS]
@@ -1218,7 +1217,7 @@ def _gather_at_landing(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _lift_to_save(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
@@ -1244,7 +1243,7 @@ def _lift_to_save(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _lift_to_capture(s, p, b, bi):
     me = s[CUR]
     if bi[BI_TEAM + C_LIFT] < b[B_W + W_LIFTS_CAPTURE] or bi[BI_ROLE + me] == ROLE_PILOT:
@@ -1255,7 +1254,7 @@ def _lift_to_capture(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _fly_to_capture(s, p, b, bi):
     """`_lift_to_capture` for a player holding the cards of a capture."""
     me = s[CUR]
@@ -1281,7 +1280,7 @@ def _fly_to_capture(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _lift_to_trade(s, p, b, bi):
     me = s[CUR]
     role = bi[BI_ROLE + me]
@@ -1293,7 +1292,7 @@ def _lift_to_trade(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _fly_to_trade(s, p, b, bi):
     """`_lift_to_trade` for a player holding cards of a treasure another seat collects."""
     me = s[CUR]
@@ -1315,7 +1314,7 @@ def _fly_to_trade(s, p, b, bi):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _swim(s, p, b, bi, seat, targets):
     best, best_score = -1, 0.0
     for q in range(24):
@@ -1330,7 +1329,7 @@ def _swim(s, p, b, bi, seat, targets):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _discard(s, p, b, bi, seat):
     worst, worst_value = -1, 0.0
     for c in range(6):
@@ -1361,7 +1360,7 @@ def _discard(s, p, b, bi, seat):
     return worst
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _lift_instead(s, p, b, bi, seat):
     """expert_reference._lift_instead."""
     _threats(s, p, b, bi)
@@ -1386,19 +1385,19 @@ def _lift_instead(s, p, b, bi, seat):
     return _lift_code(seat, 1 << best_pawn, best_to)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _better(a, score, best, best_score):
     """The choice's order: the higher score, ties to the lower code (a total order, so the
     candidates may be scored in any order)."""
     return best < 0 or score > best_score or (score == best_score and a < best)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _shore_worth(s, b, bi, place):
     return b[B_VALUE + s[PLACE_TILE + place]] * _kept_urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _turn_action(s, p, b, bi):
     """expert_reference._turn_action over the turn's actions as the kernel's `turn_actions` finds
     them, walking its target masks bit by bit rather than listing codes, with the place scores
@@ -1481,7 +1480,7 @@ def _turn_action(s, p, b, bi):
     return best
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _below(top, best_score):
     """Whether scores of at most `top` (an upper bound summed from place scores) are certainly
     below `best_score`, with a margin far above the rounding of those sums: then no action of
@@ -1489,7 +1488,7 @@ def _below(top, best_score):
     return top + 1e-6 * (1.0 + abs(top) + abs(best_score)) < best_score
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _give_score(s, p, b, bi, giver, to, card):
     if not _uncaptured(bi, card) or bi[BI_COLLECTOR + card] != to:
         return -1.0
@@ -1526,13 +1525,13 @@ def default_params() -> np.ndarray:
     return np.zeros(WEIGHTS + NB + NBI, dtype=np.float64)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _weight(pp, i):
     """The weight in use at slot i, read from the policy's parameters: `_load_weights`' value."""
     return pp[i] if pp[i] != 0.0 else DEFAULT_WEIGHTS[i]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _load_weights(pp, b, bi):
     """The weights in use, b[B_W + i] (`_weight`: pp[i], or the reference's value where pp[i] is 0). Copied
     again only when pp's weights differ from those last copied (kept raw from B_RAW on), which
@@ -1555,7 +1554,7 @@ def _load_weights(pp, b, bi):
         bi[BI_WEIGHTS_VER] = bi[BI_VERSION]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _draw_without_board(s, p, pp, ph):
     """At a treasure or flood draw (99 of a game's 175 decisions at 2 players Normal), the draw
     itself when `_choose_code` would certainly answer it without a board: no Lift or Sandbags in
@@ -1572,7 +1571,7 @@ def _draw_without_board(s, p, pp, ph):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def choose(s, p, pp, acts, n, rng):
     """The play loop's interface. Called with the legal list (n > 0) it returns the index of its
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its

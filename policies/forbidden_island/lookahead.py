@@ -108,7 +108,6 @@ rounds at most (the cell's, CELL_ROUNDS).
 import numpy as np
 from numba import njit
 
-import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from policies.forbidden_island import expert, lookahead_value, play
 from sim.forbidden_island.kernel import apply_action, low_seat, phase, seats_at
 from sim.forbidden_island.layout import (
@@ -317,7 +316,7 @@ def candidates(s, p, acts, n, base, out, kinds):
     return m
 
 
-@njit(cache=True, _nrt=True)
+@njit(cache=True)
 def search(s, p, pp, acts, n, rng):
     """The code to play: expert's choice unless another is confirmed better (module doc)."""
     epp = pp[SLOTS:]
@@ -442,7 +441,7 @@ def search(s, p, pp, acts, n, rng):
     return base
 
 
-@njit(cache=True, _nrt=True)  # it creates arrays: see policies/forbidden_island/play.py
+@njit(cache=True)  # it creates arrays: see policies/forbidden_island/play.py
 def choose(s, p, pp, acts, n, rng):
     """The play loop's interface: the index into acts[:n] of the searched choice (the rollouts
     use their own list of legal actions, so acts[:n] is intact here)."""

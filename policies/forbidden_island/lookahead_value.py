@@ -27,7 +27,6 @@ judges each deviation on fresh worlds.
 import numpy as np
 from numba import njit
 
-import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from sim.forbidden_island.layout import (
     ALL_PLACES,
     C_LIFT,

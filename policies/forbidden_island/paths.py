@@ -28,7 +28,6 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from policies.forbidden_island.expert_reference import FAR
 from sim.forbidden_island.layout import FLOODED, NEIGH, NEIGH8, NPLACES, SUNK
 
@@ -70,25 +69,25 @@ def _cttz(typingctx, x):
     return types.int64(x), codegen
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def low_bit(mask):
     """The index of the lowest set bit of a non-zero mask."""
     return _cttz(np.int64(mask))
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def around(mask, table):
     """The places next to any place of `mask` (`table`: NEAR4 or NEAR8)."""
     m = np.int64(mask)
     return table[0, m & 255] | table[1, (m >> 8) & 255] | table[2, (m >> 16) & 255]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _stand(s):
     return np.int64((1 << NPLACES) - 1) & ~np.int64(s[SUNK])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _chains(s, arr, at, stamp):
     """The Diver's chains: the groups of flooded or sunk places joined by side steps, as place
     masks from arr[at + _POOLS + 2] on (found once an island)."""
@@ -111,7 +110,7 @@ def _chains(s, arr, at, stamp):
     arr[base] = stamp
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _dive_ring(arr, at, frontier, stand):
     """Standing places one Diver move from `frontier`: side neighbours, and the places next to
     any chain touching a side neighbour (the chains of `_chains`)."""
@@ -125,7 +124,7 @@ def _dive_ring(arr, at, frontier, stand):
     return (near | around(wet, NEAR4)) & stand
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _build_row(arr, at, graph, row, src, stand):
     """arr[row + q]: the fewest moves of kind `graph` from `src` to q over the standing places;
     FAR where q cannot be reached or either place has sunk."""
@@ -150,7 +149,7 @@ def _build_row(arr, at, graph, row, src, stand):
         d += 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def distance_row(s, arr, at, graph, place):
     """The offset in `arr` of the row of moves of kind `graph` from `place` on the island of
     state `s`: arr[row + q] is the distance to q. Built first if it is not of this island."""
@@ -168,7 +167,7 @@ def distance_row(s, arr, at, graph, place):
     return row
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def distance_to(arr, row, goals):
     """The fewest moves from a row's place to any place of the mask `goals` (standing places
     only), FAR if none can be reached."""
@@ -182,7 +181,7 @@ def distance_to(arr, row, goals):
     return best
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def shore_distance(arr, row, at):
     """For a walker (not the Diver): the fewest moves from a row's place to a place from which it
     can shore up the standing tile at `at` - that place or a standing neighbour of it, with the

@@ -12,29 +12,30 @@ games into rows of a results table;
 `play_logged` plays one game and logs every decision's code (for records).
 
 `pid` must be a compile-time constant (policies/forbidden_island/dispatch.py): enter through
-`entries.py`. Nothing in a game allocates; a chunk allocates its scratch arrays once. So the
-game loop, the kernel and the expert are compiled without numba's reference counting
-(`_nrt=False`): otherwise every call passing the state or the scratch arrays pays atomic
-increments and decrements, and those cost the expert two thirds of its time. A policy that
-allocates must switch counting back on for itself (`_nrt=True` on its `choose`), as in Island
-Escape's loop (policies/play.py).
+`entries.py`. Nothing in a game allocates: a chunk's scratch arrays live on its stack, and the
+arrays from Python are borrowed as views with no reference count (policies/stack.py). Otherwise
+every call passing the state or the scratch arrays pays atomic increments and decrements, and
+those cost the expert two thirds of its time. A policy may allocate arrays of its own; numba
+counts those as usual.
 """
 
 import numpy as np
 from numba import njit
 
 from policies.forbidden_island.dispatch import choose, uses_legal
+from policies.stack import borrowed, stack_empty
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island.layout import MAX_LEGAL, NSTATE, OUTCOME, TURN
 
 LOG_SIZE = 1 << 14  # decisions a logged game may take (a long game takes about a thousand)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
     """Play from the current state to the end of the game, or with `turns` > 0 until turn
     s[TURN] + turns begins. Logs each decision's code into log[nlog:] while nlog >= 0 (and
     the log has room); returns the new nlog."""
+    s, p, pp, rng, acts, log = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng), borrowed(acts), borrowed(log)
     last = s[TURN] + turns if turns > 0 else 1 << 30
     while s[TURN] < last:
         if uses_legal(pid):
@@ -57,7 +58,7 @@ def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
     return nlog
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_game(s, p, pid, pp, rng, acts, seed, game, log, logging):
     """Deal game `game` of `seed` and play it to its end; returns the number of logged codes."""
     K.init_game(s, p, rng, seed, game)
@@ -69,14 +70,16 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     """Play the games of rows lo ... hi-1 of `out` (row i is game first_game + i). Each game's
     randomness depends only on (seed, game), so any split into chunks and threads gives the same
     table; `nogil` lets the runner play chunks on several threads."""
-    s = np.empty(NSTATE, dtype=np.int32)
-    rng = np.empty(3, dtype=np.uint64)
-    acts = np.empty(MAX_LEGAL, dtype=np.int64)
-    log = np.empty(1, dtype=np.int32)
+    s = stack_empty(NSTATE, np.int32)
+    rng = stack_empty(3, np.uint64)
+    acts = stack_empty(MAX_LEGAL, np.int64)
+    log = stack_empty(1, np.int32)
     p_own = p.copy()
     pp_own = pp.copy()
     for i in range(lo, hi):
-        play_game(s, p_own, pid, pp_own, rng, acts, seed, first_game + i, log, False)
+        # the scratch lives on this function's stack; the parameters' copies are borrowed afresh
+        # each game, so that the arrays they view stay alive while this loop runs
+        play_game(s, borrowed(p_own), pid, borrowed(pp_own), rng, acts, seed, first_game + i, log, False)
         K.write_result(s, p_own, out, i)
 
 
@@ -84,9 +87,9 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
 def play_logged(p, pid, pp, seed, game, out, log):
     """One game with every decision's code logged; `out[0]` receives its results row.
     Returns the number of codes (log.size when the log ran out: the caller refuses that)."""
-    s = np.empty(NSTATE, dtype=np.int32)
-    rng = np.empty(3, dtype=np.uint64)
-    acts = np.empty(MAX_LEGAL, dtype=np.int64)
-    n = play_game(s, p, pid, pp, rng, acts, seed, game, log, True)
+    s = stack_empty(NSTATE, np.int32)
+    rng = stack_empty(3, np.uint64)
+    acts = stack_empty(MAX_LEGAL, np.int64)
+    n = play_game(s, borrowed(p), pid, borrowed(pp), rng, acts, seed, game, borrowed(log), True)
     K.write_result(s, p, out, 0)
     return n

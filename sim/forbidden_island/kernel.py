@@ -134,19 +134,19 @@ from sim.layout import popcount, rand_below, seed_streams
 # --- small queries -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def standing(s):
     """Place mask of the tiles that have not sunk."""
     return ALL_PLACES & ~np.int64(s[SUNK])
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def near(place, role):
     """Side neighbours, and corners too for the Explorer (F10)."""
     return NEIGH8[place] if role == ROLE_EXPLORER else NEIGH[place]
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def low_seat(mask):
     """The lowest seat (bit) of a non-empty mask."""
     i = 0
@@ -155,7 +155,7 @@ def low_seat(mask):
     return i
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def over_limit(s, p):
     """engine.over_limit (F8): the seat holding more cards than the limit, or -1."""
     for seat in range(p[P_PLAYERS]):
@@ -164,7 +164,7 @@ def over_limit(s, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def phase(s, p):
     """engine.phase: PH_OVER, PH_SWIM, PH_DISCARD, or the stage (actions, treasure, flood draw)."""
     if s[OUTCOME] >= 0:
@@ -176,7 +176,7 @@ def phase(s, p):
     return s[STAGE]  # STAGE_* equal PH_ACTIONS, PH_TREASURE, PH_FLOOD
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def only_draw(s, p, ph):
     """The draw (A_DRAW, A_FLOOD) when it is the only legal action in phase `ph`, else -1: a
     treasure or flood draw while no hand holds a Helicopter Lift or Sandbags, the only cards that
@@ -190,7 +190,7 @@ def only_draw(s, p, ph):
     return A_DRAW if ph == PH_TREASURE else A_FLOOD
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def seats_at(s, p, place):
     m = 0
     for seat in range(p[P_PLAYERS]):
@@ -202,7 +202,7 @@ def seats_at(s, p, place):
 # --- where pawns can go (F5, F10, F11) -------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def diver_chain_ends(s, start):
     """engine._diver_chain_ends: standing tiles next to a chain of flooded or sunk places from
     `start` (or next to `start`), other than `start`."""
@@ -223,7 +223,7 @@ def diver_chain_ends(s, start):
     return ends & ~(np.int64(1) << start)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def move_targets(s, p, seat):
     """engine.move_targets: a walk to a standing neighbour; the Diver also through chains."""
     here = s[PAWN + seat]
@@ -234,7 +234,7 @@ def move_targets(s, p, seat):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def fly_targets(s, p, seat):
     """engine.fly_targets: the Pilot, once a turn, to any standing tile its walk cannot reach."""
     if s[ROLE + seat] != ROLE_PILOT or s[FLEW]:
@@ -243,7 +243,7 @@ def fly_targets(s, p, seat):
     return standing(s) & ~(np.int64(1) << here) & ~move_targets(s, p, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def navigate_targets(s, p, pawn):
     """engine.navigate_targets: up to two steps of the pawn's own walk; the Diver may cross one
     sunk place; the pawn ends on a standing tile other than its start."""
@@ -265,14 +265,14 @@ def navigate_targets(s, p, pawn):
     return out & ~(np.int64(1) << here)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def shore_targets(s, p, seat):
     """engine.shore_targets: flooded tiles at the player's place or next to it."""
     here = s[PAWN + seat]
     return ((np.int64(1) << here) | near(here, s[ROLE + seat])) & np.int64(s[FLOODED])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def escape_targets(s, p, seat):
     """engine.escape_targets (F11): where a pawn whose tile sank may swim; 0 means it drowns."""
     role = s[ROLE + seat]
@@ -295,7 +295,7 @@ def escape_targets(s, p, seat):
     return near(here, role) & stand
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def give_receivers(s, p, seat):
     """engine._give_receivers: seats on the giver's tile; anyone for the Messenger."""
     if s[ROLE + seat] == ROLE_MESSENGER:
@@ -303,7 +303,7 @@ def give_receivers(s, p, seat):
     return seats_at(s, p, s[PAWN + seat]) & ~(1 << seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def can_capture(s, p, seat):
     """engine._capturable (F12): the treasure `seat` can capture where it stands, or -1."""
     t = TILE_TREASURE[s[PLACE_TILE + s[PAWN + seat]]]
@@ -314,7 +314,7 @@ def can_capture(s, p, seat):
     return t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def can_lift_off(s, p):
     """engine._can_lift_off (F13): all four treasures and every pawn on Fools' Landing."""
     if s[CAPTURED] != 15:
@@ -326,7 +326,7 @@ def can_lift_off(s, p):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def top_layer_mask(s):
     """Tile mask of the flood pile's top layer: the cards drawn next, in an unknown order."""
     m = np.int64(0)
@@ -337,7 +337,7 @@ def top_layer_mask(s):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def decider(s, a):
     """The seat that takes decision `a` (engine.Game.decider)."""
     if a < A_DISCARD:
@@ -356,7 +356,7 @@ def decider(s, a):
 # --- legal actions (engine.legal_actions) ------------------------------------------------------------
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _emit(out, n, base, mask):
     for q in range(NPLACES):
         if (mask >> q) & 1:
@@ -365,7 +365,7 @@ def _emit(out, n, base, mask):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def turn_actions(s, p, out, n):
     """engine._turn_actions: the current player's actions (F5, F10, F12), into out[n:]; returns the
     new n. Public: a player that lists its own candidates (expert) starts from these."""
@@ -397,7 +397,7 @@ def turn_actions(s, p, out, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _special_actions(s, p, lo, hi, out, n):
     """engine._special_actions (F9, F13): Helicopter Lift and Sandbags of seats lo ... hi-1."""
     stand = standing(s)
@@ -422,7 +422,7 @@ def _special_actions(s, p, lo, hi, out, n):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def legal_actions(s, p, out):
     """Every action any player may take now, written to out[:n]; returns n (0 once over)."""
     ph = phase(s, p)
@@ -452,7 +452,7 @@ def legal_actions(s, p, out):
 # --- shuffles (F3, F6, F7): Fisher-Yates on a stretch of a pile, from the shuffle stream ----------------
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _shuffle_stretch(s, lo, hi, rng, stream):
     for i in range(hi - 1, lo, -1):
         j = lo + rand_below(rng, stream, i - lo + 1)
@@ -461,7 +461,7 @@ def _shuffle_stretch(s, lo, hi, rng, stream):
         s[j] = t
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _refill_treasure(s, rng):
     """F7: the treasure discard, shuffled, becomes the draw pile."""
     n = 0
@@ -475,7 +475,7 @@ def _refill_treasure(s, rng):
     s[N_TSHUFFLES] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _push_flood_discard(s, rng):
     """F6/F7: the flood discard, shuffled, goes on top of the flood pile as a new layer."""
     lo = s[FPILE_N]
@@ -496,7 +496,7 @@ def _push_flood_discard(s, rng):
 # --- setup (F1, F2, F3) ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def deal(s, p, rng):
     """The kernel's own deal from the deal stream: island, flood deck, treasure deck, then roles
     (last, so that the island and decks of a game do not depend on the player count)."""
@@ -532,7 +532,7 @@ def deal(s, p, rng):
         s[ROLE + seat] = role
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def set_up(s, p, rng):
     """engine.Game.__post_init__ and _set_up (F1, F3) from the island, roles and decks in `s`:
     pawns on their start tiles, six floods, two cards each with Waters Rise! set aside and
@@ -596,7 +596,7 @@ def set_up(s, p, rng):
     s[TURN] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def init_game(s, p, rng, seed, game):
     """Game `game` of `seed`: the random streams, the kernel's deal and the setup."""
     seed_streams(rng, seed, game)
@@ -607,13 +607,13 @@ def init_game(s, p, rng, seed, game):
 # --- playing an action (engine.apply and its _do_* methods) ------------------------------------------------
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _take_card(s, seat, card):
     s[HAND + HAND_STRIDE * seat + card] -= 1
     s[HAND_SIZE + seat] -= 1
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _draw(s, p, rng):
     """engine._do_draw (F5, F6, F7): one treasure card for the current player."""
     if s[STAGE] == STAGE_ACTIONS:  # drawing ends the actions early
@@ -636,7 +636,7 @@ def _draw(s, p, rng):
         _refill_treasure(s, rng)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _flood(s, p, rng):
     """engine._do_flood (F5, F7, F11): a dry tile floods, a flooded one sinks."""
     s[FLOODS] -= 1
@@ -659,13 +659,13 @@ def _flood(s, p, rng):
         _push_flood_discard(s, rng)
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def _water_lost(s):
     """F14's first cause: the water mark has reached the skull."""
     return s[MARK] >= SKULL
 
 
-@njit(cache=True, forceinline=True, _nrt=False)
+@njit(cache=True, forceinline=True)
 def loss_cause(s, p):
     """engine.loss_cause (F14): the first cause that holds, in order, or -1. Inlined into
     `apply_action`, after each of a game's ~60 flood cards."""
@@ -687,7 +687,7 @@ def loss_cause(s, p):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def _advance(s, p):
     """engine._advance (F5): the turn moves on once nothing is pending."""
     if s[OUTCOME] >= 0 or s[SWIMMERS] or over_limit(s, p) >= 0:
@@ -706,7 +706,7 @@ def _advance(s, p):
         s[FLEW] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def apply_action(s, p, a, rng):
     """engine.apply without the check: play legal action `a`, then F14's loss checks and the
     flow of the turn. Reshuffles draw from rng's shuffle stream.
@@ -804,7 +804,7 @@ def apply_action(s, p, a, rng):
 # --- results ------------------------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def write_result(s, p, out, row):
     """One row of layout.RESULT_FIELDS."""
     out[row, 0] = s[OUTCOME]

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import numpy as np
 
-import sim.forbidden_island.numba_cache  # noqa: F401  (before any Forbidden Island @njit)
 from sim.forbidden_island.rules import (
     CARD_COUNTS,
     FOOLS_LANDING,

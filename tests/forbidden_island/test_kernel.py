@@ -19,7 +19,6 @@ from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of, state_of
 from sim.forbidden_island.engine import ACTION_KINDS, LOSS_CAUSES, deal
-from sim.forbidden_island.numba_cache import ForbiddenIslandCacheLocator, fi_source_digest
 from sim.forbidden_island.rules import DIFFICULTIES, ROLES, TILE_CODES, TREASURE_DECK, Rules
 
 from .kernel_check import Lockstep, Mismatch, kernel_snapshot, late_game, play_lockstep
@@ -164,15 +163,3 @@ def test_only_draw_names_the_draw_exactly_where_it_is_the_one_legal_action():
             K.apply_action(s, p, out[rng_choice.integers(n)], rng)
     for ph in (L.PH_TREASURE, L.PH_FLOOD):
         assert seen[(ph, True)] > 30 and seen[(ph, False)] > 30, seen
-
-
-def test_forbidden_island_functions_are_cached_under_the_packages_digest():
-    """numba_cache: a Forbidden Island function's cache entry is stamped with the digest of all
-    Forbidden Island sources, so an edit to any of them recompiles it."""
-    locator = K.apply_action._cache._impl.locator
-    assert isinstance(locator, ForbiddenIslandCacheLocator)
-    assert locator.get_source_stamp() == ("forbidden-island", fi_source_digest())
-    from sim import kernel as island_escape_kernel
-    assert not isinstance(island_escape_kernel.apply_action._cache._impl.locator, ForbiddenIslandCacheLocator)
-
-

@@ -1,0 +1,61 @@
+"""Compile every policy's kernels of every game into numba's cache, once, at set-up.
+
+numba compiles a kernel the first time a process calls it and keeps the machine code in its cache
+(`sim.numba_cache_dir()`), so whoever runs first pays: tens of seconds per policy. `make run`
+and `make test` run this step after installing, so the first real command starts warm. Each
+(game, policy) compiles in a process of its own, as many at once as there are cores; a kernel
+already in the cache is only loaded, so the step takes a second or two when nothing changed.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from multiprocessing import get_context
+
+
+def compile_policy(game_name: str, policy: str) -> float:
+    """Compile (or load) `policy`'s bulk and record-logging kernels of `game_name`, in this
+    process; the seconds it took."""
+    from experiments.games import game_kind
+
+    game = game_kind(game_name)
+    rules = game.rules()
+    start = time.perf_counter()
+    game.run_games(rules, policy, 2, seed=0, threads=1)
+    game.export(rules, policy, 0, [0])
+    return time.perf_counter() - start
+
+
+def every_kernel(games: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """(game, policy) for every registered policy of each game (all games by default)."""
+    from experiments.games import GAME_KINDS, game_kind
+
+    return [(name, policy) for name in (games or GAME_KINDS) for policy in game_kind(name).policy_names()]
+
+
+def compile_all(kernels: list[tuple[str, str]], jobs: int | None = None,
+                echo: Callable[[str], None] = print) -> float:
+    """Compile `kernels` with `jobs` processes (default: one per core), a line per kernel as it
+    is done; the wall seconds of the whole step. A failure is raised once the others are done."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(kernels)))
+    start = time.perf_counter()
+    failures = []
+    # spawned, not forked: each worker starts numba afresh, like the commands it stands in for
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        futures = {pool.submit(compile_policy, game, policy): (game, policy) for game, policy in kernels}
+        for done, future in enumerate(as_completed(futures), 1):
+            game, policy = futures[future]
+            try:
+                seconds = future.result()
+            except Exception as exc:  # noqa: BLE001 - reported, then raised below
+                failures.append(f"{game} {policy}: {exc}")
+                echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} FAILED: {exc}")
+                continue
+            state = "loaded from the cache" if seconds < 2.0 else "compiled"
+            echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} {state} in {seconds:.1f} s")
+    if failures:
+        raise RuntimeError("kernels that did not compile: " + "; ".join(failures))
+    return time.perf_counter() - start

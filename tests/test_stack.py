@@ -1,0 +1,58 @@
+"""policies/stack.py: each intrinsic against its plain version."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from policies.stack import borrowed, borrowed_plain, stack_empty, stack_empty_2d, stack_empty_plain
+
+
+@njit(cache=True)
+def _through_borrowed(a):
+    v = borrowed(a)
+    v[1] = 7
+    total = 0
+    for i in range(v.size):
+        total += v[i]
+    return total, v.shape[0], v.strides[0]
+
+
+@njit(cache=True)
+def _through_plain(a):
+    v = borrowed_plain(a)
+    v[1] = 7
+    total = 0
+    for i in range(v.size):
+        total += v[i]
+    return total, v.shape[0], v.strides[0]
+
+
+def test_a_borrowed_view_is_the_array_itself():
+    a, b = np.arange(5, dtype=np.int64), np.arange(5, dtype=np.int64)
+    assert _through_borrowed(a) == _through_plain(b) == (0 + 7 + 2 + 3 + 4, 5, 8)
+    assert list(a) == list(b) == [0, 7, 2, 3, 4]  # written through to the caller's array
+
+
+@njit(cache=True)
+def _filled_on_stack():
+    a = stack_empty(6, np.int32)
+    m = stack_empty_2d(2, 3, np.float64)
+    for i in range(6):
+        a[i] = i * i
+        m[i // 3, i % 3] = i / 2
+    return a.sum(), a.shape[0], a.strides[0], m.sum(), m.shape[0], m.shape[1], m.strides[0], m.strides[1], m[1, 2]
+
+
+@njit(cache=True)
+def _filled_plain():
+    a = stack_empty_plain(6, np.int32)
+    m = np.empty((2, 3), np.float64)
+    for i in range(6):
+        a[i] = i * i
+        m[i // 3, i % 3] = i / 2
+    return a.sum(), a.shape[0], a.strides[0], m.sum(), m.shape[0], m.shape[1], m.strides[0], m.strides[1], m[1, 2]
+
+
+def test_stack_arrays_behave_as_np_empty():
+    assert _filled_on_stack() == _filled_plain() == (55, 6, 4, 7.5, 2, 3, 24, 8, 2.5)
