@@ -19,7 +19,8 @@ from experiments.runner import wilson_interval
 from sim.forbidden_island.engine import LOSS_CAUSES
 from sim.forbidden_island.rules import DIFFICULTIES, Rules
 
-# GrahamLea/forbidden-island-kotlin's rule-based bot, 100,000 games per cell (issue 14).
+# GrahamLea/forbidden-island-kotlin's rule-based bot, 100,000 games per cell: the
+# only published simulator of the game, so the yardstick the lab's players are measured against.
 PUBLISHED = {
     2: {"novice": 0.2019, "normal": 0.0891, "elite": 0.0230, "legendary": 0.0078},
     3: {"novice": 0.1847, "normal": 0.0846, "elite": 0.0272, "legendary": 0.0081},

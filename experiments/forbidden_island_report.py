@@ -1,5 +1,5 @@
 """Forbidden Island's ladder measured by the lab's players, beside the only published bot, and
-Island Escape placed against that ladder (issue #14).
+Island Escape placed against that ladder.
 
 Forbidden Island's four levels (the starting water mark: Novice, Normal, Elite, Legendary) were
 playtested by people and printed on its water meter, so their win rates under one kind of player
@@ -53,8 +53,8 @@ PUBLISHED_CAUSES = {
 PUBLISHED_TREASURES = {"novice": 2.44, "normal": 2.05, "elite": 1.65, "legendary": 1.37}
 CAUSE_TEXT = {"win": "won", "treasure": "both pickup tiles of a treasure sank", "fools_landing": "Fools' Landing sank",
               "water": "the water reached the skull", "drowned": "a pawn drowned"}
-# issue #14's targets: the lab's expert at least twice the published rate everywhere, the fair
-# search at least four times at Novice and Normal
+# What the lab's players must reach to be trusted as yardsticks: the expert at least twice the
+# published rate everywhere, the fair search at least four times at Novice and Normal
 TARGETS = {"expert": (2.0, LEVELS), "lookahead": (4.0, ("novice", "normal"))}
 
 
@@ -235,7 +235,7 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figu
                "Error bars: 95% intervals; dashed: the published bot at the same player count."]
     met = targets_met(df)
     if met:
-        md += ["", "**Targets** (issue #14): "]
+        md += ["", "**Targets**: "]
         parts = []
         for policy, cells in met.items():
             factor, levels = TARGETS[policy]

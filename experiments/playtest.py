@@ -1,6 +1,6 @@
 """Games played by people, brought back to the lab: win rates, the table's skill, its levels.
 
-A log is a CSV file of games played with real cards, one row a game (README, "Playtesting"), or
+A log is a CSV file of games played with real cards, one row a game (README, `playtest summarize`), or
 a folder of records saved by `island-escape play`. For each table (and all tables together)
 `summarize` gives the games and win rate with a 95% interval for each rule setting, the table's
 place on the skill axis, and the rules that would make Easy, Normal and Hard for it.

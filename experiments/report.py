@@ -471,7 +471,7 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     md += [""] + policies_section(recs, figures, report_dir)
     md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)
     md += [""] + sweep_section(sweep.out, report_dir, figures)
-    if study.forbidden_island:  # the parent game's playtested ladder (issue #14)
+    if study.forbidden_island:  # the parent game's playtested ladder
         md += forbidden_island_sections(study, recs, report_dir, Path(out_dir), c, threads, echo)
     md += ["## The rulebook's numbers, checked", "", rulebook.markdown(rb), ""]
     md += ["## How this was made", "",

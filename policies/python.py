@@ -13,7 +13,7 @@ sinks (R15); the default takes the first option in the RECORD-FORMAT order.
     game = play_python(raise_or_wander, Rules(), seed=3)
     print(game.outcome, game.turn)
 
-Once a prototype plays well, port it to a numba module (see README "Policies").
+Once a prototype plays well, port it to a numba module (README, "Extending the lab").
 """
 
 from __future__ import annotations

@@ -123,7 +123,7 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         FI_LOOKAHEAD,
         "    _sort_stretch(t, TPILE, TPILE + t[TPILE_N])\n    _shuffle(t, TPILE, TPILE + t[TPILE_N], rng)\n",
         "    pass\n",
-        "issue 14 (R19's twin): the search's worlds keep the treasure pile's true order"),
+        "R19's counterpart in Forbidden Island: the search's worlds keep the treasure pile's true order"),
 }
 
 

@@ -1,4 +1,4 @@
-"""Forbidden Island's ladder report and Island Escape placed against it (issue #14)."""
+"""Forbidden Island's ladder report and Island Escape placed against it."""
 
 from __future__ import annotations
 

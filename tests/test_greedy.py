@@ -57,7 +57,7 @@ def test_greedy_beats_random_on_normal():
         wins = int(df["won"].sum())
         rates[policy] = wilson_interval(wins, len(df))
     assert rates["greedy"][0] > rates["random"][1]
-    # The README's 91.7% (20,000 games of seed 77) lies in this run's interval (91.4-92.9%): a
+    # The ladder's 91.7% (20,000 games of seed 77, tests/test_policies.py) lies in this run's interval (91.4-92.9%): a
     # change that costs greedy a point and a half of win rate fails here.
     assert rates["greedy"][0] <= 0.917 <= rates["greedy"][1]
 

@@ -8,7 +8,8 @@ the reasoning; this file only says where the port differs in form. Only public p
 state are read: hands, tiles, pawns, the treasure discard, the flood discard and the sizes of the
 flood pile's layers with their cards (never the order inside the treasure or flood pile).
 
-The port is written for speed (issue 14 asks 20,000 games/s), so it differs in form thus:
+The port is written for speed (the study plays hundreds of thousands of its games; the aim is
+20,000 games/s on 2 cores), so it differs in form thus:
 - It never reads the legal list (USES_LEGAL = False: the play loop skips building it). The
   reference picks among the legal actions, but it only ever considers a few kinds; the port
   finds those itself (the kernel's target masks of `turn_actions`, walked bit by bit; the
@@ -1514,7 +1515,7 @@ def scratch() -> tuple[np.ndarray, np.ndarray]:
 
 # --- the registry's interface (policies/forbidden_island/registry.py) ---------------------------------------
 
-DESCRIPTION = "goal-directed fair player: flood odds, collectors, special cards just in time (issue 14)"
+DESCRIPTION = "goal-directed fair player: flood odds, collectors, special cards just in time"
 WEIGHTS = 48  # the policy parameter slots proper: the W_* weights (0 = the reference's value)
 USES_LEGAL = False  # it lists its own candidates: the play loop need not build the legal list
 

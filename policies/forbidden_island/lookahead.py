@@ -14,7 +14,8 @@ seat's codes stand for all: the fullest hand that holds the card, which frees th
 Never a decision with one legal code, never a lift that moves nobody to or from the current
 player.
 
-Worlds (the issue's twin of R19): everything is public except the order of the two draw piles.
+Worlds (Forbidden Island's counterpart of R19): everything is public except the order of the two
+draw piles.
 A world keeps the state and redraws those orders: the treasure pile's cards (known from the deck,
 the hands and the discard) in a random order, and each public layer of the flood pile (F6: after
 a Waters Rise! the top layer is exactly the old discard) shuffled within itself. The cards are
@@ -57,27 +58,27 @@ so low against a quiet one):
 | first, constant, 4, 1 | 58.5% | 57.0% | 34.8% |
 | all, constant, 4, 1 | 60.0% | 66.8% | 36.8%, 26/s |
 | all, learned (margin 0.03), 4, 1 | 66.5%, 11/s | 73.0%, 9/s | |
-| all, learned, 3, 1 (last round's default) | 70.0%, 11/s | | |
+| all, learned, 3, 1 | 70.0%, 11/s | | |
 
-(Those rows rolled out with older experts; the expert of this round wins 46.8% at 2p Novice.)
-This round, with this round's expert, 2p Novice (seed 1, 400 games): last round's default
-73.5%; the estimate refitted on this expert with more features (lookahead_value.py) 72.5%; and
-on top of that two screening worlds 78.2%, three confirmation rounds 74.5%, four screening
-worlds and three confirmation rounds **84.0%** (+11.5 ± 4.9 over the refitted default, 7.2
-games/s against 11-12). The screening's single world was the bottleneck once the
-leaf had a learned worth: with one world a good candidate is dropped whenever that world's three
-turns happen to favour expert's choice.
+(Those rows rolled out with weaker versions of expert: they compare budgets, not today's win
+rates.) With a stronger expert (46.8% at 2p Novice on those games), 2p Novice (seed 1, 400
+games): all kinds, learned worth, horizon 3, one world 73.5%; the estimate refitted on that
+expert with more features (lookahead_value.py) 72.5%; on top of that two screening worlds
+78.2%, three confirmation rounds 74.5%, four screening worlds and three confirmation rounds
+**84.0%** (+11.5 ± 4.9 over one world, 7.2 games/s against 11-12). The screening's single world
+is the bottleneck once the leaf has a learned worth: with one world a good candidate is dropped
+whenever that world's three turns happen to favour expert's choice.
 
-So the budget is set per cell (issue #14's targets are four times the published rate at Novice
-and Normal; `CELL_SCREEN`, `CELL_HORIZON`, `CELL_ROUNDS`, `CELL_CONFIRM`, `CELL_SHARE` below; a
+So the budget is set per cell (the targets are four times the published rate at Novice and
+Normal; `CELL_SCREEN`, `CELL_HORIZON`, `CELL_ROUNDS`, `CELL_CONFIRM`, `CELL_SHARE` below; a
 slot set in the parameter array overrides its cell): the cells far above their target spend
 less, 2p Novice (and 3p Novice, the next tightest) more. `make report` and `simulate` both play
 these defaults.
 
-A round later, with expert stronger again and the estimate refitted on it (with two Lift
-features), 2p Novice on 400 paired games at each of seeds 1, 7 and 99 (1,200 in all): four
-screening worlds and three rounds 80.6%; eight worlds 81.9%; eight worlds and up to six rounds
-82.3% (+1.6 +- 2.7), at 1.4 times the CPU time of four worlds. The four cells furthest above
+With expert stronger still and the estimate refitted on it (with two Lift features), 2p Novice
+on 400 paired games at each of seeds 1, 7 and 99 (1,200 in all): four screening worlds and
+three rounds 80.6%; eight worlds 81.9%; eight worlds and up to six rounds 82.3% (+1.6 +- 2.7),
+at 1.4 times the CPU time of four worlds. The four cells furthest above
 their targets (Normal at 2 and 3 players, 4 players at both levels) pay for it by searching
 half of their searchable decisions (the share drawn from the policy stream).
 
@@ -89,7 +90,7 @@ half of their searchable decisions (the share drawn from the policy stream).
 
 Confirmation blocks are 16 worlds in every cell (`CELL_CONFIRM`).
 
-README.md has the six cells at 2,000 games (seed 2026) with their speed.
+reports/forbidden-island.md has the six cells' win rates at 2,000 games (seed 2026).
 
 The parameter array is this policy's `SLOTS` slots, then expert's own array (its weights and
 scratch space), which the decisions and every rollout use. Slots (0 = the default): 0 screening

@@ -8,8 +8,8 @@ policy that lists its own candidates says `USES_LEGAL = False`: the play loop th
 legal list and calls it with n = 0, and it writes the code of its (legal) choice into acts[0]
 and returns 0; where the rules leave a single action (a draw while no hand holds a special card,
 `kernel.only_draw`) the loop plays it without asking such a policy. A fair policy reads no order
-of the draw piles (the issue's twin of R19) and draws randomness only from the policy stream
-(`layout.STREAM_POLICY`).
+of the draw piles (Forbidden Island's counterpart of R19) and draws randomness only from the
+policy stream (`layout.STREAM_POLICY`).
 
 Modules are named here, not imported, so that the play loop's dispatch can read this registry
 while search policies import the play loop.

@@ -25,7 +25,7 @@ def test_simulate_forbidden_island_random_summary_table_and_records(tmp_path):
     assert r.returncode == 0, r.stderr
     summary = json.loads(r.stdout)
     assert summary["game"] == "forbidden-island" and summary["rules"]["difficulty"] == "elite"
-    assert summary["games"] == 3000 and summary["win_rate"] < 0.01  # random play: near 0% (issue 14)
+    assert summary["games"] == 3000 and summary["win_rate"] < 0.01  # random play hardly ever captures all four
     assert set(summary["loss_rates"]) == {"water", "drowned", "treasure", "fools_landing"}  # F14's causes
     df = pd.read_parquet(table)
     assert len(df) == 3000 and set(df["difficulty"]) == {"elite"} and (df["players"] == 3).all()

@@ -68,7 +68,7 @@ def test_expert_plays_through_the_play_loop_and_wins_where_random_does_not():
 
 @pytest.mark.slow
 def test_expert_wins_near_twice_the_published_rate_at_two_players_novice():
-    """Issue 14's target is twice the published bot (20.19%); 20,000 games measured 40.5%."""
+    """The target is twice the published bot (20.19%); 20,000 games measured 40.5%."""
     from experiments.runner import wilson_interval
 
     raw = run_games(Rules(players=2, difficulty="novice"), "expert", 20_000, seed=2026)

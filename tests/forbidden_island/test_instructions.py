@@ -1,11 +1,11 @@
-"""The profiling script's reading of callgrind's compressed positions (tests/forbidden_island/instructions.py).
+"""The profiling script's reading of callgrind's compressed positions (experiments/profiling/fi_instructions.py).
 
 valgrind is not needed here: the file below is written as callgrind writes one with
 --dump-instr=yes (an address, then a line number, then the events), with the forms it uses to
 save space. A misread position would charge instructions to the wrong function.
 """
 
-from tests.forbidden_island.instructions import _EVENTS, _costs
+from experiments.profiling.fi_instructions import _EVENTS, _costs
 
 CALLGRIND_FILE = """\
 version: 1

@@ -1,4 +1,4 @@
-"""The numba kernel agrees with the reference engine decision by decision (issue 14).
+"""The numba kernel agrees with the reference engine decision by decision.
 
 Lockstep games (kernel_check.py): at every decision point the same set of legal actions, after
 every step the same whole state (island, pawns, hands, both piles in order, discards, the flood
@@ -110,7 +110,7 @@ def test_kernel_games_end_and_keep_every_card():
     """The kernel alone, random legal play: every game ends, all 28 treasure and 24 flood cards
     stay accounted for, the meter only rises, no loss cause holds while the game runs (the
     kernel looks for one only after a draw), and no pawn stands on a sunk place once the swims
-    are over (the issue's property test, on the kernel)."""
+    are over (the engine's property test, on the kernel)."""
     rng_choice = np.random.default_rng(5)
     out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
     rng = np.zeros(3, dtype=np.uint64)

@@ -1,4 +1,4 @@
-"""The lab's commands on Forbidden Island (issue 14: one interface for both games): a sweep file
+"""The lab's commands on Forbidden Island (one interface for both games): a sweep file
 with `game = "forbidden-island"`, `find` over its tables, records and pictures, the cluster task."""
 
 from __future__ import annotations

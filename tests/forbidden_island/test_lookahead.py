@@ -1,7 +1,7 @@
 """Forbidden Island's `lookahead`: never worse than the expert it rolls out with, and fair.
 
 The twin of tests/test_search.py (Island Escape's search) and of R19's honesty test: the search
-may read everything but the order of the treasure and flood draw piles (issue 14), so
+may read everything but the order of the treasure and flood draw piles, so
 reshuffling those piles - and the game's own shuffle stream, which decides later reshuffles -
 must never change its choice.
 """
@@ -94,8 +94,8 @@ def _reshuffle_hidden(s: np.ndarray, rng: np.ndarray, shuffle: np.random.Generat
 
 @pytest.mark.parametrize("confirmed", [True, False])
 def test_reshuffling_the_hidden_draw_piles_never_changes_the_choice(confirmed):
-    """The issue's twin of R19, at turn starts of 2-4 player games. The search is set to leave
-    expert's choice easily (two screening worlds, any confirmed gain; or the screening's pick
+    """Forbidden Island's counterpart of R19, at turn starts of 2-4 player games. The search is set
+    to leave expert's choice easily (two screening worlds, any confirmed gain; or the screening's pick
     unconfirmed) so that the test exercises the search's own worlds, not only expert."""
     pp = lookahead.default_params()
     pp[0] = 2.0

@@ -1,4 +1,4 @@
-"""Forbidden Island's play loop, its random player and the runner's side of it (issue 14)."""
+"""Forbidden Island's play loop, its random player and the runner's side of it."""
 
 from __future__ import annotations
 

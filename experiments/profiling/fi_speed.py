@@ -1,17 +1,17 @@
-"""Forbidden Island's expert on one thread, in games per CPU-second (issue 14's speed work).
+"""Forbidden Island's expert on one thread, in games per CPU-second.
 
-    python -m tests.forbidden_island.speed [GAMES] [POLICY]
+    python -m experiments.profiling.fi_speed [GAMES] [POLICY]
 
 CPU time of the process rather than the wall clock: on a machine shared with other jobs the
 wall clock moves with their load while a thread's CPU time barely does (it still moves some
 per cent, through caches and clock speed: compare runs made side by side). Also prints how many
-decisions a game asks for, by phase, from 200 logged games. Not part of `make test`; `make
-bench` gives the wall-clock figures.
+decisions a game asks for, by phase, from 200 logged games. `make bench` gives the wall-clock
+figures.
 """
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 import numpy as np
@@ -59,5 +59,16 @@ def main(games: int = 20_000, policy: str = "expert") -> None:
               + ", ".join(f"{name} {x:.1f}" for name, x in zip(PHASES, per, strict=True)) + ")")
 
 
+def cli(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(prog="python -m experiments.profiling.fi_speed",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("games", nargs="?", type=int, default=20_000, help="games per player count (default 20,000)")
+    ap.add_argument("policy", nargs="?", default="expert", help="a Forbidden Island policy (default expert)")
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error(f"games must be at least 1, not {args.games}")
+    main(args.games, args.policy)
+
+
 if __name__ == "__main__":
-    main(*(int(a) if a.isdigit() else a for a in sys.argv[1:]))
+    cli()

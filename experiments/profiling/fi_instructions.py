@@ -1,6 +1,6 @@
-"""Where Forbidden Island's expert spends its instructions, function by function (issue 14's speed work).
+"""Where Forbidden Island's expert spends its instructions, function by function.
 
-    python -m tests.forbidden_island.instructions [--players 2] [--games 1000] [--apart NAME ...]
+    python -m experiments.profiling.fi_instructions [--players 2] [--games 1000] [--apart NAME ...]
 
 Plays GAMES games at Normal under valgrind's callgrind with its cache simulator, counting only
 the games (instrumentation is switched on after a warm-up), and prints for every compiled
@@ -17,7 +17,6 @@ instructions), so it compiles into a cache of its own, and its totals are not th
 Needs valgrind and binutils' `nm` on the PATH. Code for valgrind is compiled for a CPU valgrind
 knows (haswell with its bit-manipulation and AVX2 features), into its own numba cache under
 ~/.cache/island-escape/numba-instructions/, so the first run compiles for a few minutes.
-Not part of `make test`.
 
 How it finds the functions: numba loads the play loop from its cache as object code; this
 script keeps a copy of that object (by wrapping numba's unserialise step), reads its symbols
@@ -107,7 +106,7 @@ def _play(players: int, games: int, apart: list[str], out: Path, under_valgrind:
     cres = next(iter(PLAY_CHUNK["expert"].overloads.values()))
     name = cres.fndesc.llvm_func_name
     if cres.library.name not in kept:
-        sys.exit("instructions: the play loop was compiled, not loaded from the cache; run again")
+        sys.exit("fi_instructions: the play loop was compiled, not loaded from the cache; run again")
     out.with_suffix(".o").write_bytes(kept[cres.library.name])
     out.with_suffix(".entry").write_text(f"{name} {cres.library.get_pointer_to_function(name)}\n")
     subprocess.run(["callgrind_control", "-i", "on", str(os.getpid())], check=True, capture_output=True)
@@ -194,7 +193,7 @@ def _table(out: Path, games: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m tests.forbidden_island.instructions",
+    ap = argparse.ArgumentParser(prog="python -m experiments.profiling.fi_instructions",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     ap.add_argument("--games", type=int, default=1000)
@@ -210,7 +209,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     for tool in ("valgrind", "callgrind_control", "nm"):
         if shutil.which(tool) is None:
-            sys.exit(f"instructions: needs {tool} on the PATH")
+            sys.exit(f"fi_instructions: needs {tool} on the PATH")
     from sim import source_digest
 
     # a cache per state of the sources (as the project's own) and per set of functions kept apart
@@ -218,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
     home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     cache = home / "island-escape" / "numba-instructions" / f"{source_digest()}-{tag}"
     env = {**os.environ, **_CPU, "NUMBA_CACHE_DIR": str(cache)}
-    me = [sys.executable, "-m", "tests.forbidden_island.instructions", "--players", str(args.players),
+    me = [sys.executable, "-m", "experiments.profiling.fi_instructions", "--players", str(args.players),
           "--games", str(args.games), "--apart", *args.apart]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "callgrind.out"
@@ -236,7 +235,7 @@ def _run(what: str, cmd: list[str], env: dict[str, str]) -> None:
     done = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["(nothing on stderr)"])[-1]
-        sys.exit(f"instructions: {what} failed (exit {done.returncode}): {last}")
+        sys.exit(f"fi_instructions: {what} failed (exit {done.returncode}): {last}")
 
 
 if __name__ == "__main__":
