@@ -1102,6 +1102,8 @@ def playtest_summarize_cmd(logs, as_json, lab_games, seed, threads):
     for line in problems:
         click.echo(f"island-escape playtest: {line}", err=True)
     if not games:
+        if problems:  # each bad file or row has had its line
+            sys.exit(EXIT_BAD_INPUT)
         fail("no good games in " + ", ".join(logs))
     lab = LabWinRate(lab_games, seed, threads) if LabWinRate.available() else None
     summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3)

@@ -21,14 +21,15 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse
+# Starlette comes with the `play` extra and is imported where a page is built: the JSON reading
+# and the quoting here serve the command line too (experiments/playtest.py).
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 MAX_BODY = 64 * 1024  # the largest honest request is a new game's rules: well under 1 KB
@@ -118,6 +119,8 @@ async def json_object(request: Request) -> dict:
 
 
 async def _answer(send, status: int, message: str) -> None:
+    from starlette.responses import JSONResponse
+
     response = JSONResponse({"error": message}, status_code=status)
     await send({"type": "http.response.start", "status": response.status_code,
                 "headers": response.raw_headers})
@@ -168,14 +171,20 @@ class BodyGuard:
 
 
 async def _page_error(request: Request, exc: PageError) -> JSONResponse:
+    from starlette.responses import JSONResponse
+
     return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    from starlette.responses import JSONResponse
+
     return JSONResponse({"error": exc.detail}, status_code=exc.status_code, headers=exc.headers)
 
 
 async def _server_error(request: Request, exc: Exception) -> JSONResponse:
+    from starlette.responses import JSONResponse
+
     # The server's log keeps the traceback (Starlette re-raises after answering); the client
     # learns only that the request failed.
     return JSONResponse({"error": f"the server failed on this request ({type(exc).__name__})"}, status_code=500)
@@ -185,6 +194,11 @@ def hardened_app(routes: list, hosts: Iterable[str] = LOOPBACK_HOSTS, max_body: 
                  lifespan=None) -> Starlette:
     """A Starlette app of `routes` behind the host check, the JSON-only rule, the body limit and
     JSON error answers; endpoints raise `PageError` to refuse a request."""
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
+
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts)),
                   Middleware(BodyGuard, max_body=max_body)]
     handlers = {PageError: _page_error, HTTPException: _http_error, Exception: _server_error}

@@ -23,7 +23,6 @@ from experiments.cli import MAX_SEED  # noqa: E402
 from experiments.pages import MAX_BODY, GameStore  # noqa: E402
 from experiments.play import server as play_server  # noqa: E402
 from experiments.play.session import Session, kernel_island  # noqa: E402
-from sim.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, free_port  # noqa: E402
 
 RULES_BODY = {"players": 1, "rules": {k: v for k, v in SHORT_RULES.as_record().items() if k != "players"}}
