@@ -267,6 +267,29 @@ def test_a_body_without_a_length_is_cut_off_at_the_limit(tmp_path):
     assert res.status_code == 413 and app.state.sessions == {}
 
 
+def test_a_body_declared_too_large_is_refused_before_it_is_read():
+    import asyncio
+
+    from experiments.pages import BodyGuard
+
+    reads, sent = [], []
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app must not see the request")
+
+    async def receive():
+        reads.append(1)
+        return {"type": "http.request", "body": b"{}", "more_body": True}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "POST", "path": "/api/games",
+             "headers": [(b"content-type", b"application/json"), (b"content-length", str(30 << 20).encode())]}
+    asyncio.run(BodyGuard(app)(scope, receive, send))
+    assert reads == [] and sent[0]["status"] == 413 and b"larger than" in sent[1]["body"]
+
+
 def test_a_huge_action_is_echoed_short_and_changes_nothing(tmp_path):
     app, client = make_client(tmp_path)
     gid, headers = create(client)
@@ -317,6 +340,24 @@ def test_a_failed_record_write_keeps_the_game_and_can_be_retried(tmp_path):
     out = subprocess.run([sys.executable, "-m", "experiments.cli", "replay", "--json", str(records / name)],
                          capture_output=True, text=True, check=True)
     assert json.loads(out.stdout)["cause"] == end["end"]["cause"]
+
+
+def test_a_record_appears_under_its_name_only_when_whole(tmp_path, monkeypatch):
+    import experiments.play.session as session_module
+
+    folder, written = tmp_path / "records", []
+    real_write = session_module.write_record
+
+    def watched(path, record):  # while it is written, no record is under its final name yet
+        assert Path(path).parent == folder and not list(folder.glob("playtest-*.json"))
+        real_write(path, record)
+        written.append(Path(path).name)
+
+    monkeypatch.setattr(session_module, "write_record", watched)
+    app, client = make_client(tmp_path)
+    gid, headers = create(client, seed=5)
+    end = play_to_the_end(client, gid, headers)
+    assert [p.name for p in folder.iterdir()] == [end["end"]["record"]] and written != [end["end"]["record"]]
 
 
 def test_a_record_is_written_whole_or_not_at_all(tmp_path, monkeypatch):

@@ -226,6 +226,8 @@ MALFORMED = {
     "stray-quote.csv": (b'players,outcome\n2,"win"x\n', "stray-quote.csv, line 2: not a CSV log (',' expected"),
     "huge-number.csv": (b"players,outcome\n" + b"9" * 5000 + b",win\n",
                         "huge-number.csv, row 2: column players: '9999"),
+    "huge-number-said.csv": (b"players,outcome\n" + b"9" * 5000 + b",win\n",
+                             "9... (5002 characters) is not a whole number"),
     "deep.json": (b"[" * 100_000, "deep.json: nested more than 8 deep"),
     "binary.json": (bytes(range(128, 256)), "binary.json: line 1: not UTF-8 text (byte 0x80)"),
     "huge-number.json": (b'{"format": "x", "seed": ' + b"9" * 5000 + b"}",
