@@ -191,7 +191,28 @@ def test_idle_games_expire(tmp_path):
     assert list(app.state.sessions) == [fresh]
 
 
-def test_a_dropped_game_cancels_its_queued_work():
+def test_a_dropped_game_takes_its_waiting_bot_games_with_it(tmp_path):
+    import gc
+    import weakref
+
+    app = play_server.create_app(tmp_path / "records", bots=("greedy", "novice"), live_games=2)
+    client = TestClient(app, base_url="http://127.0.0.1")
+    try:
+        made = [client.post("/api/games", json=RULES_BODY).json()["id"] for _ in range(2)]
+        second = weakref.ref(app.state.sessions[made[1]])
+        made += [client.post("/api/games", json=RULES_BODY).json()["id"] for _ in range(3)]
+        queue = app.state.bot_queue
+        assert queue.running is not None  # game 0's first bot: in the worker
+        assert list(app.state.sessions) == made[3:]
+        assert [(s.id, policy) for s, policy in queue.waiting] == [
+            (made[3], "greedy"), (made[3], "novice"), (made[4], "greedy"), (made[4], "novice")]
+        gc.collect()
+        assert second() is None  # nothing keeps a dropped game alive
+    finally:
+        app.state.bot_queue.stop()
+
+
+def test_the_store_tells_of_every_game_it_drops():
     dropped = []
     store = GameStore(cap=2, idle_seconds=60, on_drop=dropped.append)
     first, _ = store.add(lambda gid: f"game {gid}")

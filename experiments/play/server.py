@@ -25,6 +25,8 @@ import json
 import multiprocessing
 import re
 import secrets
+import threading
+from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
@@ -59,6 +61,72 @@ def draw_seed() -> int:
     return secrets.randbelow(SEED_SPACE)
 
 
+class BotQueue:
+    """The bots' games, played one at a time in one worker process (compiling a policy's kernel
+    holds the GIL for seconds, too long for a thread of the server). Only the job being played
+    is in the pool; the others wait here, so a game dropped from the store takes its waiting
+    jobs with it and nothing keeps it in memory."""
+
+    def __init__(self, policies: tuple[str, ...]):
+        self.policies = policies
+        self.waiting: deque[tuple[Session, str]] = deque()
+        self.running: Future | None = None
+        self.executor: ProcessPoolExecutor | None = None
+        self.workers: list[multiprocessing.Process] = []
+        self.stopped = False
+        self.lock = threading.Lock()
+
+    def add(self, session: Session) -> None:
+        with self.lock:
+            for policy in self.policies:
+                session.bots[policy] = None
+                self.waiting.append((session, policy))
+        self._next()
+
+    def drop(self, session: Session) -> None:
+        with self.lock:
+            self.waiting = deque(job for job in self.waiting if job[0] is not session)
+
+    def _next(self) -> None:
+        with self.lock:
+            if self.running is not None or not self.waiting or self.stopped:
+                return
+            session, policy = self.waiting.popleft()
+            if self.executor is None:
+                before = set(multiprocessing.active_children())
+                self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self.running = future = self.executor.submit(bot_result, session.rules.as_record(), session.seed, policy)
+            if not self.workers:  # the pool starts its worker with its first job
+                self.workers = list(set(multiprocessing.active_children()) - before)
+        future.add_done_callback(lambda f: self._done(f, session, policy))
+
+    def _done(self, future: Future, session: Session, policy: str) -> None:
+        if not future.cancelled():
+            try:
+                session.bots[policy] = future.result()
+            except Exception as exc:  # a bot that cannot play must not stop the people's game
+                session.bots[policy] = {"error": str(exc) or type(exc).__name__}
+        with self.lock:
+            self.running = None
+        self._next()
+
+    def stop(self) -> None:
+        """The pool and its worker end with the server, whatever the worker is doing (compiling a
+        kernel takes it tens of seconds, and it would outlive a server stopped by SIGTERM)."""
+        with self.lock:
+            self.stopped = True
+            self.waiting.clear()
+        if self.executor:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        for worker in self.workers:
+            worker.terminate()
+        for worker in self.workers:
+            worker.join(5)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(5)
+
+
 def load_levels(path: Path) -> dict[int, dict[str, dict]]:
     """players -> level -> {rules, change, win_rate} from reports/difficulty.json (if present)."""
     out: dict[int, dict[str, dict]] = {}
@@ -86,50 +154,8 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
     if defaults.get("seed") is not None:
         defaults["seed"] = str(defaults["seed"])  # as digits, exact beyond 2**53
     bots = BOT_POLICIES if bots is None else tuple(bots)
-    pool: list[ProcessPoolExecutor] = []  # one worker process for the bots, started with the first game
-    workers: list[multiprocessing.Process] = []
-
-    def drop(session: Session) -> None:  # a game dropped from the store takes its queued bots with it
-        for future in session.bot_jobs:
-            future.cancel()
-
-    store: GameStore[Session] = GameStore(live_games, idle_seconds, on_drop=drop)
-
-    def start_bots(session: Session) -> None:
-        if not bots:
-            return
-        if not pool:
-            before = set(multiprocessing.active_children())
-            pool.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
-
-        def done(future: Future, policy: str) -> None:
-            if future.cancelled():
-                return
-            try:
-                session.bots[policy] = future.result()
-            except Exception as exc:  # a bot that cannot play must not stop the people's game
-                session.bots[policy] = {"error": str(exc) or type(exc).__name__}
-
-        for policy in bots:
-            session.bots[policy] = None
-            future = pool[0].submit(bot_result, session.rules.as_record(), session.seed, policy)
-            future.add_done_callback(lambda f, policy=policy: done(f, policy))
-            session.bot_jobs.append(future)
-        if not workers:  # the pool starts its worker at the first job
-            workers.extend(set(multiprocessing.active_children()) - before)
-
-    def stop_bots() -> None:
-        """The pool and its worker end with the server, whatever the worker is doing (compiling a
-        kernel can take it tens of seconds, and it would outlive a server stopped by SIGTERM)."""
-        for executor in pool:
-            executor.shutdown(wait=False, cancel_futures=True)
-        for worker in workers:
-            worker.terminate()
-        for worker in workers:
-            worker.join(5)
-            if worker.is_alive():
-                worker.kill()
-                worker.join(5)
+    bot_queue = BotQueue(bots)
+    store: GameStore[Session] = GameStore(live_games, idle_seconds, on_drop=bot_queue.drop)
 
     def session_of(request: Request) -> Session:
         return store.get(request.path_params["gid"], request.headers.get(TOKEN_HEADER))
@@ -171,7 +197,7 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
             return Session(gid, rules, seed, Path(records_dir), level=level, seed_chosen=chosen is not None)
 
         session, token = store.add(make)
-        start_bots(session)
+        bot_queue.add(session)
         return JSONResponse({**session.public_state(), "token": token})
 
     async def state(request: Request):
@@ -215,10 +241,10 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        stop_bots()
+        bot_queue.stop()
 
     app = hardened_app(routes, hosts, lifespan=lifespan)
     app.state.store = store
     app.state.sessions = store.games
-    app.state.stop_bots = stop_bots
+    app.state.bot_queue = bot_queue
     return app

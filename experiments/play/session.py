@@ -112,7 +112,6 @@ class Session:
     record_name: str | None = None  # the saved record's file name in records_dir
     record_problem: str | None = None  # why the finished game's record could not be saved
     bots: dict[str, dict | None] = field(default_factory=dict)
-    bot_jobs: list = field(default_factory=list)  # the bots' futures, cancelled if the game is dropped
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
