@@ -23,6 +23,7 @@ from experiments.cli import MAX_SEED  # noqa: E402
 from experiments.pages import MAX_BODY, GameStore  # noqa: E402
 from experiments.play import server as play_server  # noqa: E402
 from experiments.play.session import Session, kernel_island  # noqa: E402
+from sim.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, free_port  # noqa: E402
 
 RULES_BODY = {"players": 1, "rules": {k: v for k, v in SHORT_RULES.as_record().items() if k != "players"}}
@@ -401,6 +402,31 @@ def test_the_record_endpoint_refuses_a_game_in_progress(tmp_path):
     gid, headers = create(client)
     res = client.post(f"/api/games/{gid}/record", json={}, headers=headers)
     assert res.status_code == 409 and "not over" in res.json()["error"]
+
+
+# --- the board ----------------------------------------------------------------------------------------
+
+
+def test_the_board_is_drawn_without_pyplot_in_the_drawers_colours(monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from experiments import boards
+
+    def no_pyplot(*args, **kwargs):
+        raise AssertionError("the page's board must not go through pyplot (one drawing at a time)")
+
+    monkeypatch.setattr(plt, "figure", no_pyplot)
+    session = Session("board", Rules(players=4), 5, records_dir=None)
+    session.act(0, "move up")
+    svg = boards.board_svg(session.public_game(), "Turn 1: pawn 0")
+    for c in range(1, 6):
+        for r in range(1, 6):
+            assert svg.count(f'id="place-{c}-{r}"') == 1
+    for colour in (*boards.PAWN_COLOURS, boards.BACK):
+        assert colour in svg
+    face_up = [t.card for t in session.game.board.values() if t.state != "down"]
+    assert "JK" in face_up and "heli" in svg and "Turn 1: pawn 0" in svg
+    assert svg.count('fill="url(#card-back)"') == 25 - len(face_up)
 
 
 # --- stopping -----------------------------------------------------------------------------------------

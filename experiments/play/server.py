@@ -53,8 +53,8 @@ from sim.rules import RuleError, Rules
 STATIC = Path(__file__).parent / "static"
 LEVELS = ("easy", "normal", "hard")
 SEED_SPACE = MAX_SEED + 1  # a drawn seed is any the kernel takes: too many to search through
-LIVE_GAMES = 200
-IDLE_SECONDS = 3 * 3600
+LIVE_GAMES = 200  # a table plays one game at a time: room for many tabs, memory bounded (~20 KB a game)
+IDLE_SECONDS = 3 * 3600  # a game left over lunch is still there
 
 
 def draw_seed() -> int:
