@@ -1047,7 +1047,8 @@ def bench_cmd(games, engine_games, quick, out):
 @click.option("--swim-cost", type=int, help="Actions a swim costs.")
 @click.option("--actions", type=int, help="Actions per turn.")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]), help="A named variant.")
-@click.option("--seed", type=click.IntRange(min=0), help="The island and flood order: kernel game 0 of this seed.")
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED),
+              help="The island and flood order: kernel game 0 of this seed (it spoils the surprise).")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False), default="playtests", show_default=True,
               help="Where finished games are saved as records.")
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True)
@@ -1133,6 +1134,8 @@ def playtest_summarize_cmd(logs, as_json, lab_games, seed, threads):
     for line in problems:
         click.echo(f"island-escape playtest: {line}", err=True)
     if not games:
+        if problems:  # each bad file or row has had its line
+            sys.exit(EXIT_BAD_INPUT)
         fail("no good games in " + ", ".join(logs))
     lab = LabWinRate(lab_games, seed, threads) if LabWinRate.available() else None
     summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3)

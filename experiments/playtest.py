@@ -16,12 +16,15 @@ The win-rate curve is passed in (`WinRate`), so the statistics can be checked on
 from __future__ import annotations
 
 import csv
+import io
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from experiments.pages import clip, parse_json, shorten
 from sim.engine import LOSS_CAUSES
 from sim.rules import RuleError, Rules, pretty
 
@@ -33,6 +36,11 @@ SKILL_GRID = np.round(np.linspace(0.0, 1.0, 21), 3)  # where the lab measures th
 FINE_GRID = np.round(np.linspace(0.0, 1.0, 401), 4)  # where the likelihood is maximised
 CHI2_1_95 = 3.841458820694124  # 95% quantile of chi-square with 1 degree of freedom
 ALL_TABLES = "all tables"
+LISTED_PROBLEMS = 20  # bad rows (or records) listed a file (or folder); the rest are counted
+MAX_LOG_BYTES = 64 << 20  # a log of real games is a few KB: anything near this is not one
+MAX_RECORD_BYTES = 4 << 20
+RECORD_DEPTH = 8  # a record nests 4 deep (turns: a list of turns, each a list of entries)
+PROBLEM_CHARS = 300  # a problem line quotes at most this much of the file
 
 
 class LogError(ValueError):
@@ -57,10 +65,9 @@ class Game:
 
 
 def _whole(text: str, column: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise ValueError(f"column {column}: {text!r} is not a whole number") from None
+    if not re.fullmatch("[+-]?[0-9]{1,18}", text):  # no count of a game has 19 digits
+        raise ValueError(f"column {column}: {clip(text)} is not a whole number")
+    return int(text)
 
 
 def _row_game(row: dict[str, str], table: str, where: str) -> Game:
@@ -81,36 +88,72 @@ def _row_game(row: dict[str, str], table: str, where: str) -> Game:
         raise ValueError(f"column {column}: {message}") from None
     outcome = (row.get("outcome") or "").strip().lower()
     if outcome not in OUTCOMES:
-        raise ValueError(f"column outcome: {outcome!r} is not win or an R18 cause ({', '.join(LOSS_CAUSES)})")
+        raise ValueError(f"column outcome: {clip(outcome)} is not win or an R18 cause ({', '.join(LOSS_CAUSES)})")
     extra = {}
     for column in ("turns", "treasures_raised"):
         text = (row.get(column) or "").strip()
         if text:
             extra[column] = _whole(text, column)
             if extra[column] < 0:
-                raise ValueError(f"column {column}: {text!r} is negative")
+                raise ValueError(f"column {column}: {clip(text)} is negative")
     if extra.get("treasures_raised", 0) > 4:
         raise ValueError(f"column treasures_raised: {extra['treasures_raised']} is more than 4")
     return Game((row.get("table") or "").strip() or table, rules, outcome, where, **extra)
 
 
-def read_csv(path: Path, problems: list[str]) -> list[Game]:
-    """The good rows of one CSV log; each bad row adds one line to `problems`."""
+class _Problems:
+    """The problem lines of one file or folder: the first LISTED_PROBLEMS in full, then a count."""
+
+    def __init__(self, where: Path, problems: list[str]):
+        self.where, self.problems, self.count = where, problems, 0
+
+    def add(self, line: str) -> None:
+        self.count += 1
+        if self.count <= LISTED_PROBLEMS:
+            self.problems.append(shorten(line, PROBLEM_CHARS))
+
+    def close(self) -> None:
+        if self.count > LISTED_PROBLEMS:
+            self.problems.append(f"{self.where}: {self.count - LISTED_PROBLEMS} more bad rows or records not listed")
+
+
+def read_text(path: Path, limit: int) -> str:
+    """A file's text, strictly UTF-8 (a byte-order mark allowed) and free of NUL; LogError saying
+    where it is not."""
     try:
-        handle = path.open(newline="", encoding="utf-8-sig")
+        with path.open("rb") as handle:
+            raw = handle.read(limit + 1)
     except OSError as exc:
         raise LogError(f"{path}: cannot read it ({exc.strerror})") from None
-    with handle:
-        reader = csv.DictReader(handle)
+    if len(raw) > limit:
+        raise LogError(f"{path}: larger than {limit >> 20} MB, not a log of games")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise LogError(f"{path}, line {line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); "
+                       "save it as UTF-8") from None
+    if "\0" in text:
+        line = text.count("\n", 0, text.index("\0")) + 1
+        raise LogError(f"{path}, line {line}: a NUL byte - a binary file, not a CSV log")
+    return text
+
+
+def read_csv(path: Path, problems: list[str]) -> list[Game]:
+    """The good rows of one CSV log; each bad row adds one line to `problems` (the first
+    LISTED_PROBLEMS of them, then their count). A file that is not a CSV log raises LogError."""
+    reader = csv.DictReader(io.StringIO(read_text(path, MAX_LOG_BYTES), newline=""), strict=True)
+    bad = _Problems(path, problems)
+    try:
         header = [h.strip() for h in (reader.fieldnames or [])]
         if not header:
             raise LogError(f"{path}: empty, expected a header row")
         reader.fieldnames = header
         if "outcome" not in header:
-            raise LogError(f"{path}: no outcome column (columns: {', '.join(header)})")
+            raise LogError(f"{path}: no outcome column (columns: {shorten(', '.join(header), 200)})")
         unknown = [h for h in header if h not in (*RULE_COLUMNS, "outcome", *OPTIONAL_COLUMNS)]
         if unknown:
-            raise LogError(f"{path}: unknown column {unknown[0]!r}")
+            raise LogError(f"{path}: unknown column {clip(unknown[0])}")
         games = []
         for row in reader:
             n = reader.line_num  # the line in the file (the header is line 1; blank lines count)
@@ -119,57 +162,71 @@ def read_csv(path: Path, problems: list[str]) -> list[Game]:
             try:
                 games.append(_row_game(row, path.stem, f"{path}, row {n}"))
             except ValueError as exc:
-                problems.append(f"{path}, row {n}: {exc}")
+                bad.add(f"{path}, row {n}: {exc}")
+    except csv.Error as exc:  # the dialect: a stray quote, a field over csv.field_size_limit()
+        raise LogError(f"{path}, line {reader.line_num + 1}: not a CSV log ({exc})") from None
+    bad.close()
     return games
+
+
+def _record_game(path: Path, table: str) -> Game:
+    """The finished game of one record file, replayed (the moves decide, not what the file
+    says); ValueError in one line if the file is not a finished record."""
+    from sim.records import RecordError, load_record, replay
+
+    try:
+        document = parse_json(read_text(path, MAX_RECORD_BYTES), max_depth=RECORD_DEPTH)
+        if not isinstance(document, dict):
+            raise ValueError(f"a record is a JSON object, not {type(document).__name__}")
+        game = replay(load_record(document))
+    except LogError as exc:
+        raise ValueError(str(exc).removeprefix(f"{path}").lstrip(":, ")) from None
+    except RecordError as exc:
+        raise ValueError(str(exc)) from None
+    if game.outcome is None:
+        raise ValueError("the game is not finished")
+    return Game(table, game.rules, game.outcome, str(path), game.turn, len(game.raised))
 
 
 def read_records(folder: Path, problems: list[str]) -> list[Game]:
     """Finished games saved by `island-escape play`; the table is the folder's name."""
-    from sim.records import RecordError, load_record, replay
-
-    games = []
+    games, bad = [], _Problems(folder, problems)
     for path in sorted(folder.glob("*.json")):
         try:
-            game = replay(load_record(path))  # the moves decide, not what the file says
-        except RecordError as exc:
-            problems.append(f"{path}: {exc}")
-            continue
-        if game.outcome is None:
-            problems.append(f"{path}: the game is not finished")
-            continue
-        games.append(Game(folder.name, game.rules, game.outcome, str(path), game.turn, len(game.raised)))
+            games.append(_record_game(path, folder.name))
+        except ValueError as exc:
+            bad.add(f"{path}: {exc}")
+    bad.close()
     return games
 
 
+def read_records_file(path: Path, problems: list[str]) -> list[Game]:
+    try:
+        return [_record_game(path, path.parent.name)]
+    except ValueError as exc:
+        problems.append(shorten(f"{path}: {exc}", PROBLEM_CHARS))
+        return []
+
+
 def read_logs(paths: Iterable[str | Path]) -> tuple[list[Game], list[str]]:
-    """All good games of CSV logs, record folders and record files, and one line per bad row."""
+    """All good games of CSV logs, record folders and record files, and one line per bad row or
+    file (a file that is not a log at all is one line too; the other files are still read)."""
     problems: list[str] = []
     games: list[Game] = []
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            games += read_records(path, problems)
-        elif path.suffix.lower() == ".json":
-            if not path.exists():
-                raise LogError(f"{path}: no such file")
-            games += read_records_file(path, problems)
-        else:
-            games += read_csv(path, problems)
+        try:
+            if path.is_dir():
+                games += read_records(path, problems)
+            elif path.suffix.lower() == ".json":
+                if not path.exists():
+                    raise LogError(f"{path}: no such file")
+                games += read_records_file(path, problems)
+            else:
+                games += read_csv(path, problems)
+        except LogError as exc:
+            problems.append(shorten(str(exc), PROBLEM_CHARS))
     return games, problems
-
-
-def read_records_file(path: Path, problems: list[str]) -> list[Game]:
-    from sim.records import RecordError, load_record, replay
-
-    try:
-        game = replay(load_record(path))
-    except RecordError as exc:
-        problems.append(f"{path}: {exc}")
-        return []
-    if game.outcome is None:
-        problems.append(f"{path}: the game is not finished")
-        return []
-    return [Game(path.parent.name, game.rules, game.outcome, str(path), game.turn, len(game.raised))]
 
 
 # --- statistics ------------------------------------------------------------------------------------

@@ -22,17 +22,23 @@ from sim.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, escape_plan, hidden_cards, leaks, play_randomly  # noqa: E402
 
 
-def make_client(tmp_path, bots=()):
-    app = create_app(tmp_path / "records", bots=bots)
-    return app, TestClient(app)
+def make_client(tmp_path, bots=(), **options):
+    app = create_app(tmp_path / "records", bots=bots, **options)
+    return app, TestClient(app, base_url="http://127.0.0.1")
 
 
-def new_game(client, rules: Rules = SHORT_RULES, seed: int = 3) -> dict:
+def new_game(client, rules: Rules = SHORT_RULES, seed: int | None = 3) -> dict:
+    """A new game; the client then carries its token, as the page does."""
     rules_json = rules.as_record()
     players = rules_json.pop("players")
-    res = client.post("/api/games", json={"players": players, "rules": rules_json, "seed": seed})
+    body = {"players": players, "rules": rules_json}
+    if seed is not None:
+        body["seed"] = seed
+    res = client.post("/api/games", json=body)
     assert res.status_code == 200, res.text
-    return res.json()
+    state = res.json()
+    client.headers["X-Game-Token"] = state.pop("token")
+    return state
 
 
 # --- the island and floods are the kernel's ---------------------------------------------------------
@@ -106,7 +112,7 @@ def test_an_escape_goes_only_where_r15_allows(tmp_path):
         state = client.post(f"/api/games/{gid}/action", json={"pawn": 0, "action": m}).json()
     while state["phase"] != "escape":
         if state["phase"] == "flood":
-            state = client.post(f"/api/games/{gid}/flood").json()
+            state = client.post(f"/api/games/{gid}/flood", json={}).json()
         else:
             state = client.post(f"/api/games/{gid}/action", json={"pawn": state["pawn"], "action": "end"}).json()
     options = [tuple(o["place"]) for o in state["escape"]["options"]]
@@ -193,8 +199,9 @@ def test_a_finished_game_is_saved_as_a_record_that_replays_the_same(tmp_path):
     while state["phase"] != "over":
         state = play_randomly(call, state, rng)
     session = app.state.sessions[gid]
-    path = state["end"]["record"]
-    assert path and path.startswith(str(tmp_path / "records"))
+    name = state["end"]["record"]
+    assert name and "/" not in name and str(tmp_path) not in json.dumps(state)  # no server path in an answer
+    path = str(tmp_path / "records" / name)
     out = subprocess.run([sys.executable, "-m", "experiments.cli", "replay", "--json", path],
                          capture_output=True, text=True, check=True)
     replayed = json.loads(out.stdout)
@@ -253,7 +260,7 @@ def test_play_serves_the_page_and_refuses_a_port_in_use(tmp_path):
             except OSError:
                 assert proc.poll() is None and time.time() < deadline, proc.stderr.read() if proc.poll() else ""
                 time.sleep(0.3)
-        assert setup["defaults"]["players"] == 3 and setup["defaults"]["seed"] == 9
+        assert setup["defaults"]["players"] == 3 and setup["defaults"]["seed"] == "9"  # as digits: exact beyond 2**53
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as res:
             assert b"Island Escape" in res.read()
         out = run_cli("play", "--no-browser", "--port", str(port))

@@ -199,3 +199,68 @@ def test_logs_of_skilled_players_give_back_their_skills():
         estimate, (lo, hi), _ = estimate_skill(counts, lab, floor=lab.floor)
         assert lo <= skill <= hi, (skill, estimate, lo, hi)
         assert hi - lo < 0.6, (skill, lo, hi)  # the logs say something
+
+
+# --- malformed logs: one line each, exit 2, no traceback ---------------------------------------------
+
+
+def summarize_cli(*paths) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "experiments.cli", "playtest", "summarize", *map(str, paths)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def finished_record_json() -> dict:
+    from experiments.runner import export_records
+
+    (record,) = export_records(Rules(players=2), "greedy", 5, [0])
+    return record.to_json()
+
+
+MALFORMED = {
+    "binary.csv": (bytes(range(256)) * 8, "binary.csv, line 2: not UTF-8 text (byte 0x80)"),  # 0x0a ends line 1
+    "latin1.csv": (b"players,outcome,table\n2,win,caf\xe9\n", "latin1.csv, line 2: not UTF-8 text (byte 0xe9)"),
+    "nul.csv": (b"players,outcome\n2,w\x00in\n", "nul.csv, line 2: a NUL byte - a binary file"),
+    "huge-field.csv": (b"players,outcome,table\n2,win," + b"x" * 200_000 + b"\n",
+                       "huge-field.csv, line 2: not a CSV log (field larger than field limit"),
+    "open-quote.csv": (b'players,outcome\n2,"win\n', "open-quote.csv, line 2: not a CSV log (unexpected end of data)"),
+    "stray-quote.csv": (b'players,outcome\n2,"win"x\n', "stray-quote.csv, line 2: not a CSV log (',' expected"),
+    "huge-number.csv": (b"players,outcome\n" + b"9" * 5000 + b",win\n",
+                        "huge-number.csv, row 2: column players: '9999"),
+    "huge-number-said.csv": (b"players,outcome\n" + b"9" * 5000 + b",win\n",
+                             "9... (5002 characters) is not a whole number"),
+    "deep.json": (b"[" * 100_000, "deep.json: nested more than 8 deep"),
+    "binary.json": (bytes(range(128, 256)), "binary.json: line 1: not UTF-8 text (byte 0x80)"),
+    "huge-number.json": (b'{"format": "x", "seed": ' + b"9" * 5000 + b"}",
+                         "huge-number.json: not usable JSON: Exceeds the limit (4300 digits)"),
+    "list.json": (b"[1, 2]", "list.json: a record is a JSON object, not list"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_a_malformed_log_is_one_line_naming_it_with_exit_2(tmp_path, name):
+    content, message = MALFORMED[name]
+    (tmp_path / name).write_bytes(content)
+    out = summarize_cli(tmp_path / name)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr[-2000:]
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and len(lines[0]) < 400, lines[:3]
+    assert lines[0].startswith(f"island-escape playtest: {tmp_path / name}") and message in lines[0], lines[0]
+
+
+def test_a_malformed_record_in_a_folder_does_not_stop_the_good_ones(tmp_path):
+    folder = tmp_path / "table"
+    folder.mkdir()
+    (folder / "good.json").write_text(json.dumps(finished_record_json()), encoding="utf-8")
+    (folder / "deep.json").write_bytes(b"[" * 100_000)
+    games, problems = read_logs([folder])
+    assert len(games) == 1 and problems == [f"{folder / 'deep.json'}: nested more than 8 deep"]
+
+
+def test_at_most_20_bad_rows_are_listed_then_how_many_more(tmp_path):
+    log = tmp_path / "junk.csv"
+    log.write_text("players,outcome\n" + "zz,zz\n" * 300_000 + "2,win\n", encoding="utf-8")
+    games, problems = read_logs([log])
+    assert len(games) == 1 and len(problems) == 21
+    assert problems[0] == f"{log}, row 2: column players: 'zz' is not a whole number"
+    assert problems[19].startswith(f"{log}, row 21: ")
+    assert problems[20] == f"{log}: 299980 more bad rows or records not listed"

@@ -3,15 +3,19 @@
 Endpoints (all answers are JSON except the page, the static files and the board):
 
 - `GET  /api/setup`                          the start page's defaults and the report's levels
-- `POST /api/games` `{players, level | rules, seed}`  a new game; answers its public state
+- `POST /api/games` `{players, level | rules, seed}`  a new game; answers its public state and
+  its `token`, which every request about the game then carries in the X-Game-Token header
 - `GET  /api/games/{id}`                     the public state
 - `GET  /api/games/{id}/board.svg`           the island, drawn by experiments/boards.py
 - `POST /api/games/{id}/action` `{pawn, action}`   one action (a RECORD-FORMAT entry) or `end`
 - `POST /api/games/{id}/flood`               the next flood
 - `POST /api/games/{id}/escape` `{pawn, place}`    where a pawn on a sinking place swims (R15)
+- `POST /api/games/{id}/record`              save the finished game's record again (after a failure)
 
-A refused request gets `{"error": message}` with status 400 (malformed), 404 (no such game) or
-409 (not legal now) and leaves the game as it was.
+A refused request gets `{"error": message}` with status 400 (malformed), 403 (not this browser's
+game), 404 (no such game), 409 (not legal now), 413 (too large) or 415 (not JSON) and leaves the
+game as it was; experiments/pages.py holds these checks. The seed is not in any answer until the
+game is over: it decides every face-down card and every flood to come.
 """
 
 from __future__ import annotations
@@ -19,23 +23,108 @@ from __future__ import annotations
 import contextlib
 import json
 import multiprocessing
+import re
 import secrets
 import threading
+from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from experiments.boards import board_svg
+from experiments.cli import MAX_SEED
+from experiments.pages import (
+    LOOPBACK_HOSTS,
+    TOKEN_HEADER,
+    GameStore,
+    clip,
+    hardened_app,
+    json_object,
+    shorten,
+    whole_number,
+)
 from experiments.play.session import BOT_POLICIES, PlayError, Session, bot_result
 from sim.rules import RuleError, Rules
 
 STATIC = Path(__file__).parent / "static"
 LEVELS = ("easy", "normal", "hard")
-_draw_lock = threading.Lock()  # pyplot is not thread-safe
+SEED_SPACE = MAX_SEED + 1  # a drawn seed is any the kernel takes: too many to search through
+LIVE_GAMES = 200  # a table plays one game at a time: room for many tabs, memory bounded (~20 KB a game)
+IDLE_SECONDS = 3 * 3600  # a game left over lunch is still there
+
+
+def draw_seed() -> int:
+    return secrets.randbelow(SEED_SPACE)
+
+
+class BotQueue:
+    """The bots' games, played one at a time in one worker process (compiling a policy's kernel
+    holds the GIL for seconds, too long for a thread of the server). Only the job being played
+    is in the pool; the others wait here, so a game dropped from the store takes its waiting
+    jobs with it and nothing keeps it in memory."""
+
+    def __init__(self, policies: tuple[str, ...]):
+        self.policies = policies
+        self.waiting: deque[tuple[Session, str]] = deque()
+        self.running: Future | None = None
+        self.executor: ProcessPoolExecutor | None = None
+        self.workers: list[multiprocessing.Process] = []
+        self.stopped = False
+        self.lock = threading.Lock()
+
+    def add(self, session: Session) -> None:
+        with self.lock:
+            for policy in self.policies:
+                session.bots[policy] = None
+                self.waiting.append((session, policy))
+        self._next()
+
+    def drop(self, session: Session) -> None:
+        with self.lock:
+            self.waiting = deque(job for job in self.waiting if job[0] is not session)
+
+    def _next(self) -> None:
+        with self.lock:
+            if self.running is not None or not self.waiting or self.stopped:
+                return
+            session, policy = self.waiting.popleft()
+            if self.executor is None:
+                before = set(multiprocessing.active_children())
+                self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            self.running = future = self.executor.submit(bot_result, session.rules.as_record(), session.seed, policy)
+            if not self.workers:  # the pool starts its worker with its first job
+                self.workers = list(set(multiprocessing.active_children()) - before)
+        future.add_done_callback(lambda f: self._done(f, session, policy))
+
+    def _done(self, future: Future, session: Session, policy: str) -> None:
+        if not future.cancelled():
+            try:
+                session.bots[policy] = future.result()
+            except Exception as exc:  # a bot that cannot play must not stop the people's game
+                session.bots[policy] = {"error": str(exc) or type(exc).__name__}
+        with self.lock:
+            self.running = None
+        self._next()
+
+    def stop(self) -> None:
+        """The pool and its worker end with the server, whatever the worker is doing (compiling a
+        kernel takes it tens of seconds, and it would outlive a server stopped by SIGTERM)."""
+        with self.lock:
+            self.stopped = True
+            self.waiting.clear()
+        if self.executor:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        for worker in self.workers:
+            worker.terminate()
+        for worker in self.workers:
+            worker.join(5)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(5)
 
 
 def load_levels(path: Path) -> dict[int, dict[str, dict]]:
@@ -55,58 +144,21 @@ def load_levels(path: Path) -> dict[int, dict[str, dict]]:
 
 
 def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Path | None = None,
-               bots: tuple[str, ...] | None = None) -> Starlette:
+               bots: tuple[str, ...] | None = None, hosts=LOOPBACK_HOSTS, live_games: int = LIVE_GAMES,
+               idle_seconds: float = IDLE_SECONDS):
     """The app. `defaults` pre-fills the start page (players, level, rules, seed); `bots` the
-    policies that play the same game (None: expert, greedy, novice, lookahead)."""
-    sessions: dict[str, Session] = {}
+    policies that play the same game (None: expert, greedy, novice, lookahead); `hosts` the
+    names it answers to; at most `live_games` games are kept, none idle over `idle_seconds`."""
     levels = load_levels(levels_file) if levels_file else {}
     defaults = dict(defaults or {})
+    if defaults.get("seed") is not None:
+        defaults["seed"] = str(defaults["seed"])  # as digits, exact beyond 2**53
     bots = BOT_POLICIES if bots is None else tuple(bots)
-    pool: list[ProcessPoolExecutor] = []  # one worker process for the bots, started with the first game
-
-    def start_bots(session: Session) -> None:
-        if not bots:
-            return
-        if not pool:
-            pool.append(ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")))
-
-        def done(future: Future, policy: str) -> None:
-            try:
-                session.bots[policy] = future.result()
-            except Exception as exc:  # a bot that cannot play must not stop the people's game
-                session.bots[policy] = {"error": str(exc) or type(exc).__name__}
-
-        for policy in bots:
-            session.bots[policy] = None
-            future = pool[0].submit(bot_result, session.rules.as_record(), session.seed, policy)
-            future.add_done_callback(lambda f, policy=policy: done(f, policy))
-
-    def error(message: str, status: int) -> JSONResponse:
-        return JSONResponse({"error": message}, status_code=status)
-
-    async def body(request: Request) -> dict:
-        raw = await request.body()
-        try:
-            data = json.loads(raw or b"{}")
-        except (ValueError, UnicodeDecodeError):
-            raise PlayError("the request body is not valid JSON", 400) from None
-        if not isinstance(data, dict):
-            raise PlayError("the request body must be a JSON object", 400)
-        return data
+    bot_queue = BotQueue(bots)
+    store: GameStore[Session] = GameStore(live_games, idle_seconds, on_drop=bot_queue.drop)
 
     def session_of(request: Request) -> Session:
-        sid = request.path_params["gid"]
-        if sid not in sessions:
-            raise PlayError(f"there is no game {sid!r} (the server may have been restarted)", 404)
-        return sessions[sid]
-
-    def guarded(handler):
-        async def endpoint(request: Request):
-            try:
-                return await handler(request)
-            except PlayError as exc:
-                return error(str(exc), exc.status)
-        return endpoint
+        return store.get(request.path_params["gid"], request.headers.get(TOKEN_HEADER))
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
@@ -115,10 +167,8 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
         return JSONResponse({"defaults": defaults, "levels": {str(k): v for k, v in levels.items()}})
 
     async def new_game(request: Request):
-        data = await body(request)
-        players = data.get("players", 2)
-        if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= 4:
-            raise PlayError("'players' must be a whole number from 1 to 4", 400)
+        data = await json_object(request)
+        players = whole_number(data.get("players", 2), "players", 1, 4)
         level = data.get("level")
         if level is not None:
             if level not in LEVELS:
@@ -133,49 +183,42 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
         rule_keys = {**rule_keys, "players": players}
         unknown = sorted(set(rule_keys) - {"players", "cards_per_treasure", "swim_cost", "actions_per_turn", "gauge"})
         if unknown:
-            raise PlayError(f"unknown rule {unknown[0]!r}", 400)
+            raise PlayError(f"unknown rule {clip(unknown[0])}", 400)
         try:
             rules = Rules(**rule_keys)
         except (RuleError, TypeError) as exc:
-            raise PlayError(f"bad rules: {exc}", 400) from None
-        seed = data.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(1_000_000)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise PlayError("'seed' must be a whole number >= 0", 400)
-        sid = secrets.token_hex(4)
-        session = Session(sid, rules, seed, Path(records_dir), level=level)
-        sessions[sid] = session
-        start_bots(session)
-        return JSONResponse(session.public_state())
+            raise PlayError(f"bad rules: {shorten(str(exc), 200)}", 400) from None
+        chosen = data.get("seed")
+        if isinstance(chosen, str) and re.fullmatch("[0-9]{1,19}", chosen):
+            chosen = int(chosen)  # the page sends digits: a number of 63 bits is beyond a JavaScript number
+        seed = draw_seed() if chosen is None else whole_number(chosen, "seed", 0, MAX_SEED)
+
+        def make(gid: str) -> Session:
+            return Session(gid, rules, seed, Path(records_dir), level=level, seed_chosen=chosen is not None)
+
+        session, token = store.add(make)
+        bot_queue.add(session)
+        return JSONResponse({**session.public_state(), "token": token})
 
     async def state(request: Request):
         session = session_of(request)
         with session.lock:
             return JSONResponse(session.public_state())
 
-    def board(request: Request):  # sync: Starlette runs it in a worker thread (drawing is slow)
-        try:
-            session = session_of(request)
-        except PlayError as exc:
-            return error(str(exc), exc.status)
-        from experiments.boards import board_svg
-
+    async def board(request: Request):  # drawn as SVG text directly: about a millisecond
+        session = session_of(request)
         with session.lock:
             game = session.public_game()
-        g = session.game
-        if g.over:
-            title = "The team escapes!" if g.outcome == "win" else f"Lost: {g.outcome}"
+        if game.over:
+            title = "The team escapes!" if game.outcome == "win" else f"Lost: {game.outcome}"
         else:
-            title = f"Turn {g.turn}: pawn {g.current_pawn}"
-        with _draw_lock:
-            svg = board_svg(game, title)
-        return Response(svg, media_type="image/svg+xml")
+            title = f"Turn {game.turn}: pawn {game.current_pawn}"
+        return Response(board_svg(game, title), media_type="image/svg+xml")
 
     def change(method):
         async def handler(request: Request):
             session = session_of(request)
-            data = await body(request)
+            data = await json_object(request)
             with session.lock:
                 method(session, data)
                 return JSONResponse(session.public_state())
@@ -183,23 +226,25 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
 
     routes = [
         Route("/", page),
-        Route("/api/setup", guarded(setup)),
-        Route("/api/games", guarded(new_game), methods=["POST"]),
-        Route("/api/games/{gid}", guarded(state)),
+        Route("/api/setup", setup),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{gid}", state),
         Route("/api/games/{gid}/board.svg", board),
-        Route("/api/games/{gid}/action", guarded(change(lambda s, d: s.act(d.get("pawn"), d.get("action")))),
+        Route("/api/games/{gid}/action", change(lambda s, d: s.act(d.get("pawn"), d.get("action"))), methods=["POST"]),
+        Route("/api/games/{gid}/flood", change(lambda s, d: s.flood()), methods=["POST"]),
+        Route("/api/games/{gid}/escape", change(lambda s, d: s.escape(d.get("pawn"), d.get("place"))),
               methods=["POST"]),
-        Route("/api/games/{gid}/flood", guarded(change(lambda s, d: s.flood())), methods=["POST"]),
-        Route("/api/games/{gid}/escape", guarded(change(lambda s, d: s.escape(d.get("pawn"), d.get("place")))),
-              methods=["POST"]),
+        Route("/api/games/{gid}/record", change(lambda s, d: s.save_record()), methods=["POST"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
+
     @contextlib.asynccontextmanager
     async def lifespan(app):
         yield
-        for p in pool:
-            p.shutdown(wait=False, cancel_futures=True)
+        bot_queue.stop()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.sessions = sessions
+    app = hardened_app(routes, hosts, lifespan=lifespan)
+    app.state.store = store
+    app.state.sessions = store.games
+    app.state.bot_queue = bot_queue
     return app

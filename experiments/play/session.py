@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import os
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from experiments.pages import ECHO_LIMIT, PageError, clip, shorten
 from experiments.runner import card_code
 from sim import layout as L
 from sim.engine import DOWN, Action, Game, PileSource
@@ -31,12 +34,11 @@ Place = tuple[int, int]
 BOT_POLICIES = ("expert", "greedy", "novice", "lookahead")
 
 
-class PlayError(ValueError):
-    """A request the referee refuses; `status` is the HTTP status to answer with."""
+class PlayError(PageError):
+    """A request the referee refuses; `status` is the HTTP status to answer with (409: not now)."""
 
     def __init__(self, message: str, status: int = 409):
-        super().__init__(message)
-        self.status = status
+        super().__init__(message, status)
 
 
 def kernel_island(seed: int, game: int, passes: int) -> tuple[dict[Place, str], list[Place]]:
@@ -106,7 +108,9 @@ class Session:
     story: list[str] = field(default_factory=list)
     escape_choices: dict[int, Place] = field(default_factory=dict)
     pending: dict | None = None  # an escape waiting for the players' choice (R15)
-    record_path: Path | None = None
+    seed_chosen: bool = False  # typed in by the players, who then know the island in advance
+    record_name: str | None = None  # the saved record's file name in records_dir
+    record_problem: str | None = None  # why the finished game's record could not be saved
     bots: dict[str, dict | None] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -171,10 +175,10 @@ class Session:
         try:
             action = Action.parse(entry)
         except ValueError as exc:
-            raise PlayError(f"{entry!r} is not an action: {exc}", 400) from None
+            raise PlayError(f"{clip(entry)} is not an action: {shorten(str(exc), 2 * ECHO_LIMIT)}", 400) from None
         if action not in self.offered_actions():
             reason = self.game.check(action) or "the page offers no such action"
-            raise PlayError(f"{entry!r} is not legal now: {reason}")
+            raise PlayError(f"{clip(entry)} is not legal now: {reason}")
         self.game.apply(action)
         self.turns[-1].append(str(action))
         self._narrate()
@@ -260,11 +264,33 @@ class Session:
 
     def _finish(self) -> None:
         self.story.append(ending_text(self.game))
-        self.records_dir.mkdir(parents=True, exist_ok=True)
+        self.save_record()
+
+    def save_record(self) -> bool:
+        """Write the finished game's record, whole or not at all: into a temporary file of the
+        same folder, then renamed over the final name. A failure keeps the game (it is over
+        either way) and says why, so the page can ask again."""
+        if not self.game.over:
+            raise PlayError(f"the game is not over: it is in its {self.phase} phase")
+        if self.record_name:
+            return True
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%d-%H%M%S")
-        path = self.records_dir / f"playtest-{stamp}-seed{self.seed}-{self.id}.json"
-        write_record(path, self.record())
-        self.record_path = path
+        name = f"playtest-{stamp}-seed{self.seed}-{self.id[:8]}.json"
+        try:
+            self.records_dir.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(prefix=".playtest-", suffix=".tmp", dir=self.records_dir)
+            os.close(handle)
+            try:
+                write_record(temporary, self.record())
+                os.replace(temporary, self.records_dir / name)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except OSError as exc:
+            self.record_problem = f"the record could not be saved ({exc.strerror or type(exc).__name__})"
+            return False
+        self.record_name, self.record_problem = name, None
+        return True
 
     # -- what the page may see (R19) --
 
@@ -291,9 +317,12 @@ class Session:
         if game.over:
             end = {"outcome": "win" if game.outcome == "win" else "loss", "cause": game.outcome,
                    "text": ending_text(game), "turns": game.turn, "floods": game.floods,
-                   "record": str(self.record_path) if self.record_path else None}
+                   "record": self.record_name, "record_problem": self.record_problem}
         return {
-            "id": self.id, "seed": self.seed, "level": self.level, "rules": self.rules.as_record(),
+            # the seed decides every card still face down and every flood to come: only once it is
+            # over, and as digits (a 63-bit number is beyond a JavaScript number)
+            "id": self.id, "seed": str(self.seed) if game.over else None, "seed_chosen": self.seed_chosen,
+            "level": self.level, "rules": self.rules.as_record(),
             "phase": self.phase, "turn": view.turn, "pawn": view.pawn, "actions_left": view.actions_left,
             "floods_left": game.floods_left, "floods": view.floods, "board": board,
             "pawns": [list(p) for p in view.pawns], "salvage": [list(h) for h in view.salvage],

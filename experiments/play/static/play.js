@@ -7,11 +7,18 @@ const KIND_NAMES = {move: "Move", swim: "Swim", shore: "Shore up", salvage: "Sal
 let game = null;
 let setup = null;
 let shown = 0;  // answers shown so far; the board says which one it drew (data-step)
+let token = null;  // this browser's proof that the game is its own (sent as X-Game-Token)
 
 const $ = (id) => document.getElementById(id);
 
+function headers() {
+  const h = {"Content-Type": "application/json"};
+  if (token) h["X-Game-Token"] = token;
+  return h;
+}
+
 async function api(method, path, body) {
-  const res = await fetch(path, {method, headers: {"Content-Type": "application/json"},
+  const res = await fetch(path, {method, headers: headers(),
                                  body: body === undefined ? undefined : JSON.stringify(body)});
   const data = await res.json();
   if (!res.ok) throw new Error(data.error || res.statusText);
@@ -63,7 +70,7 @@ async function startPage() {
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const body = {players: Number(form.players.value)};
-    if (form.seed.value !== "") body.seed = Number(form.seed.value);
+    if (form.seed.value.trim() !== "") body.seed = form.seed.value.trim();  // digits: exact up to 2**63
     const mode = form.querySelector("input[name=mode]:checked").value;
     const level = form.querySelector("input[name=level]:checked");
     if (mode === "level" && level) body.level = level.value;
@@ -72,7 +79,9 @@ async function startPage() {
                        actions_per_turn: Number(form.actions_per_turn.value),
                        gauge: form.gauge.value.trim().toUpperCase().split(/[\s,]+/)};
     try {
-      show(await api("POST", "/api/games", body));
+      const state = await api("POST", "/api/games", body);
+      token = state.token;
+      show(state);
       $("start").hidden = true;
       $("table").hidden = false;
     } catch (e) { $("start-error").textContent = e.message; }
@@ -108,7 +117,14 @@ function showStatus() {
   else if (game.phase === "escape") line = `The flood hits ${game.escape.card_label} a second time: it sinks with pawn ${game.escape.pawn} on it`;
   else line = `Game over after ${game.floods} floods.`;
   s.innerHTML = `<h2>Turn ${game.turn}</h2><div>${line}</div>` +
-    `<div class="phase">${game.level ? game.level + " - " : ""}${describeRules(game.rules)}; seed ${game.seed}</div>`;
+    `<div class="phase">${game.level ? game.level + " - " : ""}${describeRules(game.rules)}; ${seedText()}</div>`;
+}
+
+function seedText() {
+  // The seed decides every face-down card and flood: the server tells it only at the end.
+  const chosen = game.seed_chosen ? " (chosen by hand: whoever knows it knows the island - no surprise)" : "";
+  if (game.seed == null) return `seed shown when the game is over${chosen}`;
+  return `seed ${game.seed}${chosen}`;
 }
 
 function showControls() {
@@ -161,7 +177,10 @@ function showEnd() {
   box.className = `card ${game.end.outcome}`;
   const verdict = game.end.outcome === "win" ? "You escaped!" : `Lost (${game.end.cause})`;
   let html = `<div class="verdict">${verdict}</div><p>${game.end.text}</p>` +
-    `<p>Record saved: <code id="record-path"></code><br>replay it with <code>island-escape replay FILE</code></p>`;
+    (game.end.record
+      ? `<p>Record saved as <code id="record-path"></code> in the records folder<br>replay it with ` +
+        `<code>island-escape replay FILE</code></p>`
+      : `<p class="error" id="record-problem"></p><button id="save-record">Save the record again</button>`);
   html += `<h3>The bots on the same island and flood order</h3><table class="bots"><tr><th>player</th><th>result</th><th>turns</th><th>treasures</th></tr>`;
   html += `<tr><td><b>you</b></td><td>${game.end.cause}</td><td>${game.end.turns}</td><td>${game.raised.length}</td></tr>`;
   let pending = false;
@@ -174,7 +193,11 @@ function showEnd() {
   html += `<p class="phase">The bots play kernel game 0 of seed ${game.seed}: ` +
           `<code>island-escape simulate --seed ${game.seed} --games 1 --policy NAME</code></p>`;
   box.innerHTML = html;
-  box.querySelector("#record-path").textContent = game.end.record;
+  if (game.end.record) box.querySelector("#record-path").textContent = game.end.record;
+  else {
+    box.querySelector("#record-problem").textContent = game.end.record_problem || "the record is not saved";
+    box.querySelector("#save-record").addEventListener("click", () => send("record", {}));
+  }
   if (pending) setTimeout(async () => show(await api("GET", `/api/games/${game.id}`)), 1500);
 }
 
@@ -191,7 +214,8 @@ function showStory() {
 }
 
 async function showBoard(step) {
-  const res = await fetch(`/api/games/${game.id}/board.svg?turn=${game.turn}&floods=${game.floods}`);
+  const res = await fetch(`/api/games/${game.id}/board.svg?turn=${game.turn}&floods=${game.floods}`,
+                          {headers: headers()});
   if (!res.ok || step !== shown) return;  // a newer answer is on its way
   const box = $("board");
   box.innerHTML = await res.text();
