@@ -8,8 +8,9 @@ machines; the absolute figures come with the machine they were measured on. Per 
 - whole-process games/s: `island-escape simulate --games N --policy P --json` timed from the
   outside, start-up, compiled-kernel loading and the summary included, beside the rate the
   command reports itself (its games over the seconds of play, after the kernels are loaded).
-  N is the one issue 12 names for the policy (its targets are set on those commands), and
-  about five seconds of play for a policy the issue does not name;
+  N is the run size a user meets for the policy (a long study's million-game cells for
+  `random`, a report cell's thousands for `greedy` and `expert`), and about five seconds of
+  play for any other policy;
 - the reference engine on the same games, charged for the same policy's decisions: it replays
   the kernel's record of each game (the rules in plain Python), and for every decision of that
   game calls the policy's compiled `choose` from Python on the kernel's state at that decision.
@@ -43,11 +44,11 @@ from sim.records import replay
 from sim.rules import Rules
 
 POLICIES_BENCHED = ("random", "greedy", "expert")
-SEARCHES_BENCHED = ("lookahead",)  # issue #10: 100 games/s on 2 cores at the default budget
+SEARCHES_BENCHED = ("lookahead",)  # the strongest fair player: what a judged study can afford
 SEARCH_SETTINGS = {"normal-2p": Rules(), "hard-3p-3cards": Rules(players=3, cards_per_treasure=3)}
-# The `simulate --games N` runs issue 12 sets its targets on; a policy not named here plays
-# about CLI_SECONDS of games.
-ISSUE_CLI_GAMES = {"random": 2_000_000, "greedy": 20_000, "expert": 500_000}
+# The `simulate --games N` run each policy is timed on as a whole process; a policy not named
+# here plays about CLI_SECONDS of games.
+CLI_GAMES = {"random": 2_000_000, "greedy": 20_000, "expert": 500_000}
 CLI_SECONDS = 5.0
 
 
@@ -209,7 +210,7 @@ def memory(policy: str, games: int) -> tuple[int, int]:
 
 FI_POLICIES_BENCHED = ("random", "expert")
 FI_SETTINGS = (("normal", 2), ("normal", 4))
-FI_SEARCHES_BENCHED = ("lookahead",)  # issue 14: fast enough for 2,000 games a cell in `make report`
+FI_SEARCHES_BENCHED = ("lookahead",)  # its report cells play 2,000 games each in `make report`
 
 
 def forbidden_island_searches(games: int, threads: int, echo=print) -> list[dict]:
@@ -266,7 +267,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
         n = games if policy == "random" else max(games // 20, 1000)
         one = kernel_rate(rules, policy, n, 1)
         many = kernel_rate(rules, policy, n, threads)
-        cli_games = ISSUE_CLI_GAMES.get(policy) or max(1000, int(round(many * CLI_SECONDS, -3)))
+        cli_games = CLI_GAMES.get(policy) or max(1000, int(round(many * CLI_SECONDS, -3)))
         whole, reported = cli_rate(policy, cli_games)
         ref = engine_rate(rules, policy, engine_games)
         rows.append({"policy": policy, "kernel_1_thread": one, f"kernel_{threads}_threads": many,
