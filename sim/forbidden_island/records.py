@@ -211,8 +211,8 @@ def replay(record: Record, after_action: Callable[[Game, Action], None] | None =
     unused = len(game.shuffler.script)
     if unused:
         done = len(game.shuffler.log)
-        raise RecordError(f"shuffles: {unused} of the {unused + done} orders listed never happen: the record's "
-                          f"entries cause {done} shuffles (a record ends where its game ends)")
+        raise RecordError(f"shuffles: {unused} of the {unused + done} orders listed never happen, as the "
+                          f"entries cause {done} shuffle{'' if done == 1 else 's'} (a record ends where its game ends)")
     return game
 
 
