@@ -1471,6 +1471,7 @@ def _turn_action(s, p, b, bi):
                         best, best_score = a, score
     if role == ROLE_PILOT and not s[FLEW] and \
             not _below(_score_bound(s, p, b, bi, me, k - 1) - before - 0.01, best_score):
+        # not to a tile it can walk to (F10 allows it): the walk there scores 0.01 more, keeping the flight
         m = standing(s) & ~(np.int64(1) << here) & ~moves
         while m:
             q = low_bit(m)

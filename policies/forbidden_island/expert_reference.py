@@ -624,12 +624,15 @@ def _lift_to_trade(board: Board, legal_set: set[Action]) -> Action | None:
 
 
 def _swim(board: Board, legal: list[Action]) -> Action:
-    """F11: the escape with the best place score, dry and unlikely to sink first."""
+    """F11: the escape with the best place score, dry and unlikely to sink first. When several
+    pawns must swim, any may go first; the lowest seat does."""
+    seat = board.view.swimmers[0]
+
     def score(a: Action) -> float:
         tile = board.tile_at[a.place]
         return (board.place_score(a.by, a.place) + DRY_BONUS * (board.state[tile] == DRY)
                 - RISKY_PENALTY * board.risk_soon(tile) + OPEN_SIDE * board.open_sides(a.place))
-    return _best([(score(a), a) for a in legal])
+    return _best([(score(a), a) for a in legal if a.by == seat])
 
 
 def _discard(board: Board, legal: list[Action]) -> Action:

@@ -3,10 +3,11 @@
 Island Escape's `policies/lookahead.py` is its model; this file is the same method over
 Forbidden Island's kernel.
 
-Which decisions it searches: the current player's own actions (moves, flights, navigations,
-shore-ups, gives, capture, ending the actions early), a discard above the hand limit, a swim from
-a sinking tile, a Sandbags wherever one is legal (also instead of a treasure or flood draw, with
-the draw itself a candidate when expert plays a card there), and during the actions the
+Which decisions it searches: the current player's own actions (moves, flights to tiles the
+Pilot cannot walk to, navigations, shore-ups, gives, capture, ending the actions early), a
+discard above the hand limit, a swim from a sinking tile (the lowest seat's, as expert swims),
+a Sandbags wherever one is legal (also instead of a treasure or flood draw, with the draw itself
+a candidate when expert plays a card there), and during the actions the
 Helicopter Lifts that move the current player: alone, with the pawns on its tile, or another
 tile's pawns onto its tile (hundreds of lift codes otherwise; expert's own lift is always the
 first candidate). Which seat plays a Sandbags or a Lift changes nothing on the board, so one
@@ -110,11 +111,13 @@ import numpy as np
 from numba import njit
 
 from policies.forbidden_island import expert, lookahead_value, play
-from sim.forbidden_island.kernel import apply_action, low_seat, phase, seats_at
+from sim.forbidden_island.kernel import apply_action, low_seat, move_targets, phase, seats_at
 from sim.forbidden_island.layout import (
     A_DISCARD,
+    A_FLY,
     A_LIFT,
     A_LIFTOFF,
+    A_NAVIGATE,
     A_SANDBAGS,
     A_SWIM,
     C_LIFT,
@@ -143,6 +146,7 @@ from sim.forbidden_island.layout import (
     STREAM_DEAL,
     STREAM_POLICY,
     STREAM_SHUFFLE,
+    SWIMMERS,
     TPILE,
     TPILE_N,
 )
@@ -285,12 +289,23 @@ def candidates(s, p, acts, n, base, out, kinds):
     me = s[CUR]
     here = s[PAWN + me]
     group = seats_at(s, p, here)  # the current player and the pawns beside it
+    # A flight to a tile the Pilot could walk to leaves the board as the walk does, minus the
+    # flight (F10); the swimmers' order changes nothing on the board (F11), so expert's (lowest
+    # seat first) stands. Neither is searched.
+    walks = move_targets(s, p, me) if ph == PH_ACTIONS else 0
+    swimmer = low_seat(s[SWIMMERS]) if s[SWIMMERS] else -1
     m = 1
     for i in range(n):
         a = acts[i]
         if a == base or m >= MAX_CANDIDATES:
             continue
-        if A_SANDBAGS <= a < A_LIFT:  # one seat's Sandbags stand for everyone's
+        if A_FLY <= a < A_NAVIGATE:
+            if (walks >> (a - A_FLY)) & 1:
+                continue
+        elif A_SWIM <= a < A_SANDBAGS:
+            if (a - A_SWIM) // 24 != swimmer:
+                continue
+        elif A_SANDBAGS <= a < A_LIFT:  # one seat's Sandbags stand for everyone's
             if (a - A_SANDBAGS) // 24 != bag_seat:
                 continue
         elif A_LIFT <= a < A_LIFTOFF:  # lifts: only the current player's group, or a pawn to it

@@ -285,7 +285,7 @@ class Game:
         self.draws_left = 0
         self.floods_left = 0
         self.flew = False  # the Pilot's flight of this turn is used (F10)
-        self.swimmers: list[int] = []  # players whose tile sank, to swim in seat order (F11)
+        self.swimmers: list[int] = []  # players whose tile sank, still to swim, ascending; any may go first (F11)
         self.outcome: str | None = None  # "win" or one of LOSS_CAUSES
         self.events: list[dict] = []
         self.history: list[tuple[int, Action]] = []  # (turn, action) of every applied action
@@ -400,12 +400,12 @@ class Game:
         return ends
 
     def fly_targets(self, seat: int) -> list[Place]:
-        """F10: the Pilot, once a turn, to any standing tile (the walkable ones are moves)."""
+        """F10: the Pilot, once a turn, to any standing tile but its own. A tile it could walk
+        to is a target too: flying there spends the turn's flight for nothing, but it is allowed."""
         if self.roles[seat] != "pilot" or self.flew:
             return []
         here = self.pawns[seat]
-        walk = set(self.move_targets(seat))
-        return [p for p in PLACES if p != here and p not in walk and self.standing(p)]
+        return [p for p in PLACES if p != here and self.standing(p)]
 
     def navigate_targets(self, pawn: int) -> list[Place]:
         """F10: where the Navigator may move another pawn: up to two steps of that pawn's own
@@ -468,9 +468,8 @@ class Game:
         phase = self.phase
         if phase == "over":
             return []
-        if phase == "swim":  # F9: no special card while a pawn swims
-            seat = self.swimmers[0]
-            return [Action("swim", by=seat, place=p) for p in self.escape_targets(seat)]
+        if phase == "swim":  # F11: each pawn still on the sunk tile, in any order; F9: no special card meanwhile
+            return [Action("swim", by=seat, place=p) for seat in self.swimmers for p in self.escape_targets(seat)]
         if phase == "discard":  # F8: only the player above the limit acts
             seat = self.over_limit()
             cards = list(dict.fromkeys(self.hands[seat]))
@@ -561,9 +560,12 @@ class Game:
         if kind in NAMED_KINDS and not (isinstance(action.by, int) and 0 <= action.by < self.rules.players):
             return f"there is no player {action.by}"
         if phase == "swim":
-            seat = self.swimmers[0]
-            if kind != "swim" or action.by != seat:
-                return f"player {seat} must first swim to safety (F11); nothing else may happen meanwhile (F9)"
+            who = ("player " if len(self.swimmers) == 1 else "players ") + ", ".join(map(str, self.swimmers))
+            if kind != "swim":
+                return f"{who} must first swim to safety (F11); nothing else may happen meanwhile (F9)"
+            seat = action.by
+            if seat not in self.swimmers:
+                return f"player {seat} is not on the tile that sank; {who} must swim (F11)"
             targets = self.escape_targets(seat)
             if action.place not in targets:
                 return (f"the {self.roles[seat]} can swim only to " + " ".join(map(place_text, targets)))
@@ -610,7 +612,7 @@ class Game:
             if self.flew:
                 return "the Pilot has flown already this turn (F10)"
             if action.place not in self.fly_targets(me):
-                return f"{place_text(action.place)} is sunk, the Pilot's own tile, or a walk (use move)"
+                return f"{place_text(action.place)} is sunk or the Pilot's own tile (F10)"
             return None
         if kind == "navigate":
             if role != "navigator":
@@ -734,16 +736,18 @@ class Game:
             self.treasure_discard.append(card)
         else:
             self.hands[self.current].append(card)
-        if not self.treasure_pile:  # F7
+        if not self.treasure_pile and not self.over:  # F7; F14: nothing is shuffled once the game is lost
             self.treasure_pile = self.shuffler.shuffle("treasure", self.treasure_discard)
             self.treasure_discard = []
             self._event("treasure_reshuffle")
 
     def _waters_rise(self) -> None:
-        """F6: one mark up; the flood discard, shuffled, goes on top of the flood pile."""
+        """F6: one mark up; the flood discard, shuffled, goes on top of the flood pile. F14: the
+        rise is an event of its own, so at the skull the game is lost before that shuffle."""
         self.mark += 1
         self._event("waters_rise", mark=self.mark)
-        if self.flood_discard:
+        self._check_losses()
+        if self.flood_discard and not self.over:
             self.flood_pile = self.shuffler.shuffle("flood", self.flood_discard) + self.flood_pile
             self.flood_layers.insert(0, len(self.flood_discard))
             self.flood_discard = []
@@ -764,8 +768,9 @@ class Game:
             self.state[tile] = SUNK
             self.flood_out.append(tile)  # F7: the card leaves the game with its tile
             self._event("sink", tile=tile, place=place)
-            self.swimmers = self.players_at(place)  # F11: each swims at once, in seat order
-        if not self.flood_pile and self.flood_discard:  # F7
+            self.swimmers = self.players_at(place)  # F11: each swims at once, in any order
+            self._check_losses()  # F14: a sinking that loses the game ends it before any reshuffle
+        if not self.flood_pile and self.flood_discard and not self.over:  # F7
             self.flood_pile = self.shuffler.shuffle("flood", self.flood_discard)
             self.flood_layers = [len(self.flood_pile)]
             self.flood_discard = []

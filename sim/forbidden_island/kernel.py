@@ -236,11 +236,11 @@ def move_targets(s, p, seat):
 
 @njit(cache=True)
 def fly_targets(s, p, seat):
-    """engine.fly_targets: the Pilot, once a turn, to any standing tile its walk cannot reach."""
+    """engine.fly_targets (F10): the Pilot, once a turn, to any standing tile but its own, the
+    ones it could walk to included."""
     if s[ROLE + seat] != ROLE_PILOT or s[FLEW]:
         return np.int64(0)
-    here = s[PAWN + seat]
-    return standing(s) & ~(np.int64(1) << here) & ~move_targets(s, p, seat)
+    return standing(s) & ~(np.int64(1) << s[PAWN + seat])
 
 
 @njit(cache=True)
@@ -371,10 +371,8 @@ def turn_actions(s, p, out, n):
     new n. Public: a player that lists its own candidates (expert) starts from these."""
     me = s[CUR]
     role = s[ROLE + me]
-    moves = move_targets(s, p, me)
-    n = _emit(out, n, A_MOVE, moves)
-    if role == ROLE_PILOT and not s[FLEW]:
-        n = _emit(out, n, A_FLY, standing(s) & ~(np.int64(1) << s[PAWN + me]) & ~moves)
+    n = _emit(out, n, A_MOVE, move_targets(s, p, me))
+    n = _emit(out, n, A_FLY, fly_targets(s, p, me))
     if role == ROLE_NAVIGATOR:
         for pawn in range(p[P_PLAYERS]):
             n = _emit(out, n, A_NAVIGATE + 24 * pawn, navigate_targets(s, p, pawn))
@@ -428,9 +426,12 @@ def legal_actions(s, p, out):
     ph = phase(s, p)
     if ph == PH_OVER:
         return 0
-    if ph == PH_SWIM:  # F11 first; F9: no special card while a pawn swims
-        seat = low_seat(s[SWIMMERS])
-        return _emit(out, 0, A_SWIM + 24 * seat, escape_targets(s, p, seat))
+    if ph == PH_SWIM:  # F11 first, each pawn on the sunk tile in any order; F9: no special card meanwhile
+        n = 0
+        for seat in range(p[P_PLAYERS]):
+            if (s[SWIMMERS] >> seat) & 1:
+                n = _emit(out, n, A_SWIM + 24 * seat, escape_targets(s, p, seat))
+        return n
     n = 0
     if ph == PH_DISCARD:  # F8: only the player above the limit acts
         seat = over_limit(s, p)
@@ -625,14 +626,16 @@ def _draw(s, p, rng):
     if card == C_WATERS_RISE:  # engine._waters_rise
         s[MARK] += 1
         s[WATERS_RISEN] += 1
-        if s[FDISC]:
+        if _water_lost(s):  # F14: lost at the skull, before the flood discard is shuffled
+            s[OUTCOME] = CAUSE_WATER
+        elif s[FDISC]:
             _push_flood_discard(s, rng)
         s[TDISC + C_WATERS_RISE] += 1
     else:
         me = s[CUR]
         s[HAND + HAND_STRIDE * me + card] += 1
         s[HAND_SIZE + me] += 1
-    if s[TPILE_N] == 0:
+    if s[TPILE_N] == 0 and s[OUTCOME] < 0:  # F7; nothing is shuffled once the game is lost
         _refill_treasure(s, rng)
 
 
@@ -653,8 +656,9 @@ def _flood(s, p, rng):
     else:
         s[FLOODED] &= ~bit
         s[SUNK] |= bit  # F7: its card leaves the game
-        s[SWIMMERS] = seats_at(s, p, place)  # F11: each swims at once, in seat order
-    if s[FPILE_N] == 0 and s[FDISC]:
+        s[SWIMMERS] = seats_at(s, p, place)  # F11: each swims at once, in any order
+        s[OUTCOME] = loss_cause(s, p)  # F14: a sinking that loses the game ends it before any reshuffle
+    if s[FPILE_N] == 0 and s[FDISC] and s[OUTCOME] < 0:
         s[FLAYERS_N] = 0
         _push_flood_discard(s, rng)
 
@@ -712,21 +716,20 @@ def apply_action(s, p, a, rng):
     flow of the turn. Reshuffles draw from rng's shuffle stream.
 
     The draws come first: they are more than half of a game's decisions. F14's causes are
-    checked only after a draw or a flood, as only those can make one hold: the water mark rises
-    only on a Waters Rise! (`_draw`), and places sink and pawns start to swim only in `_flood`;
+    checked only where one can start to hold, inside the draw and the flood, before the
+    reshuffle the same card may cause (a lost game shuffles nothing): the water mark rises only
+    on a Waters Rise! (`_draw`), and places sink and pawns start to swim only in `_flood`;
     every other action leaves the mark, the sunk places and each swimmer's way out as they were
     (a swim only takes a swimmer off the list; a capture can only end the treasure cause), and
     the game was running before it, so no cause held then (engine.apply checks after every
     action and finds the same)."""
     if a == A_DRAW or a == A_FLOOD:
-        if a == A_DRAW:  # of the causes only the water can hold now (it comes first in F14's order)
+        if a == A_DRAW:  # of the causes only the water can hold now (`_draw` checks it)
             _draw(s, p, rng)
             s[COUNT + K_DRAW] += 1
-            s[OUTCOME] = CAUSE_WATER if _water_lost(s) else -1
-        else:
+        else:  # a cause can hold only once a tile sinks (`_flood` checks them)
             _flood(s, p, rng)
             s[COUNT + K_FLOOD] += 1
-            s[OUTCOME] = loss_cause(s, p)  # F14: final, nothing is played afterwards
         _advance(s, p)
         return
     me = s[CUR]

@@ -208,6 +208,11 @@ def replay(record: Record, after_action: Callable[[Game, Action], None] | None =
                 raise RecordError(f"{where}: shuffles: {exc}") from None
             if after_action:
                 after_action(game, action)
+    unused = len(game.shuffler.script)
+    if unused:
+        done = len(game.shuffler.log)
+        raise RecordError(f"shuffles: {unused} of the {unused + done} orders listed never happen, as the "
+                          f"entries cause {done} shuffle{'' if done == 1 else 's'} (a record ends where its game ends)")
     return game
 
 
@@ -226,21 +231,17 @@ def result_json(game: Game) -> dict:
 # --- writing ---------------------------------------------------------------------------------------
 
 
-def record_of(game: Game, seed: int, explicit: bool = False) -> Record:
-    """The record of a game played from `new_game(rules, seed)`.
-
-    With `explicit` the record also names the whole setup and every shuffle, so that it replays
-    the same even without this engine's random streams (a kernel's exports, for instance).
-    """
+def record_of(game: Game, seed: int) -> Record:
+    """The record of a game played from `new_game(rules, seed)`: its whole setup and every
+    shuffle written out, so that it replays from the record alone, without the lab's random
+    streams (docs/FI-RECORD-FORMAT.md); `seed` is kept only as a note of where it came from."""
     turns: list[list[str]] = []
     for turn, action in game.history:
         while len(turns) < turn:
             turns.append([])
         turns[turn - 1].append(str(action))
-    setup, shuffles = {}, []
-    if explicit:
-        setup = {k: getattr(game.setup, k) for k in SETUP_KEYS}
-        shuffles = [(pile, list(order)) for pile, order in game.shuffler.log]
+    setup = {k: getattr(game.setup, k) for k in SETUP_KEYS}
+    shuffles = [(pile, list(order)) for pile, order in game.shuffler.log]
     return Record(game.rules, seed, setup, shuffles, turns, result_json(game))
 
 

@@ -158,18 +158,27 @@ def by_kind_choice(codes: list[int], rng: random.Random) -> int:
 
 def play_lockstep(rules: Rules, setup: Setup | None, kernel_seed: int, choice_seed: int,
                   seen: Counter | None = None, scout: bool = False, limit: int = 5000,
-                  game: Game | None = None) -> Lockstep:
+                  game: Game | None = None, freedoms: Counter | None = None) -> Lockstep:
     """Play one game to its end in lockstep; raises Mismatch at the first difference.
 
     The choices are random by kind (`by_kind_choice`) or, with `scout`, those of the tests'
-    goal-seeking chooser (support.scout_choice), which reaches captures, water losses and wins."""
+    goal-seeking chooser (support.scout_choice), which reaches captures, water losses and wins.
+    `freedoms` counts the choices the rules leave open that a player seldom takes: a flight to
+    a tile the Pilot could walk to (F10) and a swim ahead of a lower seat (F11)."""
     game = Lockstep(rules, setup, kernel_seed, game)
     rng = random.Random(choice_seed)
     while not game.game.over and game.steps < limit:
         codes = game.legal_codes()
         code = encode(scout_choice(game.game, rng)) if scout else by_kind_choice(codes, rng)
+        action = decode(code)
         if seen is not None:
-            seen[decode(code).kind] += 1
+            seen[action.kind] += 1
+        if freedoms is not None:
+            g = game.game
+            if action.kind == "fly" and action.place in g.move_targets(g.current):
+                freedoms["fly to a walkable tile"] += 1
+            if action.kind == "swim" and action.by != min(g.swimmers):
+                freedoms["swim ahead of a lower seat"] += 1
         game.step(code)
     if game.legal_codes():
         raise Mismatch("the kernel offers actions after the end")

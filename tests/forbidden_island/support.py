@@ -246,3 +246,29 @@ def scout_choice(game: Game, rng: random.Random):
         return Action("draw")
     walk = [a for a in legal if a.kind in ("move", "shore")]
     return rng.choice(walk or legal)
+
+
+def waters_rise_to_the_skull() -> Game:
+    """Mark 9, two cards in the flood discard, and a Waters Rise! as the treasure pile's last
+    card: the next draw loses the game (F14) where it would otherwise shuffle both piles
+    (F6, F7)."""
+    game = arranged(["engineer", "messenger"], difficulty="legendary")
+    game.mark = 9
+    flood_discard(game, ["watchtower", "observatory"])
+    rest = list(TREASURE_DECK)
+    rest.remove("waters_rise")
+    treasure_discard(game, rest)
+    assert game.treasure_pile == ["waters_rise"]
+    return game
+
+
+def last_flood_card_sinks_fools_landing() -> Game:
+    """A flooded Fools' Landing whose card is the flood pile's last, every other card in the
+    discard, at the flood draw: the draw loses the game (F14) where it would otherwise refill
+    the empty pile (F7)."""
+    game = arranged(["engineer", "messenger"])
+    set_state(game, [FOOLS_LANDING], FLOODED)
+    flood_discard(game, [t for t in TILE_CODES if t != FOOLS_LANDING])
+    to_flood_phase(game)
+    assert game.flood_pile == [FOOLS_LANDING]
+    return game

@@ -40,8 +40,8 @@ EXPECTED = {
     ('expert', '4p-elite'): '50a2ebb3bb841836',
     ('lookahead', '2p-novice'): '92360f3cb4182f4c',
     ('lookahead', '4p-elite'): 'df40e7d33d103406',
-    ('random', '2p-novice'): 'd2e33c8b0bd42502',
-    ('random', '4p-elite'): 'ea1a1b68fc75c06f',
+    ('random', '2p-novice'): 'ac72c3df7dc54391',
+    ('random', '4p-elite'): '3c679e6fb4e7b6c3',
 }
 
 

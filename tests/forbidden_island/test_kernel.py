@@ -17,22 +17,33 @@ import pytest
 
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.convert import params_of, state_of
-from sim.forbidden_island.engine import ACTION_KINDS, LOSS_CAUSES, deal
-from sim.forbidden_island.rules import DIFFICULTIES, ROLES, TILE_CODES, TREASURE_DECK, Rules
+from sim.forbidden_island.convert import decode, encode, params_of, state_of
+from sim.forbidden_island.engine import ACTION_KINDS, FLOODED, LOSS_CAUSES, Action, deal
+from sim.forbidden_island.rules import DIFFICULTIES, PLACES, ROLES, TILE_CODES, TREASURE_DECK, Rules
 
 from .kernel_check import Lockstep, Mismatch, kernel_snapshot, late_game, play_lockstep
+from .support import (
+    arranged,
+    flood_top,
+    last_flood_card_sinks_fools_landing,
+    set_state,
+    to_flood_phase,
+    waters_rise_to_the_skull,
+)
 
 LEVELS = tuple(DIFFICULTIES)
 
 
-def lockstep_games(games: int, first: int = 0) -> tuple[Counter, Counter, Counter]:
+def lockstep_games(games: int, first: int = 0,
+                   freedoms: Counter | None = None) -> tuple[Counter, Counter, Counter]:
     """`games` dealt games plus a quarter as many late-game positions, all in lockstep.
-    Returns the action kinds played, the outcomes and the roles seen."""
+    Returns the action kinds played, the outcomes and the roles seen; `freedoms` counts the
+    flights to walkable tiles and swims out of seat order (kernel_check.play_lockstep)."""
     kinds, outcomes, roles = Counter(), Counter(), Counter()
     for i in range(first, first + games):
         rules = Rules(players=2 + i % 3, difficulty=LEVELS[i // 3 % 4])
-        game = play_lockstep(rules, deal(rules, i), kernel_seed=i, choice_seed=i, seen=kinds, scout=i % 2 == 1)
+        game = play_lockstep(rules, deal(rules, i), kernel_seed=i, choice_seed=i, seen=kinds, scout=i % 2 == 1,
+                             freedoms=freedoms)
         outcomes[game.game.outcome] += 1
         roles.update(game.game.roles)
     for i in range(first, first + games // 4):
@@ -44,10 +55,13 @@ def lockstep_games(games: int, first: int = 0) -> tuple[Counter, Counter, Counte
 
 
 def test_kernel_and_engine_agree_decision_by_decision():
-    kinds, outcomes, roles = lockstep_games(96)
+    freedoms = Counter()
+    kinds, outcomes, roles = lockstep_games(96, freedoms=freedoms)
     assert set(kinds) == set(ACTION_KINDS), f"actions never played: {set(ACTION_KINDS) - set(kinds)}"
     assert set(roles) == set(ROLES)
     assert {"win", "water", "treasure", "fools_landing"} <= set(outcomes), outcomes
+    # both freedoms are played in lockstep too, not only offered alike
+    assert set(freedoms) == {"fly to a walkable tile", "swim ahead of a lower seat"}, freedoms
 
 
 @pytest.mark.slow
@@ -56,6 +70,49 @@ def test_kernel_and_engine_agree_over_thousands_of_games():
     assert set(kinds) == set(ACTION_KINDS)
     assert set(outcomes) == {"win", *LOSS_CAUSES}
     assert min(kinds[k] for k in ("fly", "navigate", "liftoff", "capture", "sandbags")) >= 20, kinds
+
+
+def test_the_pilot_flies_to_a_neighbouring_tile_in_kernel_and_engine_alike():
+    """F10: `fly 6,3` from 5,3 is offered and played by both, the flight then spent."""
+    game = arranged(["pilot", "engineer"])
+    game.pawns[0] = (5, 3)
+    both = Lockstep(game.rules, None, kernel_seed=1, game=game)
+    fly = encode(Action("fly", place=(6, 3)))
+    assert encode(Action("move", place=(6, 3))) in both.legal_codes() and fly in both.legal_codes()
+    assert K.fly_targets(both.s, both.p, 0) >> PLACES.index((6, 3)) & 1
+    both.step(fly)  # compares the whole states
+    assert both.game.pawns[0] == (6, 3) and both.s[L.PAWN] == PLACES.index((6, 3)) and both.s[L.FLEW]
+    assert not [c for c in both.legal_codes() if decode(c).kind == "fly"]
+
+
+def test_pawns_on_a_sunk_tile_swim_in_any_order_in_kernel_and_engine_alike():
+    """F11: three pawns on a sinking tile; the last seat swims first, then the middle one."""
+    game = arranged(["engineer", "messenger", "explorer"])
+    game.pawns = [(3, 4), (3, 4), (3, 4)]
+    set_state(game, [(3, 4)], FLOODED)
+    flood_top(game, [game.tile_at((3, 4))])
+    to_flood_phase(game)
+    both = Lockstep(game.rules, None, kernel_seed=1, game=game)
+    both.step(L.A_FLOOD)
+    assert {decode(c).by for c in both.legal_codes()} == {0, 1, 2}
+    both.step(encode(Action("swim", by=2, place=(4, 5))))
+    assert {decode(c).by for c in both.legal_codes()} == {0, 1} and both.s[L.SWIMMERS] == 0b011
+    both.step(encode(Action("swim", by=1, place=(2, 4))))
+    both.step(encode(Action("swim", by=0, place=(3, 3))))
+    assert both.game.pawns == [(3, 3), (2, 4), (4, 5)] and K.phase(both.s, both.p) == L.PH_FLOOD
+
+
+@pytest.mark.parametrize("position, code, cause", [
+    (waters_rise_to_the_skull, L.A_DRAW, "water"),
+    (last_flood_card_sinks_fools_landing, L.A_FLOOD, "fools_landing"),
+])
+def test_a_lost_game_shuffles_nothing_in_kernel_and_engine_alike(position, code, cause):
+    """F14 before F6/F7: the losing card's reshuffle does not happen in either (the whole piles
+    are compared after the step)."""
+    game = position()
+    both = Lockstep(game.rules, None, kernel_seed=1, game=game)
+    both.step(code)
+    assert both.game.outcome == cause and both.s[L.N_FSHUFFLES] == 0 and both.s[L.N_TSHUFFLES] == 0
 
 
 def test_the_check_sees_a_difference():

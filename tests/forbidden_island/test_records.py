@@ -31,23 +31,26 @@ def played(players=3, difficulty="normal", seed=5):
                        chooser=scout_choice)
 
 
-@pytest.mark.parametrize("explicit", [False, True])
 @pytest.mark.parametrize("players, difficulty, seed", [(2, "novice", 1), (3, "elite", 2), (4, "legendary", 3)])
-def test_written_games_replay_to_the_same_end(tmp_path, explicit, players, difficulty, seed):
+def test_written_games_replay_to_the_same_end(tmp_path, players, difficulty, seed):
     game = played(players, difficulty, seed)
     path = tmp_path / "game.json"
-    write_record(path, record_of(game, seed, explicit=explicit))
+    write_record(path, record_of(game, seed))
     again = replay(load_record(path))
     assert result_json(again) == result_json(game)
     assert json.loads(path.read_text())["result"]["cause"] == game.outcome
 
 
-def test_an_explicit_record_does_not_depend_on_the_seed(tmp_path):
-    """Setup and shuffles written out: another seed in the record changes nothing."""
+def test_a_written_record_does_not_depend_on_the_seed(tmp_path):
+    """Setup and every shuffle written out: another seed in the record changes nothing, and the
+    replay never falls back on the seed's random streams."""
     game = played(seed=8)
-    data = record_of(game, 8, explicit=True).to_json()
+    data = record_of(game, 8).to_json()
+    assert set(data["setup"]) == {"layout", "roles", "flood_deck", "treasure_deck"}
     data["seed"] = 12345
-    assert result_json(replay(parse_record(data))) == result_json(game)
+    again = replay(parse_record(data))
+    assert result_json(again) == result_json(game)
+    assert again.shuffler.rngs == {} and len(again.shuffler.log) == len(data["shuffles"])
 
 
 def test_a_hand_written_record():
@@ -111,7 +114,7 @@ def test_an_entry_after_the_end_is_refused():
 
 def test_a_scripted_shuffle_must_fit_its_pile():
     game = played(seed=6)
-    data = record_of(game, 6, explicit=True).to_json()
+    data = record_of(game, 6).to_json()
     assert data["shuffles"], "this game reshuffles at least once"
     data["shuffles"][0]["order"] = data["shuffles"][0]["order"][1:]
     with pytest.raises(RecordError, match="shuffles"):
@@ -138,3 +141,32 @@ def test_the_documented_example_replays_as_described():
     assert ("draw", "waters_rise") in kinds_ and ("sink", "copper_gate") in kinds_
     assert game.mark == 2 and game.hands[0] == ["lift", "lift"] and game.turn == 3
     assert any(e["kind"] == "sandbags" and e["player"] == 0 and e["turn"] == 2 for e in game.events)
+
+
+def test_a_record_of_a_game_lost_to_waters_rise_ends_at_the_loss(tmp_path):
+    """A kernel game (expert, 4 players Elite, seed 8, game 6) lost when a Waters Rise! takes the
+    water to the skull with cards in the flood discard: its record ends with that draw and lists
+    no shuffle after it, and the engine's replay uses every order listed and no other."""
+    from experiments.forbidden_island import export_games
+
+    (record,) = export_games(Rules(players=4, difficulty="elite"), "expert", 8, [6])
+    assert record.result["cause"] == "water"
+    assert record.turns[-1][-1] == "draw"
+    path = tmp_path / "lost.json"
+    write_record(path, record)
+    game = replay(load_record(path))
+    assert game.outcome == "water" and game.flood_discard, "the losing rise found cards to shuffle"
+    assert [e["kind"] for e in game.events[-3:]] == ["draw", "waters_rise", "loss"]
+    assert game.shuffler.log == record.shuffles and game.shuffler.rngs == {}
+    final = game.final_state()
+    kernel_final = record.result["final"]
+    assert [sorted(h) for h in final.pop("hands")] == [sorted(h) for h in kernel_final.pop("hands")]  # counts
+    assert final == kernel_final
+
+
+def test_orders_listed_after_the_end_are_refused():
+    game = played(seed=4)
+    data = record_of(game, 4).to_json()
+    data["shuffles"].append({"pile": "flood", "order": sorted(game.flood_discard) or ["watchtower"]})
+    with pytest.raises(RecordError, match=r"shuffles: 1 of the \d+ orders listed never happen"):
+        replay(parse_record(data))

@@ -187,7 +187,7 @@ def test_f10_pilot_flies_once_a_turn_to_any_standing_tile():
     assert game.pawns[0] == (3, 1)
     set_state(game, [(4, 6)], SUNK)
     flights = {a.place for a in game.legal_actions() if a.kind == "fly"}
-    assert flights == set(PLACES) - {(3, 1), (4, 1), (3, 2), (4, 6)}  # walks are moves
+    assert flights == set(PLACES) - {(3, 1), (4, 6)}  # neighbours too: F10 says any tile not sunk
     act(game, "fly 3,6")
     assert game.pawns[0] == (3, 6) and game.actions_left == 2
     assert "fly" not in kinds(game)
@@ -197,6 +197,17 @@ def test_f10_pilot_flies_once_a_turn_to_any_standing_tile():
     act(game, "draw", "draw", "flood", "flood")  # player 1's turn
     act(game, "draw", "draw", "flood", "flood")  # the Pilot's next turn
     assert game.current == 0 and "fly" in kinds(game)
+
+
+def test_f10_pilot_may_fly_to_a_tile_it_could_walk_to():
+    """F10: any tile that has not sunk, a neighbour too. It costs the turn's one flight, which
+    the walk there would have kept, but a table may play it and a record may hold it."""
+    game = arranged(["pilot", "engineer"])
+    game.pawns[0] = (5, 3)
+    assert (6, 3) in moves(game)
+    act(game, "fly 6,3")
+    assert game.pawns[0] == (6, 3) and game.flew and game.actions_left == 2
+    assert "fly" not in kinds(game) and (5, 3) in moves(game)
 
 
 def test_f10_only_the_pilot_flies():
@@ -294,16 +305,31 @@ def test_f11_diver_and_pilot_never_drown(role):
     assert game.standing(game.pawns[0])
 
 
-def test_f11_every_pawn_on_a_sinking_tile_swims_in_seat_order():
+def test_f11_pawns_on_a_sinking_tile_swim_in_any_order():
+    """F11 sets no order: at each swim every pawn still on the sunk tile may go."""
     game = arranged(["engineer", "messenger", "explorer"])
     game.pawns = [(3, 4), (3, 4), (3, 4)]
     sink_under(game, 0)
     assert game.swimmers == [0, 1, 2]
-    assert {a.by for a in game.legal_actions()} == {0}
-    with pytest.raises(IllegalAction, match="player 0"):
-        act(game, "swim 1 3,3")
-    act(game, "swim 0 3,3", "swim 1 2,4", "swim 2 4,5")
+    assert {a.by for a in game.legal_actions()} == {0, 1, 2}
+    assert {a.place for a in game.legal_actions() if a.by == 2} == {(2, 3), (3, 3), (4, 3), (2, 4), (4, 4),
+                                                                    (2, 5), (3, 5), (4, 5)}
+    act(game, "swim 2 4,5")
+    assert game.swimmers == [0, 1] and game.phase == "swim"
+    assert {a.by for a in game.legal_actions()} == {0, 1}
+    with pytest.raises(IllegalAction, match="player 2 is not on the tile that sank"):
+        act(game, "swim 2 3,3")
+    act(game, "swim 1 2,4", "swim 0 3,3")
     assert game.pawns == [(3, 3), (2, 4), (4, 5)] and game.phase == "flood_draw"
+
+
+def test_f11_a_swim_of_a_pawn_on_another_tile_is_refused():
+    game = arranged(["engineer", "messenger"])
+    game.pawns = [(3, 4), (6, 4)]
+    sink_under(game, 0)
+    assert {a.by for a in game.legal_actions()} == {0}
+    with pytest.raises(IllegalAction, match="player 1 is not on the tile that sank; player 0 must swim"):
+        act(game, "swim 1 5,4")
 
 
 def test_f11_swim_is_only_after_a_sinking():

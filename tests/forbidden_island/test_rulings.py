@@ -45,11 +45,13 @@ from .support import (
     flood_top,
     hand,
     kinds,
+    last_flood_card_sinks_fools_landing,
     place,
     set_state,
     to_flood_phase,
     treasure_discard,
     treasure_top,
+    waters_rise_to_the_skull,
 )
 
 # --- F1 Island -----------------------------------------------------------------------------------
@@ -516,6 +518,26 @@ def test_f14_water_reaches_the_skull():
     treasure_top(game, ["waters_rise"])
     act(game, "draw")
     assert game.mark == 10 and game.outcome == "water" and game.legal_actions() == []
+
+
+def test_f14_a_waters_rise_at_the_skull_shuffles_nothing():
+    """The rise to the skull is the loss: the flood discard stays where it is and the emptied
+    treasure pile is not refilled, so a record of the game lists no shuffle after it."""
+    game = waters_rise_to_the_skull()
+    flood_pile = list(game.flood_pile)
+    act(game, "draw")
+    assert game.outcome == "water" and game.shuffler.log == []
+    assert game.flood_pile == flood_pile and sorted(game.flood_discard) == ["observatory", "watchtower"]
+    assert game.treasure_pile == [] and len(game.treasure_discard) == 28
+    assert [e["kind"] for e in game.events[-3:]] == ["draw", "waters_rise", "loss"]
+
+
+def test_f14_a_losing_sinking_leaves_the_empty_flood_pile_as_it_is():
+    game = last_flood_card_sinks_fools_landing()
+    act(game, "flood")
+    assert game.outcome == "fools_landing" and game.shuffler.log == []
+    assert game.flood_pile == [] and len(game.flood_discard) == 23
+    assert [e["kind"] for e in game.events[-2:]] == ["sink", "loss"]
 
 
 def test_f14_both_pickup_tiles_of_an_uncaptured_treasure():
