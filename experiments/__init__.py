@@ -1,1 +1,4 @@
+"""The lab's experiments and commands. `sim` is imported first: it points numba's cache at the
+folder named after the lab's sources (sim/__init__.py) before anything here imports numba."""
 
+import sim  # noqa: F401

@@ -4,7 +4,7 @@ numba compiles a kernel the first time a process calls it and keeps the machine 
 (`sim.numba_cache_dir()`), so whoever runs first pays: tens of seconds per policy. `make run`
 and `make test` run this step after installing, so the first real command starts warm. Each
 (game, policy) compiles in a process of its own, as many at once as there are cores; a kernel
-already in the cache is only loaded, so the step takes a second or two when nothing changed.
+already in the cache is only loaded, so the step takes seconds when nothing changed.
 """
 
 from __future__ import annotations
@@ -54,8 +54,7 @@ def compile_all(kernels: list[tuple[str, str]], jobs: int | None = None,
                 failures.append(f"{game} {policy}: {exc}")
                 echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} FAILED: {exc}")
                 continue
-            state = "loaded from the cache" if seconds < 2.0 else "compiled"
-            echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} {state} in {seconds:.1f} s")
+            echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} ready in {seconds:.1f} s")
     if failures:
         raise RuntimeError("kernels that did not compile: " + "; ".join(failures))
     return time.perf_counter() - start

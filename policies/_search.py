@@ -74,8 +74,7 @@ LANES = 32
 
 @njit(cache=True)
 def fill(a, value):
-    """Every entry of `a` set to `value`; returns `a` (for `fill(stack_empty(25, np.float64), INF)`:
-    a stack array only, as it is returned without a reference count)."""
+    """Every entry of `a` set to `value`; returns `a` (for `fill(stack_empty(25, np.float64), INF)`)."""
     for i in range(a.shape[0]):
         a[i] = value
     return a

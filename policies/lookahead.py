@@ -51,6 +51,8 @@ from numba import njit
 
 import sim.kernel as K
 from policies import expert, play
+from policies._search import fill
+from policies.stack import stack_empty
 from sim.layout import (
     CARD,
     COLP,
@@ -189,7 +191,7 @@ def _make_worlds(s, rng, worlds, seeds, lo, hi, exact):
 @njit(cache=True)
 def search(s, p, pp, legal, rng, exact):
     """The action to play: expert's unless another is confirmed better (see the module doc)."""
-    none = np.zeros(1)
+    none = fill(stack_empty(1, np.float64), 0.0)  # expert's default weights, counted by nobody
     base = expert.choose(s, p, none, legal, rng)
     nlegal = popcount(legal & 0xFFFFFFFF) + popcount(legal >> 32)
     if nlegal <= 1:

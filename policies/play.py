@@ -101,8 +101,8 @@ def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
 def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     """Play the games of rows lo … hi-1 of `out` (row i is game first_game + i).
 
-    The caller (a generated entry, compiled with `nogil` and without reference counting) gets
-    this loop inlined. Scratch arrays live on its stack, once per chunk; each game writes only
+    The caller (a generated entry, compiled with `nogil`) gets this loop inlined and works on
+    borrowed views of what Python passed in. Scratch arrays live on its stack, once per chunk; each game writes only
     its own row, and its randomness depends only on (seed, game), so any split into chunks and
     threads gives the same table. The rule parameters are copied onto the stack as well: the
     compiler then knows that writing the state never changes them.

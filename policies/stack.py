@@ -11,13 +11,19 @@ is not counted, so the loops run on such arrays:
 - `borrowed(a)`: a view of an array the caller owns, with no reference slot. The entries
   borrow what Python passed in once, and everything below works on the views.
 
-Both are intrinsics written with `numba.extending`, numba's types and `cgutils` (the array's
-fields as numba's documented array model lays them out); `np.empty` and the array itself are their
-plain versions, and tests/test_stack.py checks each against its plain version. A module of its
+Both are intrinsics written with `numba.extending`, numba's types and `cgutils`; they fill the
+fields of numba's array model (meminfo, parent, nitems, itemsize, data, shape, strides), which is
+not documented, so tests/test_stack.py checks each against its plain version (`np.empty`, the
+array itself): a renamed field fails at compile time, a changed meaning in that test. A module of its
 own, importing nothing of the game, so that the play loops load it without the search helpers.
 
 A borrowed view and a stack array live only as long as what they came from: pass them down,
-never return or keep them. A call site inside a loop reuses the same stack memory every pass.
+never return or keep them. numba frees a heap array right after its last use, so borrow only
+an argument of a function that is really called (the caller holds it until the call returns) or
+an array the function uses again after the view's last use; inside an `inline="always"` function
+the arguments are the caller's variables, so borrow there only what the callers pass from Python
+or from the stack. A call site inside a loop reuses the same stack memory every pass (numba puts
+the allocation in the function's entry block).
 """
 
 import numpy as np

@@ -21,9 +21,8 @@ that asks a policy for each choice and plays whole games lives above it, in `pol
 search policies play on from any state through that same loop.
 
 Speed: a game allocates nothing, and the play loop hands the kernel arrays with no reference
-count (policies/stack.py); small hot helpers carry `forceinline` (LLVM inlining - numba's own
-`inline='always'` copied every array argument with atomic reference counts, and compiled
-slower).
+count (policies/stack.py); small hot helpers carry `forceinline` (LLVM inlining, which keeps
+them functions for numba and caches them once; numba's own `inline='always'` compiled slower).
 """
 
 from __future__ import annotations

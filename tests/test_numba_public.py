@@ -19,6 +19,9 @@ PACKAGES = ("sim", "policies", "experiments")
 # modules of numba and llvmlite the lab may import
 PUBLIC = {"numba", "numba.extending", "numba.core.cgutils", "numba.core.errors", "numba.typed", "numba.types",
           "llvmlite", "llvmlite.ir", "llvmlite.binding"}
+ROOTS = ("numba", "llvmlite")
+# numba's own subpackages, not part of its top-level API though `from numba import X` reaches them
+INTERNAL_NAMES = {"core", "np", "misc", "parfors", "cpython", "experimental", "stencils", "pycc"}
 
 
 def sources():
@@ -42,8 +45,9 @@ def is_public(module: str) -> bool:
         return True
     parent = module.rpartition(".")[0]
     # `from numba import njit`, `from numba.extending import intrinsic`: names of a public module
-    return parent in PUBLIC and not module.rpartition(".")[2].startswith("_") and module not in (
-        "numba.core", "llvmlite.binding.ffi")
+    name = module.rpartition(".")[2]
+    return (parent in PUBLIC and not name.startswith("_") and not (parent == "numba" and name in INTERNAL_NAMES)
+            and module != "llvmlite.binding.ffi")
 
 
 def numba_modules_imported(tree):
@@ -60,22 +64,58 @@ def test_only_public_numba_and_llvmlite_modules_are_imported():
     assert not bad, "internals of numba or llvmlite imported:\n" + "\n".join(bad)
 
 
+def numba_aliases(tree) -> set[str]:
+    """The names a module binds to numba, llvmlite or anything imported from them."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] in ROOTS}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ROOTS:
+            names |= {a.asname or a.name for a in node.names}
+    return names
+
+
+def misuses(tree, where: str = "") -> list[str]:
+    """Private compile options, attributes of numba or llvmlite assigned or set, their classes
+    subclassed, and their internals imported by name at run time."""
+    aliases = numba_aliases(tree)
+    bad = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword):
+            if node.arg and node.arg.startswith("_"):
+                bad.append(f"{where}{node.value.lineno}: option {node.arg}")
+            if node.arg is None and isinstance(node.value, ast.Dict):  # njit(**{"_nrt": False})
+                keys = [k.value for k in node.value.keys if isinstance(k, ast.Constant)]
+                bad += [f"{where}{node.value.lineno}: option {k}" for k in keys if str(k).startswith("_")]
+        if isinstance(node, ast.Assign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Attribute) and _root(target) in aliases:
+                    bad.append(f"{where}{node.lineno}: assigns {ast.unparse(target)}")
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func)
+            if name == "setattr" and node.args and _root(node.args[0]) in aliases:
+                bad.append(f"{where}{node.lineno}: setattr on {ast.unparse(node.args[0])}")
+            if name.endswith("import_module") and node.args and isinstance(node.args[0], ast.Constant) \
+                    and str(node.args[0].value).split(".")[0] in ROOTS and not is_public(str(node.args[0].value)):
+                bad.append(f"{where}{node.lineno}: imports {node.args[0].value}")
+        if isinstance(node, ast.ClassDef):
+            for base in node.bases:
+                if _root(base) in aliases:
+                    bad.append(f"{where}{node.lineno}: subclasses {ast.unparse(base)}")
+    return bad
+
+
+def _root(node) -> str:
+    while isinstance(node, ast.Attribute | ast.Subscript):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
 def test_no_private_compile_options_and_no_patched_attributes():
     bad = []
     for path in sources():
-        tree = ast.parse(path.read_text(), str(path))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.keyword) and node.arg and node.arg.startswith("_"):
-                bad.append(f"{path.relative_to(ROOT)}:{node.value.lineno}: option {node.arg}")
-            if isinstance(node, ast.Assign | ast.AugAssign):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
-                    if isinstance(target, ast.Attribute) and "numba" in ast.unparse(target.value).lower():
-                        bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: assigns {ast.unparse(target)}")
-            if isinstance(node, ast.ClassDef):
-                for base in node.bases:
-                    if ast.unparse(base).split(".")[0] in ("numba", "llvmlite", "caching", "codegen", "compiler"):
-                        bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: subclasses {ast.unparse(base)}")
+        bad += misuses(ast.parse(path.read_text(), str(path)), f"{path.relative_to(ROOT)}:")
     assert not bad, "numba used against its documentation:\n" + "\n".join(bad)
 
 
@@ -85,6 +125,16 @@ def test_the_checks_catch_what_they_forbid():
     found = {m for m, _ in numba_modules_imported(tree) if not is_public(m)}
     assert found == {"numba.core.caching", "numba.core.cpu.CPUContext"}
     assert is_public("numba.njit") and is_public("numba.extending.intrinsic") and is_public("numba.core.cgutils")
+    assert not is_public("numba.np") and not is_public("numba.core")
+    sample = ast.parse(
+        "import numba as nb\nfrom numba import config, njit\nfrom numba.core import caching\nimport importlib\n"
+        "nb.config.CACHE_DIR = 'x'\nconfig.DEBUG = 1\nsetattr(caching, 'f', None)\n"
+        "class L(caching.CacheImpl): pass\n"
+        "f = njit(_nrt=False)\ng = njit(**{'_nrt': False})\nimportlib.import_module('numba.core.caching')\n"
+        "class Fine(dict): pass\nh = dict(_private=1)\n")
+    found = misuses(sample)
+    kinds = sorted(line.split(": ", 1)[1].split()[0] for line in found)
+    assert kinds == ["assigns", "assigns", "imports", "option", "option", "option", "setattr", "subclasses"], found
 
 
 def test_numba_has_a_lower_bound_and_no_cap():

@@ -56,3 +56,37 @@ def _filled_plain():
 
 def test_stack_arrays_behave_as_np_empty():
     assert _filled_on_stack() == _filled_plain() == (55, 6, 4, 7.5, 2, 3, 24, 8, 2.5)
+
+
+@njit(cache=True)
+def _every_other_borrowed(a):
+    v = borrowed(a[::2])
+    return v.sum(), v.shape[0], v.strides[0]
+
+
+def test_a_borrowed_view_keeps_the_strides_of_what_it_views():
+    a = np.arange(10, dtype=np.int64)
+    assert _every_other_borrowed(a) == (0 + 2 + 4 + 6 + 8, 5, 16)
+
+
+@njit(cache=True)
+def _two_stack_arrays_in_a_long_loop(passes):
+    total = 0
+    for k in range(passes):
+        a = stack_empty(4, np.int64)
+        b = stack_empty(4, np.int64)
+        m = stack_empty_2d(3, 4, np.int64)
+        for i in range(4):
+            a[i] = k
+            b[i] = -1
+        for i in range(12):
+            m[i // 4, i % 4] = 1
+        total += a.sum() + b.sum() + m.sum()
+    return total
+
+
+def test_stack_arrays_are_separate_and_reused_not_grown():
+    """Two arrays of one dtype do not share memory, a 2-D one holds rows x cols entries, and a
+    million passes of a loop do not exhaust the stack (the allocation sits in the entry block)."""
+    passes = 1_000_000
+    assert _two_stack_arrays_in_a_long_loop(passes) == 4 * passes * (passes - 1) // 2 - 4 * passes + 12 * passes
