@@ -18,12 +18,14 @@ def run(args, home, **env):
 
 
 def test_after_compile_a_simulate_loads_every_kernel_and_compiles_none(tmp_path):
-    done = run(["compile", "--game", "island-escape", "--policy", "idle", "--jobs", "1"], tmp_path)
+    done = run(["compile", "--game", "island-escape", "--policy", "idle", "--policy", "random", "--jobs", "2"],
+               tmp_path)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert lines[0].startswith(f"compiling 1 kernels into {tmp_path / 'island-escape' / 'numba'}/")
-    assert "island-escape" in lines[1] and "idle" in lines[1] and "ready in" in lines[1]
-    assert lines[-1].startswith("all 1 kernels ready in ")
+    assert lines[0].startswith(f"compiling 2 kernels into {tmp_path / 'island-escape' / 'numba'}/")
+    assert sorted(line.split()[2] for line in lines[1:3]) == ["idle", "random"]
+    assert all(line.split()[1] == "island-escape" and " ready in " in line for line in lines[1:3])
+    assert lines[-1].startswith("all 2 kernels ready in ")
     warm = run(["simulate", "--policy", "idle", "--games", "50", "--json"], tmp_path, NUMBA_DEBUG_CACHE="1")
     assert warm.returncode == 0, warm.stderr
     log = warm.stdout + warm.stderr
@@ -45,4 +47,47 @@ def test_an_unknown_policy_is_one_line_and_exit_2(tmp_path):
     bad = run(["compile", "--policy", "nobody"], tmp_path)
     assert bad.returncode == 2
     assert bad.stderr.strip().count("\n") == 0 and "--policy: unknown policy 'nobody'" in bad.stderr
-    assert not list(tmp_path.iterdir())  # checked before any work
+    assert not [f for f in tmp_path.rglob("*") if f.is_file()]  # checked before anything compiled
+
+
+def record_order(game: str, policy: str) -> float:
+    """A stand-in for compiling: notes when it started and ended in the folder ORDER_DIR names."""
+    import time
+    from pathlib import Path
+
+    folder = Path(os.environ["ORDER_DIR"])
+    (folder / f"{game}.{policy}.start").write_text(str(time.time()))
+    time.sleep(0.3)
+    (folder / f"{game}.{policy}.end").write_text(str(time.time()))
+    if policy == "broken":
+        raise RuntimeError("no such kernel")
+    return 0.3
+
+
+def test_a_games_default_policy_compiles_before_its_other_policies(tmp_path, monkeypatch):
+    from experiments.precompile import compile_all
+
+    monkeypatch.setenv("ORDER_DIR", str(tmp_path))
+    kernels = [("island-escape", "lookahead"), ("island-escape", "expert"), ("forbidden-island", "lookahead"),
+               ("forbidden-island", "expert"), ("island-escape", "random")]
+    lines = []
+    compile_all(kernels, jobs=2, echo=lines.append, work=record_order)
+    at = {f.name: float(f.read_text()) for f in tmp_path.iterdir()}
+    for game in ("island-escape", "forbidden-island"):
+        for policy in ("lookahead", "random") if game == "island-escape" else ("lookahead",):
+            assert at[f"{game}.{policy}.start"] >= at[f"{game}.expert.end"], (game, policy)
+    assert len(lines) == 5 and lines[-1].startswith("[5/5] ")
+
+
+def test_a_failed_kernel_is_reported_after_the_others(tmp_path, monkeypatch):
+    import pytest
+
+    from experiments.precompile import compile_all
+
+    monkeypatch.setenv("ORDER_DIR", str(tmp_path))
+    lines = []
+    with pytest.raises(RuntimeError, match="island-escape broken: no such kernel"):
+        compile_all([("island-escape", "broken"), ("island-escape", "random")], jobs=1, echo=lines.append,
+                    work=record_order)
+    assert sorted(line.split()[2] for line in lines) == ["broken", "random"]
+    assert any("FAILED: no such kernel" in line for line in lines)
