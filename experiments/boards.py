@@ -28,6 +28,16 @@ FLOOD_TINT = "#d6eaf8"
 BACK = "#34495e"
 
 
+def tile_look(tile) -> tuple[bool, float, float, str, str]:
+    """How a land tile is drawn, the same in the PNG and the SVG: (flooded, width, height, face
+    colour, edge colour); a flooded card lies crosswise."""
+    flooded = tile.state == FLOODED
+    w, h = (0.86, 0.62) if flooded else (0.62, 0.86)
+    if tile.state == DOWN:
+        return flooded, w, h, BACK, "#1b2631"
+    return flooded, w, h, ("#fdebd0" if tile.card == "JK" else "white"), "#7f8c8d"
+
+
 def _card_label(card: str) -> tuple[str, str]:
     if card == "JK":
         return "JK\nheli", "#6c3483"
@@ -55,17 +65,10 @@ def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
         if tile.state == SEA:
             sea_square(ax_board, x, y, gid=f"place-{c}-{r}")
             continue
-        flooded = tile.state == FLOODED
+        flooded, w, h, face, edge = tile_look(tile)
         if flooded:  # crosswise on a blue tint
             ax_board.add_patch(Rectangle((x, y), 1, 1, color=FLOOD_TINT, lw=0))
-            w, h = 0.86, 0.62
-        else:
-            w, h = 0.62, 0.86
         cx, cy = x + 0.5, y + 0.5
-        if tile.state == DOWN:
-            face, edge = BACK, "#1b2631"
-        else:
-            face, edge = ("#fdebd0" if tile.card == "JK" else "white"), "#7f8c8d"
         # the id lets the play page make a place clickable in the SVG (experiments/play)
         ax_board.add_patch(FancyBboxPatch((cx - w / 2, cy - h / 2), w, h, boxstyle="round,pad=0.0,rounding_size=0.06",
                                           fc=face, ec=edge, lw=1.2, gid=f"place-{c}-{r}"))
@@ -202,18 +205,11 @@ def board_svg(game: Game, title: str = "") -> str:
                 out.append(f'<path d="M{_f(bx(x + 0.15))} {_f(wy)}H{_f(bx(x + 0.75))}" stroke="white" '
                            f'stroke-width="0.8" stroke-opacity="0.7" stroke-dasharray="1.6 1.6"/>')
             continue
-        flooded = tile.state == FLOODED
+        flooded, w, h, face, edge = tile_look(tile)
         if flooded:  # crosswise on a blue tint
             out.append(f'<rect x="{_f(left)}" y="{_f(top)}" width="{_f(unit)}" height="{_f(unit)}" '
                        f'fill="{FLOOD_TINT}"/>')
-            w, h = 0.86, 0.62
-        else:
-            w, h = 0.62, 0.86
         cx, cy = x + 0.5, y + 0.5
-        if tile.state == DOWN:
-            face, edge = BACK, "#1b2631"
-        else:
-            face, edge = ("#fdebd0" if tile.card == "JK" else "white"), "#7f8c8d"
         card = _rounded(bx(cx - w / 2), by(cy + h / 2), w * unit, h * unit, 0.06 * unit)
         out.append(f'<g id="place-{c}-{r}"><path d="{card}" fill="{face}" stroke="{edge}" stroke-width="1.2"/></g>')
         if tile.state == DOWN:
