@@ -59,6 +59,10 @@ class GameKind:
     def policy_names(self) -> list[str]:
         raise NotImplementedError
 
+    def search_policies(self) -> set[str]:
+        """The policies that search (seconds a game; the longest to compile too)."""
+        raise NotImplementedError
+
     @property
     def default_policy(self) -> str:
         raise NotImplementedError
@@ -130,6 +134,11 @@ class IslandEscape(GameKind):
 
         return list(POLICIES)
 
+    def search_policies(self) -> set[str]:
+        from policies.registry import SLOW
+
+        return set(SLOW)
+
     @property
     def default_policy(self) -> str:
         from policies.registry import DEFAULT_POLICY
@@ -198,6 +207,11 @@ class ForbiddenIsland(GameKind):
         from policies.forbidden_island.registry import describe
 
         return [name for name, _ in describe()]
+
+    def search_policies(self) -> set[str]:
+        from policies.forbidden_island.registry import SLOW
+
+        return set(SLOW)
 
     @property
     def default_policy(self) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 
 
@@ -36,46 +36,40 @@ def every_kernel(games: Iterable[str] | None = None) -> list[tuple[str, str]]:
     return [(name, policy) for name in (games or GAME_KINDS) for policy in game_kind(name).policy_names()]
 
 
-def compile_all(kernels: list[tuple[str, str]], jobs: int | None = None,
-                echo: Callable[[str], None] = print, work: Callable[[str, str], float] = compile_policy) -> float:
-    """Compile `kernels` with `jobs` processes (default: one per core), a line per kernel as it
-    is done; the wall seconds of the whole step. A failure is raised once the others are done.
-
-    A game's default policy compiles first and the game's other policies after it: the searches
-    and the skill axis call its functions, which a later process then loads from the cache
-    instead of compiling them again. `work(game, policy)` does one kernel in a worker process
-    (a module-level function, as the workers are spawned)."""
+def compile_order(kernels: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """`kernels` in the order they are handed to the workers: the searches first (each compiles
+    its rollout policy too, the longest by far), then each game's default policy, then the rest,
+    so that the long ones run beside the many short ones rather than last."""
     from experiments.games import game_kind
 
+    def rank(kernel):
+        game = game_kind(kernel[0])
+        return 0 if kernel[1] in game.search_policies() else 1 if kernel[1] == game.default_policy else 2
+
+    return sorted(kernels, key=rank)  # stable: the games' own order within a rank
+
+
+def compile_all(kernels: list[tuple[str, str]], jobs: int | None = None,
+                echo: Callable[[str], None] = print, work: Callable[[str, str], float] = compile_policy) -> float:
+    """Compile `kernels` with `jobs` processes (default: one per core) in `compile_order`, a line
+    per kernel as it is done; the wall seconds of the whole step. A failure is raised once the
+    others are done. `work(game, policy)` does one kernel in a worker process (a module-level
+    function, as the workers are spawned)."""
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(kernels)))
     start = time.perf_counter()
-    failures, done = [], 0
-    first = {(game, policy) for game, policy in kernels if policy == game_kind(game).default_policy}
-    waiting = [k for k in kernels if k not in first]
+    failures = []
     # spawned, not forked: each worker starts numba afresh, like the commands it stands in for
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-
-        def submit(batch):
-            return {pool.submit(work, game, policy): (game, policy) for game, policy in batch}
-
-        running = submit([k for k in kernels if k in first])
-        ready_games = {game for game, _ in kernels} - {game for game, _ in first}
-        while running or waiting:
-            now = [k for k in waiting if k[0] in ready_games]
-            waiting = [k for k in waiting if k[0] not in ready_games]
-            running |= submit(now)
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                game, policy = running.pop(future)
-                ready_games.add(game)  # after its default, failed or not: the rest still compile
-                done += 1
-                try:
-                    seconds = future.result()
-                except Exception as exc:  # noqa: BLE001 - reported, then raised below
-                    failures.append(f"{game} {policy}: {exc}")
-                    echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} FAILED: {exc}")
-                    continue
-                echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} ready in {seconds:.1f} s")
+        futures = {pool.submit(work, game, policy): (game, policy) for game, policy in compile_order(kernels)}
+        for done, future in enumerate(as_completed(futures), 1):
+            game, policy = futures[future]
+            try:
+                seconds = future.result()
+            except Exception as exc:  # noqa: BLE001 - reported, then raised below
+                failures.append(f"{game} {policy}: {exc}")
+                echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} FAILED: {exc}")
+                continue
+            echo(f"[{done}/{len(kernels)}] {game:16} {policy:12} ready in {seconds:.1f} s")
     if failures:
         raise RuntimeError("kernels that did not compile: " + "; ".join(failures))
     return time.perf_counter() - start
