@@ -39,14 +39,21 @@ def every_kernel(games: Iterable[str] | None = None) -> list[tuple[str, str]]:
 def compile_order(kernels: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """`kernels` in the order they are handed to the workers: the searches first (each compiles
     its rollout policy too, the longest by far), then each game's default policy, then the rest,
-    so that the long ones run beside the many short ones rather than last."""
+    the games taking turns within each, so that the long ones run beside the many short ones
+    rather than last."""
     from experiments.games import game_kind
 
     def rank(kernel):
         game = game_kind(kernel[0])
         return 0 if kernel[1] in game.search_policies() else 1 if kernel[1] == game.default_policy else 2
 
-    return sorted(kernels, key=rank)  # stable: the games' own order within a rank
+    # within a rank the games take turns, so that the first workers start on different games
+    seen: dict[tuple[int, str], int] = {}
+    turn = {}
+    for kernel in kernels:
+        key = (rank(kernel), kernel[0])
+        turn[kernel] = seen[key] = seen.get(key, -1) + 1
+    return sorted(kernels, key=lambda kernel: (rank(kernel), turn[kernel]))
 
 
 def compile_all(kernels: list[tuple[str, str]], jobs: int | None = None,

@@ -75,6 +75,10 @@ def test_the_searches_start_first_then_the_defaults(tmp_path, monkeypatch):
         ("island-escape", "lookahead"), ("forbidden-island", "lookahead"), ("island-escape", "clairvoyant"),
         ("island-escape", "expert"), ("forbidden-island", "expert"),
         ("island-escape", "random"), ("forbidden-island", "random")]
+    # the games take turns: a game's second search waits behind the other game's first
+    assert compile_order([("island-escape", "clairvoyant"), ("island-escape", "lookahead"),
+                          ("forbidden-island", "lookahead")])[:2] == [("island-escape", "clairvoyant"),
+                                                                     ("forbidden-island", "lookahead")]
     monkeypatch.setenv("ORDER_DIR", str(tmp_path))
     lines = []
     compile_all(kernels[:3], jobs=1, echo=lines.append, work=record_order)
