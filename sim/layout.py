@@ -180,17 +180,28 @@ def _ctpop(typingctx, x):
 
 def _target_has_bmi2() -> bool:
     """Whether the CPU numba compiles for has BMI2: numba's documented target settings
-    (NUMBA_CPU_FEATURES, NUMBA_CPU_NAME), else the host's features as llvmlite reads them."""
+    (NUMBA_CPU_FEATURES, NUMBA_CPU_NAME), else the host's own flags (Linux's /proc/cpuinfo; the
+    plain loop where they cannot be read)."""
     import os
-
-    from llvmlite import binding
 
     features = os.environ.get("NUMBA_CPU_FEATURES")
     if features:
         return "+bmi2" in features.split(",")
     if os.environ.get("NUMBA_CPU_NAME", "host") != "host":
         return False  # a named CPU without its feature list: the plain loop is right anywhere
-    return "+bmi2" in binding.get_host_cpu_features().flatten().split(",")
+    return "bmi2" in host_cpu_flags()
+
+
+def host_cpu_flags() -> set[str]:
+    """The host CPU's feature flags as Linux lists them ("flags" in /proc/cpuinfo), empty elsewhere."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as info:
+            for line in info:
+                if line.startswith("flags"):
+                    return set(line.partition(":")[2].split())
+    except OSError:
+        pass
+    return set()
 
 
 def _bmi2_or_loop(name: str, doc: str, emit_bmi2, by_loop):
