@@ -112,7 +112,7 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         "    if s[HAND + HAND_STRIDE * seat + t] < p[P_CAPTURE] - 1:",
         "F12: a capture with three cards"),
     "fi-f10-pilot-flies-twice": (
-        FI_KERNEL, "    if role == ROLE_PILOT and not s[FLEW]:", "    if role == ROLE_PILOT:",
+        FI_KERNEL, "    if s[ROLE + seat] != ROLE_PILOT or s[FLEW]:", "    if s[ROLE + seat] != ROLE_PILOT:",
         "F10: the Pilot flies more than once a turn"),
     "fi-f8-limit-only-for-the-current-player": (
         FI_KERNEL, "        if s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:",
