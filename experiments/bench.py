@@ -14,7 +14,7 @@ machines; the absolute figures come with the machine they were measured on. Per 
 - the reference engine on the same games, charged for the same policy's decisions: it replays
   the kernel's record of each game (the rules in plain Python), and for every decision of that
   game calls the policy's compiled `choose` from Python on the kernel's state at that decision.
-  A Python port of greedy or expert does not exist (policies/python.py holds prototypes only),
+  A Python port of greedy or expert does not exist (policies/island_escape/python.py holds prototypes only),
   and replaying the recorded decisions alone would charge the engine nothing for the thinking;
   calling the compiled policy from Python is what an engine-side player would do. The decision
   states are gathered before the clock starts.
@@ -37,11 +37,12 @@ import time
 
 import numpy as np
 
-from experiments.runner import default_policy_params, default_threads, export_records, rules_to_params, run_games
-from policies.registry import DEFAULT_POLICY, POLICIES, policy_id
-from sim import layout as L
-from sim.records import replay
-from sim.rules import Rules
+from policies.batches import default_threads
+from policies.island_escape.registry import DEFAULT_POLICY, POLICIES, policy_id
+from policies.island_escape.runner import default_policy_params, export_records, rules_to_params, run_games
+from sim.island_escape import layout as L
+from sim.island_escape.records import replay
+from sim.island_escape.rules import Rules
 
 POLICIES_BENCHED = ("random", "greedy", "expert")
 SEARCHES_BENCHED = ("lookahead",)  # the strongest fair player: what a judged study can afford
@@ -58,7 +59,7 @@ def kernel_rate(rules, policy: str, games: int, threads: int, repeat: int = 3,
 
     Each run plays at least `games` games and lasts about `seconds` or more, so that thread
     start-up and timer noise do not count for the fast policies. `run` is the game's
-    run_games (Island Escape's, or experiments/forbidden_island.py's with its own rules).
+    run_games (Island Escape's, or another game's `Game.run_games` with its own rules).
     """
     run(rules, policy, 64, seed=1, threads=threads)  # compiled and warm
     start = time.perf_counter()
@@ -76,8 +77,8 @@ def kernel_rate(rules, policy: str, games: int, threads: int, repeat: int = 3,
 def decision_states(rules: Rules, policy: str, seed: int, game: int) -> list[tuple[np.ndarray, int]]:
     """The kernel's state and legal-action mask before every action the policy chose in one game
     (the kernel's own step functions, called from Python)."""
-    from policies.entries import FLOOD
-    from sim.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
+    from policies.island_escape.entries import FLOOD
+    from sim.island_escape.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
 
     p = rules_to_params(rules)
     pp = default_policy_params(policy)
@@ -168,8 +169,8 @@ def start_up(repeat: int = 3) -> float:
 _CHILD_START = """
 import time, sys
 t0 = time.perf_counter()
-from sim.rules import Rules
-from experiments.runner import run_games
+from sim.island_escape.rules import Rules
+from policies.island_escape.runner import run_games
 run_games(Rules(), sys.argv[1], 1, seed=0)
 print(time.perf_counter() - t0)
 """
@@ -179,8 +180,8 @@ print(time.perf_counter() - t0)
 # bench's own size (1.2 GiB after compiling lookahead) instead of the child's.
 _CHILD_MEMORY = """
 import sys
-from sim.rules import Rules
-from experiments.runner import simulate
+from sim.island_escape.rules import Rules
+from policies.island_escape.runner import simulate
 df = simulate(Rules(), sys.argv[1], int(sys.argv[2]), seed=0, progress=False)
 with open("/proc/self/status") as status:
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
@@ -208,51 +209,54 @@ def memory(policy: str, games: int) -> tuple[int, int]:
     return int(peak), int(table)
 
 
-FI_POLICIES_BENCHED = ("random", "expert")
-FI_SETTINGS = (("normal", 2), ("normal", 4))
-FI_SEARCHES_BENCHED = ("lookahead",)  # its report cells play 2,000 games each in `make report`
+# The lab's other games, measured the same way: their kernel per policy and setting (and the
+# reference engine replaying the kernel's records), and their searches at the default budget.
+OTHER_GAMES = {
+    "forbidden-island": {
+        "policies": ("random", "expert"),
+        "searches": ("lookahead",),  # its report cells play 2,000 games each in `make report`
+        "settings": ({"players": 2, "difficulty": "normal"}, {"players": 4, "difficulty": "normal"}),
+    },
+}
 
 
-def forbidden_island_searches(games: int, threads: int, echo=print) -> list[dict]:
-    """Forbidden Island's searches at their default budget, as search_rate measures them."""
-    from experiments import forbidden_island as FI
-    from policies.forbidden_island.registry import POLICIES as FI_POLICIES
-    from sim.forbidden_island.rules import Rules as FIRules
+def other_game_searches(name: str, games: int, threads: int, echo=print) -> list[dict]:
+    """A game's searches at their default budget, as search_rate measures them."""
+    from policies.game import game as game_named
 
+    game, spec = game_named(name), OTHER_GAMES[name]
     rows = []
-    for policy in (p for p in FI_SEARCHES_BENCHED if p in FI_POLICIES):
-        for difficulty, players in FI_SETTINGS:
-            wall, cpu = search_rate(FIRules(players=players, difficulty=difficulty), policy, games, threads,
-                                    run=FI.run_games)
-            name = f"Forbidden Island {difficulty}-{players}p"
-            rows.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
-            echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
+    for policy in (p for p in spec["searches"] if p in game.policy_names()):
+        for setting in spec["settings"]:
+            rules = game.rules(**setting)
+            wall, cpu = search_rate(rules, policy, games, threads, run=game.run_games)
+            label = f"{game.title} {game.setting_line(rules)}"
+            rows.append({"policy": policy, "setting": label, "games_per_s": wall, "per_cpu_second": cpu})
+            echo(f"  {policy} on {label}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
     return rows
 
 
-def forbidden_island_rows(games: int, threads: int, echo=print) -> list[dict]:
-    """Forbidden Island's kernel per registered policy and setting, 1 thread and all threads, and
-    the reference engine replaying 20 of the kernel's records of that setting (games/s)."""
-    from experiments import forbidden_island as FI
-    from policies.forbidden_island.registry import POLICIES as FI_POLICIES
-    from sim.forbidden_island.records import replay as fi_replay
-    from sim.forbidden_island.rules import Rules as FIRules
+def other_game_rows(name: str, games: int, threads: int, echo=print) -> list[dict]:
+    """A game's kernel per benched policy and setting, 1 thread and all threads, and its
+    reference engine replaying 20 of the kernel's records of that setting (games/s)."""
+    from policies.game import game as game_named
 
+    game, spec = game_named(name), OTHER_GAMES[name]
     rows = []
-    for policy in (p for p in FI_POLICIES_BENCHED if p in FI_POLICIES):
-        for difficulty, players in FI_SETTINGS:
-            rules = FIRules(players=players, difficulty=difficulty)
+    for policy in (p for p in spec["policies"] if p in game.policy_names()):
+        for setting in spec["settings"]:
+            rules = game.rules(**setting)
             n = games // 4 if policy == "random" else max(games // 40, 1000)
-            one = kernel_rate(rules, policy, n, 1, run=FI.run_games)
-            many = kernel_rate(rules, policy, n, threads, run=FI.run_games)
-            records = FI.export_games(rules, policy, 7, range(20))
+            one = kernel_rate(rules, policy, n, 1, run=game.run_games)
+            many = kernel_rate(rules, policy, n, threads, run=game.run_games)
+            records = game.export(rules, policy, 7, range(20))
             start = time.perf_counter()
             for record in records:
-                fi_replay(record)
+                game.replay_json(record)
             engine = len(records) / (time.perf_counter() - start)
-            rows.append({"policy": policy, "difficulty": difficulty, "players": players, "kernel_1_thread": one,
+            rows.append({"game": name, "policy": policy, "setting": game.setting_line(rules), "kernel_1_thread": one,
                          f"kernel_{threads}_threads": many, "engine_replay": engine})
-            echo(f"  forbidden-island {policy} {players}p {difficulty}: kernel {one:,.0f}/s on 1 thread, "
+            echo(f"  {name} {policy} {game.setting_line(rules)}: kernel {one:,.0f}/s on 1 thread, "
                  f"{many:,.0f}/s on {threads}; engine replay {engine:,.0f}/s")
     return rows
 
@@ -282,8 +286,10 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
             wall, cpu = search_rate(srules, policy, 40 if quick else 300, threads)
             searches.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
             echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
-    searches += forbidden_island_searches(40 if quick else 300, threads, echo)
-    fi_rows = forbidden_island_rows(games, threads, echo)
+    other_rows = []
+    for name in OTHER_GAMES:
+        searches += other_game_searches(name, 40 if quick else 300, threads, echo)
+        other_rows += other_game_rows(name, games, threads, echo)
     startup = start_up()
     echo(f"  start-up {startup:.2f} s")
     cold = cold_compile(DEFAULT_POLICY)
@@ -302,7 +308,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
         "rules": rules.as_record(),
         "rows": rows,
         "searches": searches,
-        "forbidden_island": fi_rows,
+        "other_games": other_rows,
         "start_up_s": startup,
         "cold_compile_policy": DEFAULT_POLICY,
         "cold_compile_s": cold,
@@ -327,12 +333,11 @@ def format_table(result: dict) -> str:
     for r in result.get("searches", []):
         lines.append(f"{r['policy']} on {r['setting']}: {r['games_per_s']:,.1f} games/s on {threads} threads, "
                      f"{r['per_cpu_second']:,.1f} games per CPU-second (x{threads} = a quiet machine)")
-    if result.get("forbidden_island"):
-        lines.append("Forbidden Island (kernel games/s; engine = the reference engine replaying the kernel's records)")
-        for r in result["forbidden_island"]:
-            lines.append(f"{r['policy']:<8} {r['players']}p {r['difficulty']:<9} {r['kernel_1_thread']:>13,.0f} "
-                         f"{r[f'kernel_{threads}_threads']:>13,.0f} {'':>9} {'':>11} {'':>9} {'':>9} "
-                         f"{r['engine_replay']:>8,.0f}")
+    if result.get("other_games"):
+        lines.append("other games (kernel games/s; engine = the reference engine replaying the kernel's records)")
+        for r in result["other_games"]:
+            lines.append(f"{r['policy']:<8} {r['kernel_1_thread']:>13,.0f} {r[f'kernel_{threads}_threads']:>13,.0f}"
+                         f"   engine {r['engine_replay']:>8,.0f}   {r['setting']}")
     lines.append(f"start-up {result['start_up_s']:.2f} s (simulate --games 1000 --policy random --json, "
                  "fresh process, warm cache)")
     lines.append(f"cold compile {result['cold_compile_s']:.1f} s ({result['cold_compile_policy']}: fresh process, "

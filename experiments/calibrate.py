@@ -20,9 +20,10 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from experiments.runner import run_games, wilson_interval
-from policies.registry import POLICIES, SLOW, UNFAIR, takes_skill
-from sim.rules import FULL_GAUGE, Rules, pretty
+from experiments.runner import wilson_interval
+from policies.island_escape.registry import POLICIES, SLOW, UNFAIR, takes_skill
+from policies.island_escape.runner import run_games
+from sim.island_escape.rules import FULL_GAUGE, Rules, pretty
 
 ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
 DEFAULT_BANDS = {"easy": (0.70, 0.80), "normal": (0.45, 0.55), "hard": (0.20, 0.30)}
@@ -48,18 +49,6 @@ def parse_knobs(text: str | None) -> tuple[str, ...]:
     if not knobs:
         raise ValueError("name at least one knob")
     return knobs
-
-
-def gauge_name(gauge: tuple[str, ...] | list[str]) -> str:
-    """A gauge named by its cards, the same way in every table and figure: a run of the rank
-    order A♣ A♦ 2♣ … 5♣ 5♦ as its first and last card ("A♦-5♣, 8 cards"), any other gauge
-    card by card."""
-    gauge = tuple(gauge)
-    if gauge and all(c in ALL_GAUGE_CARDS for c in gauge):
-        first = ALL_GAUGE_CARDS.index(gauge[0])
-        if gauge == ALL_GAUGE_CARDS[first:first + len(gauge)] and len(gauge) > 2:
-            return f"{pretty(gauge[0])}-{pretty(gauge[-1])}, {len(gauge)} cards"
-    return " ".join(pretty(c) for c in gauge)
 
 
 @dataclass(frozen=True)
@@ -511,8 +500,9 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
 
 @dataclass
 class LevelFit:
-    """Which Forbidden Island level (F4: the starting water mark) plays inside a band for one
-    player count, judged by one policy; `difficulty` is None when none is confirmed inside it."""
+    """Which printed level of a game (Forbidden Island's: F4, the starting water mark) plays
+    inside a band for one player count, judged by one policy; `difficulty` is None when none is
+    confirmed inside it."""
 
     players: int
     level: str
@@ -546,24 +536,21 @@ class LevelFit:
                           for lv, r in self.rates.items()}}
 
 
-def forbidden_island_levels(players: list[int] = (2, 3, 4), bands: dict[str, tuple[float, float]] | None = None,
-                            policy: str = "expert", games: int = 8000, seed: int = 2026,
-                            threads: int | None = None) -> list[LevelFit]:
-    """`calibrate --game forbidden-island`: Forbidden Island's rules are printed, so the only
-    setting a table chooses is the level. Each level is played `games` times per player count
-    (the same deals at every level), and a band is met by the level whose 95% interval lies
-    inside it - where two do, the one nearer the band's centre."""
-    from experiments.games import FORBIDDEN_ISLAND
-    from sim.forbidden_island.rules import DIFFICULTIES
-
+def printed_level_fits(game, players: list[int], bands: dict[str, tuple[float, float]] | None = None,
+                       policy: str | None = None, games: int = 8000, seed: int = 2026,
+                       threads: int | None = None) -> list[LevelFit]:
+    """`calibrate` of a game with printed levels (Forbidden Island's water marks): its rules are
+    printed, so the only setting a table chooses is the level. Each level is played `games`
+    times per player count (the same deals at every level), and a band is met by the level whose
+    95% interval lies inside it - where two do, the one nearer the band's centre."""
     bands = bands or DEFAULT_BANDS
+    policy = policy or game.default_policy
     fits = []
     for p in players:
         rates = {}
-        for difficulty in DIFFICULTIES:
-            raw = FORBIDDEN_ISLAND.run_games(FORBIDDEN_ISLAND.rules(players=p, difficulty=difficulty), policy,
-                                             games, seed, threads=threads)
-            rates[difficulty] = Measured(int((raw[:, 0] == 0).sum()), games)
+        for level, setting in game.levels.items():
+            raw = game.run_games(game.rules(players=p, **setting), policy, games, seed, threads=threads)
+            rates[level] = Measured(int((raw[:, 0] == 0).sum()), games)
         for level, (lo, hi) in bands.items():
             inside = [d for d, m in rates.items() if lo <= m.ci[0] and m.ci[1] <= hi]
             best = min(inside, key=lambda d: abs(rates[d].rate - (lo + hi) / 2)) if inside else None

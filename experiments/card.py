@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import FancyBboxPatch  # noqa: E402
 
 from experiments.calibrate import ALL_GAUGE_CARDS, Ladder  # noqa: E402
-from sim.rules import FULL_GAUGE, pretty  # noqa: E402
+from sim.island_escape.rules import FULL_GAUGE, pretty  # noqa: E402
 
 LEVEL_COLOURS = {"easy": "#2e8b57", "normal": "#d68910", "hard": "#c0392b"}
 RED_SUITS = ("D", "H")

@@ -20,7 +20,7 @@ import click
 # numpy's OpenBLAS starts a worker thread per core when numpy is imported, and the worker spins
 # for a while before it sleeps: about 0.1 s of CPU taken from numba's threads on this 2-core
 # machine, in every command. The lab's only linear algebra (the small value fit of
-# experiments/forbidden_island_value.py) needs no second thread. A user's own setting wins.
+# policies/forbidden_island/value_fit.py) needs no second thread. A user's own setting wins.
 # Set before anything imports numpy: OpenBLAS reads it once, when it loads.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
@@ -67,8 +67,8 @@ def main() -> None:
 def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: str | None, gif: str | None) -> None:
     """Replay game RECORDS (RECORD-FORMAT.md) with the reference engine.
 
-    Forbidden Island records (docs/FI-RECORD-FORMAT.md, told apart by their "format") replay
-    with Forbidden Island's engine.
+    A record's "format" names its game: Forbidden Island records (docs/FI-RECORD-FORMAT.md)
+    replay with Forbidden Island's engine.
 
     Prints a narrative of every turn, or with --json the outcome, cause, turns, floods, events
     and final state. A bad record is reported on stderr in one line and the others still
@@ -77,156 +77,67 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
     """
     from pathlib import Path
 
-    from sim.narrative import Narrator, board_text, ending_text
-    from sim.records import RecordError, load_record, replay, result_json
+    from policies.game import every_game
 
     if gif and not png_dir:
         png_dir = str(Path(gif).with_suffix("")) + "-frames"
+    record_errors = tuple(g.record_error for g in every_game())
     bad = 0
     for path in records:
         try:
-            forbidden_island = _is_forbidden_island_record(path)
+            game = _game_of_record_file(path)
+            record = game.load_record(path)
             if png_dir:
-                _replay_pictures(path, forbidden_island, png_dir, gif, len(records) > 1, as_json)
-            if forbidden_island:
-                _replay_forbidden_island(path, as_json, board)
-                continue
-            record = load_record(path)
+                _replay_pictures(game, record, path, png_dir, gif, len(records) > 1, as_json)
             if as_json:
-                game = replay(record)
-                click.echo(json.dumps(result_json(game), ensure_ascii=False))
+                click.echo(json.dumps(game.replay_json(record), ensure_ascii=False))
                 continue
-            narrator = Narrator()
-            shown = 0
-            rules = record.rules
-            click.echo(f"== {path}: {rules.players} player(s), {rules.cards_per_treasure} cards a "
-                       f"treasure, swim {rules.swim_cost}, {rules.actions_per_turn} actions, "
-                       f"gauge {' '.join(rules.gauge)}")
+            first = True
 
-            def after_turn(game, narrator=narrator):
-                nonlocal shown
-                new = game.events[shown:]
-                shown = len(game.events)
-                if not new:
-                    return
-                turn = new[0].turn
-                click.echo(f"Turn {turn}, pawn {(turn - 1) % game.rules.pawns}:")
-                for e in new:
-                    click.echo(f"  {narrator.describe(e)}")
-                if board:
-                    click.echo(board_text(game))
+            def echo(line: str, path=path) -> None:
+                nonlocal first
+                click.echo(f"== {path}: {line}" if first else line)  # the setting heads the story
+                first = False
 
-            game = replay(record, after_turn=after_turn)
-            click.echo(ending_text(game))
-        except RecordError as exc:
+            game.tell(record, echo, board)
+        except record_errors as exc:
             bad += 1
             click.echo(f"island-escape replay: {path}: {exc}", err=True)
     if bad:
         sys.exit(EXIT_BAD_INPUT)
 
 
-def _replay_pictures(path: str, forbidden_island: bool, png_dir: str, gif: str | None, many: bool,
-                     as_json: bool) -> None:
-    """`replay --png/--gif` of one record, either game's (experiments/games.py draws it); with
-    several records each gets its own subfolder and GIF named after the record."""
-    from experiments.games import FORBIDDEN_ISLAND, ISLAND_ESCAPE
-    from sim.forbidden_island.records import RecordError as FIRecordError
-    from sim.records import RecordError
+def _game_of_record_file(path: str):
+    """The game whose record format the file names; the default game for a file that is not a
+    record at all, whose reader then says what is wrong with it."""
+    from policies.game import game, game_of_record
 
-    game = FORBIDDEN_ISLAND if forbidden_island else ISLAND_ESCAPE
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return game()
+    return game_of_record(data)
+
+
+def _replay_pictures(game, record, path: str, png_dir: str, gif: str | None, many: bool, as_json: bool) -> None:
+    """`replay --png/--gif` of one record; with several records each gets its own subfolder and
+    GIF named after the record."""
     folder = Path(png_dir) / Path(path).stem if many else Path(png_dir)
     gif_path = None
     if gif:
         gif_path = Path(gif).with_name(f"{Path(gif).stem}-{Path(path).stem}.gif") if many else Path(gif)
-    try:
-        pictures = game.replay_pictures(game.load_record(path), folder, gif=gif_path)
-    except FIRecordError as exc:
-        raise RecordError(str(exc)) from None
+    pictures = game.replay_pictures(record, folder, gif=gif_path)
     also = f", animation {gif_path}" if gif_path else ""
     click.echo(f"{path}: {len(pictures)} pictures in {folder}{also}", err=as_json)
 
 
-def _is_forbidden_island_record(path: str) -> bool:
-    """Whether the file names Forbidden Island's record format (docs/FI-RECORD-FORMAT.md)."""
-    from sim.forbidden_island.records import FORMAT
-    from sim.records import read_json
-
-    data = read_json(path)
-    return isinstance(data, dict) and data.get("format") == FORMAT
-
-
-def _replay_forbidden_island(path: str, as_json: bool, board: bool) -> None:
-    """`replay` of a Forbidden Island record with its reference engine: the events turn by turn
-    (and the island after each turn with --board), or with --json the engine's result. Its
-    RecordError is reported like Island Escape's."""
-    from sim.forbidden_island import records as FR
-    from sim.forbidden_island.narrative import CAUSES, describe
-    from sim.forbidden_island.narrative import board as board_text
-    from sim.records import RecordError
-
-    try:
-        record = FR.load_record(path)
-        if as_json:
-            click.echo(json.dumps(FR.result_json(FR.replay(record)), ensure_ascii=False))
-            return
-        rules = record.rules
-        click.echo(f"== {path}: Forbidden Island, {rules.players} players, {rules.difficulty}")
-        shown = 0
-        heading = None
-
-        def tell(game, action=None) -> None:
-            nonlocal shown, heading
-            for event in game.events[shown:]:
-                if event["turn"] != heading:
-                    if board and heading is not None and heading > 0:
-                        click.echo(board_text(game))
-                    heading = event["turn"]
-                    click.echo("Setup:" if heading == 0 else f"Turn {heading}, player {(heading - 1) % rules.players} "
-                               f"({game.roles[(heading - 1) % rules.players]}):")
-                click.echo(f"  {describe(game, event)}")
-            shown = len(game.events)
-
-        game = FR.replay(record, after_action=tell)
-        tell(game)
-        if board:
-            click.echo(board_text(game))
-        if game.outcome == "win":
-            click.echo(f"The team lifted off with all four treasures in turn {game.turn}.")
-        elif game.outcome:
-            click.echo(f"Lost in turn {game.turn}: {CAUSES[game.outcome]} ({game.outcome}).")
-        else:
-            click.echo(f"The record ends in turn {game.turn}, the game still going.")
-    except FR.RecordError as exc:
-        raise RecordError(str(exc)) from None
-
-
 def _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants):
-    """Variants first, then explicit options on top (an explicit option always wins)."""
-    from sim.rules import Rules, gauge_of_length
+    """The default game's rules from `simulate`'s rule options (its RuleError for a bad one)."""
+    from policies.game import game
 
-    rules = Rules().with_variant(*variants)
-    changes = {}
-    if players is not None:
-        changes["players"] = players
-    if cards_per_treasure is not None:
-        changes["cards_per_treasure"] = cards_per_treasure
-    if gauge is not None and gauge_length is not None:
-        raise click.UsageError("give --gauge or --gauge-length, not both")
-    if gauge is not None:
-        changes["gauge"] = [c.strip().upper() for c in gauge.replace(",", " ").split()]
-    if gauge_length is not None:
-        changes["gauge"] = list(gauge_of_length(gauge_length))
-    if swim_cost is not None:
-        changes["swim_cost"] = swim_cost
-    if actions is not None:
-        changes["actions_per_turn"] = actions
-    return Rules(**{**rules.as_record(), **changes})
-
-
-def rules_line(rules) -> str:
-    """One setting in one line, as every command prints it."""
-    return (f"{rules.players} player(s), {rules.cards_per_treasure} cards a treasure, swim {rules.swim_cost}, "
-            f"{rules.actions_per_turn} actions, gauge {' '.join(rules.gauge)}")
+    return game().rules_from_options(players=players, cards_per_treasure=cards_per_treasure, gauge=gauge,
+                                     gauge_length=gauge_length, swim_cost=swim_cost, actions=actions,
+                                     variants=variants)
 
 
 COMPILE_NOTICE_AFTER = 1.0  # seconds: loading a cached kernel takes less, compiling takes ~20-60 s
@@ -258,11 +169,11 @@ def compile_notice(policy: str, warm, echo=None, after: float = COMPILE_NOTICE_A
 
 
 def warm_up(*policies: str, play: bool = True, logged: bool = False, game=None) -> None:
-    """Compile (or load) the kernel for each policy of `game` (default Island Escape) before any
-    work, with the compile notice: the bulk entry (`play`) and the one that logs records (`logged`)."""
-    from experiments.games import ISLAND_ESCAPE
+    """Compile (or load) the kernel for each policy of `game` (default: the default game) before
+    any work, with the compile notice: the bulk entry (`play`) and the one that logs records (`logged`)."""
+    from policies.game import game as game_named
 
-    game = game or ISLAND_ESCAPE
+    game = game or game_named()
     rules = game.rules()
     for policy in dict.fromkeys(policies):
         if play:
@@ -321,34 +232,62 @@ def _interrupts_held():
         raise KeyboardInterrupt
 
 
-def _write_batch(writer, tmp: Path, raw, rules, policy, seed, first_game, frame=None):
-    """Append a batch of raw results to the Parquet table being written to `tmp`; returns the writer.
-    `frame` builds the table (the game's results_frame; Island Escape's by default)."""
+def _write_batch(writer, tmp: Path, game, raw, rules, policy, seed, first_game):
+    """Append a batch of `game`'s raw results to the Parquet table being written to `tmp`;
+    returns the writer."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from experiments.runner import results_frame
-
-    frame = frame or results_frame
-    table = pa.Table.from_pandas(frame(raw, rules, policy, seed, first_game=first_game), preserve_index=False)
+    table = pa.Table.from_pandas(game.results_frame(raw, rules, policy, seed, first_game=first_game),
+                                 preserve_index=False)
     if writer is None:
         writer = pq.ParquetWriter(tmp, table.schema)
     writer.write_table(table)
     return writer
 
 
-GAMES = ("island-escape", "forbidden-island")
-# Island Escape's rule options, which Forbidden Island refuses (its setting is --players and --difficulty)
-ISLAND_ESCAPE_OPTIONS = {"cards_per_treasure": "--cards-per-treasure", "gauge": "--gauge",
-                         "gauge_length": "--gauge-length", "swim_cost": "--swim-cost", "actions": "--actions",
-                         "variants": "--variant", "skill": "--skill"}
+def _game_names() -> tuple[str, ...]:
+    from policies.game import GAMES
+
+    return tuple(GAMES)
+
+
+GAMES = _game_names()
+DEFAULT_GAME = GAMES[0]
+
+
+def _level_names() -> list[str]:
+    """Every game's printed levels, for --difficulty (each game checks its own)."""
+    from policies.game import every_game
+
+    return list(dict.fromkeys(level for g in every_game() for level in (g.levels or ())))
+
+
+LEVELS = _level_names()
+# simulate's rule options by parameter name; each game takes some of them (Game.rule_options)
+RULE_OPTIONS = {"players": "--players", "difficulty": "--difficulty", "cards_per_treasure": "--cards-per-treasure",
+                "gauge": "--gauge", "gauge_length": "--gauge-length", "swim_cost": "--swim-cost",
+                "actions": "--actions", "variants": "--variant"}
+
+
+def _game_rules(game, given: dict):
+    """`game`'s rules from the rule options given (None: not given); one line and exit 2 for an
+    option the game does not take or an impossible setting."""
+    for key, value in given.items():
+        if value not in (None, ()) and key not in game.rule_options:
+            fail(f"{RULE_OPTIONS[key]} is not an option of {game.title} (its setting: {game.setting_help})")
+    try:
+        return game.rules_from_options(**{k: v for k, v in given.items() if k in game.rule_options})
+    except game.rule_error as exc:
+        fail(str(exc).replace("rules.players", "--players"))
 
 
 @cli.command("simulate")
-@click.option("--game", "game_kind", type=click.Choice(GAMES), default="island-escape", show_default=True,
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
               help="Which game: Island Escape, or Forbidden Island (the game it was adapted from).")
-@click.option("--difficulty", type=click.Choice(["novice", "normal", "elite", "legendary"]),
-              help="Forbidden Island only: the starting water mark (F4).  [default: novice]")
+@click.option("--difficulty", type=click.Choice(LEVELS),
+              help="A printed level, for a game that has them (Forbidden Island's water mark, F4).  "
+                   "[default: novice]")
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
 @click.option("--players", type=int, help="Players 1-4 (solo plays two pawns; Forbidden Island 2-4).  [default: 2]")
 @click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.  [default: 2]")
@@ -387,21 +326,20 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
     import time
     from pathlib import Path
 
-    from experiments.runner import default_threads
+    from policies.batches import default_threads
 
     if games < 0:
         fail(f"--games must be 0 or more, not {games}")
-    given = {"cards_per_treasure": cards_per_treasure, "gauge": gauge, "gauge_length": gauge_length,
-             "swim_cost": swim_cost, "actions": actions, "variants": variants or None, "skill": skill}
-    if game_kind == "forbidden-island":
-        run = _forbidden_island_run(players, difficulty, policy, given, seed)
-    else:
-        if difficulty is not None:
-            fail("--difficulty is Forbidden Island's (add --game forbidden-island); Island Escape's difficulty "
-                 "is its gauge, cards per treasure and swim cost")
-        run = _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants,
-                                 policy, skill, seed)
-    rules, policy = run.rules, run.policy
+    from policies.game import game as game_named
+
+    game = game_named(game_kind)
+    rules = _game_rules(game, {"players": players, "difficulty": difficulty, "cards_per_treasure": cards_per_treasure,
+                               "gauge": gauge, "gauge_length": gauge_length, "swim_cost": swim_cost,
+                               "actions": actions, "variants": variants})
+    try:
+        policy = game.player(policy, skill)
+    except ValueError as exc:
+        fail(str(exc))
     # Every place the run writes to is checked before the first game: a run never ends, after
     # hours, in an error about its output.
     tmp = Path(str(out) + ".partial") if out else None
@@ -414,26 +352,26 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
 
     threads = threads or default_threads()
     writer = None
-    tally = RunningSummary(run.causes)  # counts only: memory stays flat however many games are played
+    tally = RunningSummary(game.causes)  # counts only: memory stays flat however many games are played
 
     def show(summary: dict) -> None:
         if as_json:
-            game_key = {"game": game_kind} if game_kind != "island-escape" else {}
+            game_key = {"game": game.name} if game.name != DEFAULT_GAME else {}
             click.echo(json.dumps({**game_key, "policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
             return
-        click.echo(f"rules       {run.setting_line}; policy {policy}, seed {seed}")
+        click.echo(f"rules       {game.setting_line(rules)}; policy {policy}, seed {seed}")
         click.echo(_summary_text(summary, threads))
 
     start = time.perf_counter()
     try:
-        run.warm_up(bool(records_dir))  # compile (or load the cache) before the clock starts
+        warm_up(policy, logged=bool(records_dir), game=game)  # compile (or load the cache) before the clock starts
         start = time.perf_counter()
         with _progress_bar(games, policy) as bar:
             # the threads play the next batch while this one is counted and written
-            for done, raw in run.batches(games, threads):
+            for done, raw in game.raw_batches(rules, policy, games, seed, threads):
                 with _interrupts_held():  # the table and the summary always hold the same games
                     if out:  # only a written table pays for pandas and pyarrow
-                        writer = _write_batch(writer, tmp, raw, rules, policy, seed, done, run.frame)
+                        writer = _write_batch(writer, tmp, game, raw, rules, policy, seed, done)
                     tally.add(raw)
                 bar.update(len(raw))
     except KeyboardInterrupt:
@@ -450,90 +388,20 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
         if writer is None:  # no games: an empty table with the right columns
             import numpy as np
 
-            writer = _write_batch(None, tmp, np.empty((0, run.nresult), dtype=np.int32), rules, policy, seed, 0,
-                                  run.frame)
+            writer = _write_batch(None, tmp, game, np.empty((0, game.nresult), dtype=np.int32), rules, policy, seed, 0)
         writer.close()
         tmp.replace(out)  # complete: only now does the table take its final name
     summary = tally.result(seconds)
     if records_dir:
         folder = Path(records_dir)
-        for game, record in enumerate(run.export(range(min(record_count, games)))):
-            run.write_record(folder / f"game-{seed}-{game:06d}.json", record)
+        for index, record in enumerate(game.export(rules, policy, seed, range(min(record_count, games)))):
+            game.write_record(folder / f"game-{seed}-{index:06d}.json", record)
     show(summary)
     if not as_json:
         if out:
             click.echo(f"table       {out}")
         if records_dir:
             click.echo(f"records     {min(record_count, games)} in {records_dir}")
-
-
-class _Run:
-    """What `simulate` needs of a game: its rules and policy, how to play, tabulate, summarize and
-    export its games. One per game (Island Escape, Forbidden Island), so the command's flow -
-    batches, table, summary, Ctrl-C - is written once."""
-
-    def __init__(self, **parts):
-        self.__dict__.update(parts)
-
-
-def _island_escape_run(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, policy,
-                       skill, seed) -> _Run:
-    from experiments.runner import export_records, raw_batches, results_frame
-    from policies.registry import DEFAULT_POLICY, UnknownPolicy, player_params, with_skill
-    from sim import layout as L
-    from sim.rules import RuleError
-
-    try:
-        rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions,
-                                    variants)
-        if skill is not None:
-            policy = with_skill(policy or "skilled", skill)
-        policy = policy or DEFAULT_POLICY
-        player_params(policy)
-    except (RuleError, UnknownPolicy) as exc:
-        fail(str(exc))
-    return _Run(
-        rules=rules, policy=policy, causes=L.CAUSES, nresult=L.NRESULT, setting_line=rules_line(rules),
-        warm_up=lambda logged: warm_up(policy, logged=logged),
-        batches=lambda games, threads: raw_batches(rules, policy, games, seed, threads),
-        frame=results_frame, export=lambda games: export_records(rules, policy, seed, games),
-        write_record=_write_record)
-
-
-def _write_record(path, record) -> None:
-    from sim.records import write_record  # the records (and the engine) load only when records are written
-
-    write_record(path, record)
-
-
-def _forbidden_island_run(players, difficulty, policy, given: dict, seed) -> _Run:
-    from experiments import forbidden_island as FI
-    from policies.forbidden_island.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
-    from sim.forbidden_island import layout as L
-    from sim.forbidden_island.records import write_record
-    from sim.forbidden_island.rules import RuleError, Rules
-
-    for key, value in given.items():
-        if value is not None:
-            fail(f"{ISLAND_ESCAPE_OPTIONS[key]} is an Island Escape option; Forbidden Island's setting is "
-                 "--players (2-4) and --difficulty")
-    try:
-        rules = Rules(players=2 if players is None else players, difficulty=difficulty or "novice")
-        policy = policy or DEFAULT_POLICY
-        policy_id(policy)
-    except (RuleError, UnknownPolicy) as exc:
-        fail(str(exc).replace("rules.players", "--players"))
-
-    def warm(logged: bool) -> None:
-        from experiments.games import FORBIDDEN_ISLAND
-
-        warm_up(policy, logged=logged, game=FORBIDDEN_ISLAND)
-
-    return _Run(
-        rules=rules, policy=policy, causes=FI.CAUSES, nresult=L.NRESULT, setting_line=FI.summary_line(rules),
-        warm_up=warm, batches=lambda games, threads: FI.raw_batches(rules, policy, games, seed, threads),
-        frame=FI.results_frame, export=lambda games: FI.export_games(rules, policy, seed, games),
-        write_record=write_record)
 
 
 MIN_TABLE_BYTES_PER_GAME = 4  # a Parquet row of the per-game table takes about 15 bytes; 4 is a floor
@@ -595,8 +463,8 @@ def compare_cmd(rules_a, rules_b, policy, games, seed, threads, as_json):
     Rates in --json are fractions of the games played.
     """
     from experiments.compare import compare, parse_rules_text
-    from policies.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
-    from sim.rules import RuleError
+    from policies.island_escape.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
+    from sim.island_escape.rules import RuleError
 
     policy = policy or DEFAULT_POLICY
     try:
@@ -615,8 +483,9 @@ def compare_cmd(rules_a, rules_b, policy, games, seed, threads, as_json):
         click.echo(json.dumps(result))
     else:
         from experiments.compare import compare_text
+        from policies.game import game
 
-        click.echo(compare_text(result, rules_line))
+        click.echo(compare_text(result, game().setting_line))
 
 
 @cli.command("find")
@@ -668,17 +537,15 @@ def find_cmd(table, where, limit, records_dir, png_dir):
 
 
 @cli.command("policies")
-@click.option("--game", "game_kind", type=click.Choice(GAMES), default="island-escape", show_default=True,
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
               help="Whose players to list.")
 def policies_cmd(game_kind):
     """List the registered policies."""
-    if game_kind == "forbidden-island":
-        from policies.forbidden_island.registry import DEFAULT_POLICY, describe
-    else:
-        from policies.registry import DEFAULT_POLICY, describe
+    from policies.game import game
 
-    for name, text in describe():
-        mark = " (default)" if name == DEFAULT_POLICY else ""
+    g = game(game_kind)
+    for name, text in g.describe_policies():
+        mark = " (default)" if name == g.default_policy else ""
         click.echo(f"{name:<10} {text}{mark}")
 
 
@@ -693,7 +560,6 @@ def compile_cmd(games, policies, jobs):
     `make run` and `make test` run it after installing. A kernel already cached is only loaded:
     with nothing changed the step takes seconds. One line per kernel as it is done.
     """
-    from experiments.games import game_kind
     from experiments.precompile import compile_all, every_kernel
     from sim import numba_cache_dir
 
@@ -704,8 +570,6 @@ def compile_cmd(games, policies, jobs):
                 known = sorted({name for _, name in kernels})
                 fail(f"--policy: unknown policy {policy!r} (choose from {', '.join(known)})")
         kernels = [(game, name) for game, name in kernels if name in policies]
-    for game, _ in kernels:
-        game_kind(game)
     click.echo(f"compiling {len(kernels)} kernels into {os.environ.get('NUMBA_CACHE_DIR') or numba_cache_dir()}")
     try:
         seconds = compile_all(kernels, jobs, echo=click.echo)
@@ -777,14 +641,9 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
     s = result.summary
     resumed = len(s) - len(result.ran)
     click.echo(f"{len(result.ran)} cell(s) played, {resumed} resumed; tables in {result.out}")
-    if "difficulty" in s:  # Forbidden Island
-        shown = s[["players", "difficulty", "policy", "games", "win_rate", "ci_low", "ci_high", "mean_turns"]]
-    else:
-        from experiments.calibrate import gauge_name
+    from experiments.sweep import summary_display
 
-        cols = ["players", "cards_per_treasure", "gauge", "variant", "policy", "games", "win_rate",
-                "ci_low", "ci_high", "mean_turns"]
-        shown = s[cols].assign(gauge=s["gauge"].map(lambda g: gauge_name(str(g).split())))  # named by its cards
+    shown = summary_display(cfg.game, s)
     with pd_options():
         click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
@@ -818,7 +677,7 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 @cli.command("calibrate")
 @click.option("--policy", default=None, help="Policy that judges the rules (default: the report's judge, expert).")
 @click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
-@click.option("--players", default="1,2,3,4", show_default=True, help="Player counts, comma-separated.")
+@click.option("--players", help="Player counts, comma-separated.  [default: every count the game takes]")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True)
 @click.option("--screen-games", type=click.IntRange(min=50), default=1000, show_default=True,
               help="Games per setting when screening.")
@@ -833,8 +692,8 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
               help="The rulebook-ready ladder: one rule per level for every player count, the count "
                    "adjusting only the gauge.")
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendations as a JSON list.")
-@click.option("--game", "game_kind", type=click.Choice(GAMES), default="island-escape", show_default=True,
-              help="Forbidden Island: which of its four levels falls in each band (players 2-4).")
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
+              help="A game with printed levels (Forbidden Island): which level falls in each band.")
 @click.pass_context
 def calibrate_cmd(ctx, policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, knobs,
                   same_rule, as_json, game_kind):
@@ -847,28 +706,27 @@ def calibrate_cmd(ctx, policy, bands, players, seed, screen_games, confirm_games
     nothing is confirmed, the nearest candidates are shown with their intervals. With
     --same-rule: one rule per level for every player count (see experiments/calibrate.py).
 
-    With --game forbidden-island the rules are the printed game's and the only choice is the
-    level (the starting water mark): each level is played --confirm-games times per player count
-    (--players, default 2,3,4) and each band gets the level whose 95% interval lies inside it.
+    A game with printed levels (--game forbidden-island: its starting water marks) keeps its
+    rules: each level is played --confirm-games times per player count and each band gets the
+    level whose 95% interval lies inside it.
     """
-    if game_kind == "forbidden-island":
-        _calibrate_forbidden_island(ctx, policy, bands, players, seed, confirm_games, threads, as_json)
-        return
-    from experiments.calibrate import UNFAIR, calibrate, ladder, parse_knobs
-    from experiments.report import difficulty_table, ladder_table
-    from policies.registry import POLICIES, default_judge
+    from policies.game import game as game_named
 
-    policy = policy or default_judge()
-    if policy not in POLICIES:
-        fail(f"unknown policy {policy!r} (choose from {', '.join(POLICIES)})")
-    if policy in UNFAIR:
-        fail(f"{policy} reads hidden information and cannot judge difficulty (R19)")
+    game = game_named(game_kind)
+    policy = policy or game.default_policy
     try:
-        counts = sorted({int(x) for x in players.split(",")})
-    except ValueError:
-        fail(f"--players: {players!r} is not a comma-separated list of numbers")
-    if not counts or not all(1 <= n <= 4 for n in counts):
-        fail(f"--players: {players!r}: player counts are 1-4")
+        game.check_policy(policy)
+    except ValueError as exc:
+        fail(str(exc))
+    if policy in game.unfair_policies():
+        fail(f"{policy} reads hidden information and cannot judge difficulty (R19)")
+    counts = _player_counts(game, players)
+    if game.levels:
+        _calibrate_printed_levels(ctx, game, policy, bands, counts, seed, confirm_games, threads, as_json)
+        return
+    from experiments.calibrate import calibrate, ladder, parse_knobs
+    from experiments.report import difficulty_table, ladder_table
+
     try:
         knob_list = parse_knobs(knobs)
     except ValueError as exc:
@@ -906,36 +764,35 @@ def calibrate_cmd(ctx, policy, bands, players, seed, screen_games, confirm_games
                        f"{n.result.games:,} games) - {n.verdict()}")
 
 
-def _calibrate_forbidden_island(ctx, policy, bands, players, seed, confirm_games, threads, as_json) -> None:
-    from click.core import ParameterSource
-
-    from experiments.calibrate import forbidden_island_levels
-    from experiments.games import FORBIDDEN_ISLAND
-
-    for name in ("screen_games", "max_changes", "knobs", "same_rule"):
-        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
-            fail(f"--{name.replace('_', '-')} is Island Escape's; Forbidden Island's rules are printed and only "
-                 "its level varies")
-    policy = policy or FORBIDDEN_ISLAND.default_policy
-    try:
-        FORBIDDEN_ISLAND.check_policy(policy)
-    except ValueError as exc:
-        fail(str(exc))
-    if ctx.get_parameter_source("players") is ParameterSource.DEFAULT:
-        players = "2,3,4"
+def _player_counts(game, players: str | None) -> list[int]:
+    """`--players` as a sorted list (every count the game takes when not given)."""
+    if players is None:
+        return list(game.players)
     try:
         counts = sorted({int(x) for x in players.split(",")})
     except ValueError:
         fail(f"--players: {players!r} is not a comma-separated list of numbers")
-    if not counts or not all(2 <= n <= 4 for n in counts):
-        fail(f"--players: {players!r}: Forbidden Island is played by 2-4")
+    if not counts or not all(n in game.players for n in counts):
+        fail(f"--players: {players!r}: {game.title} is played by {game.players[0]}-{game.players[-1]}")
+    return counts
+
+
+def _calibrate_printed_levels(ctx, game, policy, bands, counts, seed, confirm_games, threads, as_json) -> None:
+    from click.core import ParameterSource
+
+    from experiments.calibrate import printed_level_fits
+
+    for name in ("screen_games", "max_changes", "knobs", "same_rule"):
+        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            fail(f"--{name.replace('_', '-')} searches rules; {game.title}'s rules are printed and only its "
+                 "level varies")
     band_dict = _parse_bands(bands)
-    warm_up(policy, game=FORBIDDEN_ISLAND)
-    fits = forbidden_island_levels(counts, band_dict, policy, confirm_games, seed, threads)
+    warm_up(policy, game=game)
+    fits = printed_level_fits(game, counts, band_dict, policy, confirm_games, seed, threads)
     if as_json:
         click.echo(json.dumps([f.to_json() for f in fits], ensure_ascii=False))
         return
-    click.echo(f"Forbidden Island judged by {policy}, {confirm_games:,} games a level and player count (seed {seed})")
+    click.echo(f"{game.title} judged by {policy}, {confirm_games:,} games a level and player count (seed {seed})")
     levels = list(fits[0].rates)
     click.echo("players  " + "".join(f"{lv:>24}" for lv in levels))
     for p in counts:
@@ -991,8 +848,8 @@ def tune_cmd(policy, trials, games, holdout, seed, holdout_seed, sampler, player
     from pathlib import Path
 
     from experiments.tune import tune
-    from policies.registry import UnknownPolicy, policy_id
-    from sim.rules import RuleError
+    from policies.island_escape.registry import UnknownPolicy, policy_id
+    from sim.island_escape.rules import RuleError
 
     if seed == holdout_seed:
         fail("--holdout-seed must differ from --seed")
@@ -1065,7 +922,7 @@ def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost,
     import webbrowser
     from pathlib import Path
 
-    from sim.rules import RuleError
+    from sim.island_escape.rules import RuleError
 
     try:
         import uvicorn

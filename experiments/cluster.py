@@ -18,11 +18,11 @@ DEFAULT_CHUNK = 25_000
 
 
 def play_chunk_task(rules: dict, policy: str, seed: int, first_game: int, games: int,
-                    threads: int | None, game: str = "island-escape") -> np.ndarray:
+                    threads: int | None, game: str | None = None) -> np.ndarray:
     """Runs on a worker: games first_game … first_game+games-1 of one cell, raw kernel rows."""
-    from experiments.games import game_kind
+    from policies.game import game as game_named
 
-    kind = game_kind(game)
+    kind = game_named(game)
     return kind.run_games(kind.rules(**rules), policy, games, seed, first_game=first_game, threads=threads)
 
 

@@ -13,10 +13,13 @@ import re
 
 import numpy as np
 
-from experiments.runner import run_games, wilson_interval
-from experiments.sweep import LOSS_CAUSES, paired_difference
-from sim.layout import CAUSES
-from sim.rules import VARIANTS, RuleError, Rules, gauge_of_length
+from experiments.runner import wilson_interval
+from experiments.sweep import paired_difference
+from policies.island_escape.runner import run_games
+from sim.island_escape.layout import CAUSES
+from sim.island_escape.rules import VARIANTS, RuleError, Rules, gauge_of_length
+
+LOSS_CAUSES = CAUSES[1:]
 
 # The words a rules text understands, and the Rules field each one sets.
 RULE_WORDS = {

@@ -3,7 +3,7 @@
 Every row names its rules, policy, seed and game index, and a game depends only on those, so
 the kernel replays it exactly and exports its record (RECORD-FORMAT.md, or FI-RECORD-FORMAT.md
 for Forbidden Island) for `replay` to tell and draw. Which game a table holds is read from the
-table itself (experiments/games.py), so the same command serves both.
+table itself (policies/game.py), so the same command serves both.
 """
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.games import GameKind, game_of_table
+from policies.game import Game, game_of_table
 
 
 class FindError(ValueError):
     pass
 
 
-def needed_columns(game: GameKind) -> tuple[str, ...]:
+def needed_columns(game: Game) -> tuple[str, ...]:
     """The columns that name one game of `game`: seed, game index, setting and policy."""
     return ("seed", "game", *game.replay_keys)
 
 
-def table_game(df: pd.DataFrame) -> GameKind:
+def table_game(df: pd.DataFrame) -> Game:
     """The game a table holds, or FindError naming why it cannot be told."""
     try:
         return game_of_table(df)
@@ -59,8 +59,8 @@ def records_for(rows: pd.DataFrame) -> list[tuple[pd.Series, object]]:
     return [(rows.loc[i], out[i]) for i in rows.index]
 
 
-def record_name(row: pd.Series, game: GameKind) -> str:
-    """A file name that says which game it is (see GameKind.record_name)."""
+def record_name(row: pd.Series, game: Game) -> str:
+    """A file name that says which game it is (see Game.record_name)."""
     return game.record_name(row)
 
 

@@ -25,8 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from experiments.pages import clip, parse_json, shorten
-from sim.engine import LOSS_CAUSES
-from sim.rules import RuleError, Rules, pretty
+from sim.island_escape.engine import LOSS_CAUSES
+from sim.island_escape.rules import RuleError, Rules, pretty
 
 WinRate = Callable[[Rules, float], float]  # the lab's win rate on these rules at this skill
 RULE_COLUMNS = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")
@@ -172,7 +172,7 @@ def read_csv(path: Path, problems: list[str]) -> list[Game]:
 def _record_game(path: Path, table: str) -> Game:
     """The finished game of one record file, replayed (the moves decide, not what the file
     says); ValueError in one line if the file is not a finished record."""
-    from sim.records import RecordError, load_record, replay
+    from sim.island_escape.records import RecordError, load_record, replay
 
     try:
         document = parse_json(read_text(path, MAX_RECORD_BYTES), max_depth=RECORD_DEPTH)
@@ -342,15 +342,15 @@ class LabWinRate:
 
     @staticmethod
     def available() -> bool:
-        from policies.registry import POLICIES
+        from policies.island_escape.registry import POLICIES
 
         return "skilled" in POLICIES
 
     def __call__(self, rules: Rules, skill: float) -> float:
         key = (rules, round(skill, 4))
         if key not in self.cache:
-            from experiments.runner import run_games
-            from policies import skilled
+            from policies.island_escape import skilled
+            from policies.island_escape.runner import run_games
 
             raw = run_games(rules, "skilled", self.games, self.seed, threads=self.threads,
                             policy_params=skilled.skill_params(skill))

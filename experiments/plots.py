@@ -23,7 +23,7 @@ FI_LEVELS = ("novice", "normal", "elite", "legendary")
 
 def _gauge_tick(gauge: str) -> str:
     """A gauge column value ("AD 2C … 5C") as a short tick label named by its cards."""
-    from experiments.calibrate import gauge_name
+    from sim.island_escape.rules import gauge_name
 
     name = gauge_name(str(gauge).split())
     return name.replace(", ", "\n") if "-" in name else name.replace(" ", "\n")
@@ -236,7 +236,7 @@ def policy_ladder(rows: pd.DataFrame, path: Path) -> Path:
 def win_rate_by_level(summary: pd.DataFrame, path: Path) -> Path | None:
     """Forbidden Island: win rate by level (its starting water mark), a line per player count
     and policy with 95% intervals, beside the published bot's rates (dashed)."""
-    from experiments.forbidden_island_report import PUBLISHED_WIN
+    from experiments.anchor import PUBLISHED_WIN
 
     levels = [lv for lv in FI_LEVELS if lv in set(summary["difficulty"].astype(str))]
     if not levels:
@@ -266,7 +266,9 @@ def win_rate_by_level(summary: pd.DataFrame, path: Path) -> Path | None:
     return _save(fig, path)
 
 
-def forbidden_island_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path) -> list[Path]:
+def printed_level_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path) -> list[Path]:
+    """A sweep over a game's printed levels (Forbidden Island's): win rate by level beside the
+    published bot's, loss causes and the loss hazard."""
     labels = [f"{r.players}p, {r.difficulty}, {r.policy}" for r in summary.itertuples()]
     paths = [win_rate_by_level(summary, folder / "win_rate_by_level.png"),
              loss_causes(summary, folder / "loss_causes.png", labels=labels, colours=FI_CAUSE_COLOURS)]
@@ -275,10 +277,11 @@ def forbidden_island_figures(games: pd.DataFrame, summary: pd.DataFrame, folder:
     return [p for p in paths if p is not None]
 
 
-def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path) -> list[Path]:
+def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path, game=None) -> list[Path]:
+    """A sweep's figures: by level for a game with printed levels, else by the rules swept."""
     folder = Path(folder)
-    if "difficulty" in summary:  # a Forbidden Island sweep (experiments/games.py)
-        return forbidden_island_figures(games, summary, folder)
+    if game is not None and game.levels:
+        return printed_level_figures(games, summary, folder)
     paths = [win_rate_by_gauge(summary, folder / "win_rate_by_gauge.png")]
     paths += heatmaps(summary, folder)
     paths.append(loss_causes(summary, folder / "loss_causes.png"))

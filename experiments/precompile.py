@@ -19,9 +19,9 @@ from multiprocessing import get_context
 def compile_policy(game_name: str, policy: str) -> float:
     """Compile (or load) `policy`'s bulk and record-logging kernels of `game_name`, in this
     process; the seconds it took."""
-    from experiments.games import game_kind
+    from policies.game import game as game_named
 
-    game = game_kind(game_name)
+    game = game_named(game_name)
     rules = game.rules()
     start = time.perf_counter()
     game.run_games(rules, policy, 2, seed=0, threads=1)
@@ -31,9 +31,10 @@ def compile_policy(game_name: str, policy: str) -> float:
 
 def every_kernel(games: Iterable[str] | None = None) -> list[tuple[str, str]]:
     """(game, policy) for every registered policy of each game (all games by default)."""
-    from experiments.games import GAME_KINDS, game_kind
+    from policies.game import GAMES
+    from policies.game import game as game_named
 
-    return [(name, policy) for name in (games or GAME_KINDS) for policy in game_kind(name).policy_names()]
+    return [(name, policy) for name in (games or GAMES) for policy in game_named(name).policy_names()]
 
 
 def compile_order(kernels: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -41,10 +42,10 @@ def compile_order(kernels: list[tuple[str, str]]) -> list[tuple[str, str]]:
     its rollout policy too, the longest by far), then each game's default policy, then the rest,
     the games taking turns within each, so that the long ones run beside the many short ones
     rather than last."""
-    from experiments.games import game_kind
+    from policies.game import game as game_named
 
     def rank(kernel):
-        game = game_kind(kernel[0])
+        game = game_named(kernel[0])
         return 0 if kernel[1] in game.search_policies() else 1 if kernel[1] == game.default_policy else 2
 
     # within a rank the games take turns, so that the first workers start on different games

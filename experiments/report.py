@@ -24,15 +24,15 @@ from experiments.calibrate import (
     Ladder,
     calibrate,
     gauge_change_text,
-    gauge_name,
     ladder,
     parse_knobs,
 )
 from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard_grid, policy_ladder
-from experiments.runner import results_frame, run_games
 from experiments.skill import skill_section
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
-from policies.registry import POLICIES
+from policies.island_escape.registry import POLICIES
+from policies.island_escape.runner import results_frame, run_games
+from sim.island_escape.rules import gauge_name
 
 STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook", "skill", "forbidden_island"}
 SKILL_KEYS = {"games", "search_games"}
@@ -304,7 +304,7 @@ def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path,
                    threads: int | None) -> list[str]:
     from experiments.calibrate import Setting
     from experiments.sweep import Cell
-    from sim.rules import Rules
+    from sim.island_escape.rules import Rules
 
     merged = merge_solo(recs)
     rows, frames = [], {}
@@ -367,7 +367,7 @@ def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path,
 def paired_section(recs: list[dict], seed: int, games: int, threads: int | None) -> list[str]:
     """Each recommendation against the rulebook's rules on the same games: a paired interval."""
     from experiments.sweep import paired_difference
-    from sim.rules import Rules
+    from sim.island_escape.rules import Rules
 
     lines = ["## How much each change moves the win rate", "",
              "Each recommended setting against the rulebook's rules for the same player count, both played "
@@ -504,7 +504,7 @@ def forbidden_island_sections(study: Study, recs: list[dict], report_dir: Path, 
                               threads: int | None, echo: Callable[[str], None]) -> list[str]:
     """Write reports/forbidden-island.md; return the difficulty report's section placing Island
     Escape against Forbidden Island's ladder."""
-    from experiments import forbidden_island_report as fir
+    from experiments import anchor as fir
 
     cfg = study.forbidden_island
     echo("Forbidden Island's ladder")

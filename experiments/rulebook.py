@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from experiments.runner import results_frame, run_games, wilson_interval
-from sim.rules import FULL_GAUGE, Rules, floods_per_turn
+from experiments.runner import wilson_interval
+from policies.island_escape.runner import results_frame, run_games
+from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn
 
 
 def _frame(rules: Rules, policy: str, games: int, seed: int, threads: int | None) -> pd.DataFrame:

@@ -14,10 +14,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.runner import run_games, wilson_interval
-from policies.registry import with_skill
-from sim import layout as L
-from sim.rules import Rules
+from experiments.runner import wilson_interval
+from policies.island_escape.registry import with_skill
+from policies.island_escape.runner import run_games
+from sim.island_escape import layout as L
+from sim.island_escape.rules import Rules
 
 SKILLS = (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 

@@ -1,9 +1,8 @@
 """Sweeps: a grid of rule settings and policies, every cell played on the same seeds.
 
-A sweep is a TOML file (see experiments/configs/); its `game` key says which game it plays
-(Island Escape unless it says `game = "forbidden-island"`, whose grid is players, difficulty and
-policy). Every cell plays games 0 … N-1 of the same
-seed, so cells are paired game by game (common random numbers: same islands, same flood
+A sweep is a TOML file (see experiments/configs/); its `game` key says which game it plays (the
+default game unless it names another; each game says which grid keys it takes). Every cell plays
+games 0 … N-1 of the same seed, so cells are paired game by game (common random numbers: same islands, same flood
 orders). Each finished cell is written atomically to `OUT/cells/<cell>.parquet`; `--resume`
 skips the cells already there, and since a cell's games depend only on (seed, game), a resumed
 sweep gives exactly the tables of an uninterrupted one.
@@ -12,7 +11,6 @@ sweep gives exactly the tables of an uninterrupted one.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import os
 import re
@@ -24,19 +22,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.games import FORBIDDEN_ISLAND, GAME_KINDS, ISLAND_ESCAPE, GameKind, game_of_rules
 from experiments.runner import wilson_interval
-from policies.registry import DEFAULT_POLICY, POLICIES, UnknownPolicy, with_skill
-from sim.layout import CAUSES
-from sim.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
+from policies.game import DEFAULT_GAME, GAMES, Game, game_of_rules
+from policies.game import game as game_named
 
 TOP_KEYS = {"name", "description", "game", "games", "seed", "grid", "adaptive"}
-GRID_KEYS = {"players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
-             "variant", "policy", "skill"}
-FI_GRID_KEYS = {"players", "difficulty", "policy"}  # Forbidden Island's setting (F4: the level is the start mark)
 ADAPTIVE_KEYS = {"half_width", "max_games", "batch"}
-LOSS_CAUSES = CAUSES[1:]
-ACTION_COLUMNS = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
 
 
 class SweepError(ValueError):
@@ -47,13 +38,13 @@ class SweepError(ValueError):
 class Cell:
     """One setting of a sweep: the rules, the policy, and labels for tables and plots."""
 
-    rules: Rules
+    rules: object  # the game's Rules
     policy: str
     variant: str = "normal"
     gauge_length: int | None = None
 
     @property
-    def game(self) -> GameKind:
+    def game(self) -> Game:
         return game_of_rules(self.rules)
 
     @property
@@ -61,10 +52,7 @@ class Cell:
         return self.game.cell_key(self.rules, self.policy, self.variant)
 
     def labels(self) -> dict:
-        if self.game is not ISLAND_ESCAPE:
-            return {"cell": self.key}
-        return {"cell": self.key, "variant": self.variant,
-                "gauge_length": self.gauge_length if self.gauge_length is not None else len(self.rules.gauge)}
+        return {"cell": self.key, **self.game.cell_labels(self.rules, self.variant, self.gauge_length)}
 
 
 @dataclass(frozen=True)
@@ -84,7 +72,7 @@ class SweepConfig:
     description: str = ""
     adaptive: Adaptive | None = None
     raw: dict = field(default_factory=dict)
-    game: GameKind = ISLAND_ESCAPE
+    game: Game = field(default_factory=game_named)
 
     @property
     def digest(self) -> str:
@@ -225,109 +213,21 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     grid = data.get("grid", {})
     if not isinstance(grid, dict):
         raise bad("grid", "must be a table")
-    game_name = data.get("game", ISLAND_ESCAPE.name)
-    if game_name not in GAME_KINDS:
-        raise bad("game", f"unknown game {game_name!r} (choose from {', '.join(GAME_KINDS)})")
-    if game_name == FORBIDDEN_ISLAND.name:
-        return _forbidden_island_config(data, path, games, seed, grid, bad)
+    game_name = data.get("game", DEFAULT_GAME)
+    if game_name not in GAMES:
+        raise bad("game", f"unknown game {game_name!r} (choose from {', '.join(GAMES)})")
+    game = game_named(game_name)
     for key in grid:
-        if key not in GRID_KEYS:
-            raise bad(f"grid.{key}", f"unknown key (the grid takes {', '.join(sorted(GRID_KEYS))})")
+        if key not in game.sweep_keys:
+            raise bad(f"grid.{key}", f"unknown key (the {game.title} grid takes {', '.join(sorted(game.sweep_keys))})")
         if _as_list(grid[key]) == []:
             raise bad(f"grid.{key}", "is empty: the grid would have no cells")
-    if "gauge" in grid and "gauge_length" in grid:
-        raise bad("grid.gauge", "give gauge or gauge_length, not both")
-
-    def values(key: str, default: list) -> list:
-        return _as_list(grid.get(key, default))
-
-    gauges: list[tuple[tuple[str, ...], int | None]] = []
-    if "gauge" in grid:
-        # One gauge: "AD 2C 2D" (as `simulate --gauge` takes it) or ["AD", "2C", "2D"]; several:
-        # a list of those, e.g. ["AC AD 2C", ["AD", "2C"]]. Cards may be separated by commas too.
-        raw = grid["gauge"]
-        one = isinstance(raw, str) or all(isinstance(c, str) and len(_cards(c)) == 1 for c in raw)
-        for g in [raw] if one else raw:
-            gauges.append((tuple(_cards(g) if isinstance(g, str) else [str(c).upper() for c in g]), None))
-    else:
-        for length in values("gauge_length", [len(FULL_GAUGE)]):
-            try:
-                if isinstance(length, bool) or not isinstance(length, int):
-                    raise RuleError(f"must be whole numbers from 1 to 10, not {length!r}")
-                gauges.append((gauge_of_length(length), length))
-            except RuleError as exc:
-                raise bad("grid.gauge_length", str(exc)) from None
-    for name in values("variant", ["normal"]):
-        if name not in VARIANTS:
-            raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
-    skills = values("skill", [])
-    players_grid = []  # policy names, or `name@skill` specs when the grid has skills
-    for name in values("policy", ["skilled"] if skills else [DEFAULT_POLICY]):
-        if name not in POLICIES:
-            raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
-        if not skills:
-            players_grid.append(name)
-            continue
-        for skill in skills:
-            if isinstance(skill, bool) or not isinstance(skill, int | float):
-                raise bad("grid.skill", f"must be numbers from 0 to 1, not {skill!r}")
-            try:
-                players_grid.append(with_skill(name, float(skill)))
-            except UnknownPolicy as exc:
-                raise bad("grid.skill", str(exc)) from None
-
     cells: list[Cell] = []
     seen: set[str] = set()
-    for players, cpt, (gauge, length), swim, actions, variant, policy in itertools.product(
-            values("players", [2]), values("cards_per_treasure", [2]), gauges, values("swim_cost", [2]),
-            values("actions_per_turn", [4]), values("variant", ["normal"]), players_grid):
-        try:
-            rules = Rules(players=players, cards_per_treasure=cpt, gauge=gauge, swim_cost=swim,
-                          actions_per_turn=actions).with_variant(variant)  # the variant has the last word
-        except (RuleError, TypeError) as exc:
-            found = re.match(r"rules\.(\w+):? (.*)", str(exc))
-            if found and found.group(1) in GRID_KEYS:
-                raise bad(f"grid.{found.group(1)}", found.group(2)) from None
-            raise bad("grid", str(exc)) from None
-        if len(rules.gauge) > 10:
-            raise bad("grid.gauge", "at most 10 cards")
-        label = length if length is not None and variant != "short" else None
-        cell = Cell(rules, policy, variant, label)
+    for rules, policy, variant, gauge_length in game.sweep_settings(grid, bad):
+        cell = Cell(rules, policy, variant, gauge_length)
         if cell.key not in seen:
             seen.add(cell.key)
-            cells.append(cell)
-    return SweepConfig(path, str(data.get("name", Path(path).stem)), games, seed, cells,
-                       str(data.get("description", "")), _adaptive(data, games, bad), data)
-
-
-def _forbidden_island_config(data: dict, path: str, games: int, seed: int, grid: dict, bad) -> SweepConfig:
-    """A Forbidden Island sweep: players 2-4 x difficulty x policy (F2, F4)."""
-    from policies.forbidden_island.registry import UnknownPolicy
-    from sim.forbidden_island.rules import RuleError
-
-    game = FORBIDDEN_ISLAND
-    for key in grid:
-        if key not in FI_GRID_KEYS:
-            raise bad(f"grid.{key}", f"not a Forbidden Island setting (its grid takes "
-                                     f"{', '.join(sorted(FI_GRID_KEYS))})")
-        if _as_list(grid[key]) == []:
-            raise bad(f"grid.{key}", "is empty: the grid would have no cells")
-    for name in _as_list(grid.get("policy", [game.default_policy])):
-        try:
-            game.check_policy(name)
-        except UnknownPolicy as exc:
-            raise bad("grid.policy", str(exc)) from None
-    cells: list[Cell] = []
-    for players, difficulty, policy in itertools.product(
-            _as_list(grid.get("players", [2])), _as_list(grid.get("difficulty", ["novice"])),
-            _as_list(grid.get("policy", [game.default_policy]))):
-        try:
-            rules = game.rules(players=players, difficulty=difficulty)
-        except RuleError as exc:
-            found = re.match(r"rules\.(\w+) (.*)", str(exc))
-            raise bad(f"grid.{found.group(1)}" if found else "grid", found.group(2) if found else str(exc)) from None
-        cell = Cell(rules, policy)
-        if cell.key not in {c.key for c in cells}:
             cells.append(cell)
     return SweepConfig(path, str(data.get("name", Path(path).stem)), games, seed, cells,
                        str(data.get("description", "")), _adaptive(data, games, bad), data, game)
@@ -364,22 +264,13 @@ def summarize_cell(cell: Cell, df: pd.DataFrame) -> dict:
     n = len(df)
     wins = int(df["won"].sum())
     lo, hi = wilson_interval(wins, n)
-    if cell.game is not ISLAND_ESCAPE:
-        row = {**cell.labels(), "policy": cell.policy, **cell.game.setting(cell.rules), "games": n, "wins": wins,
-               "win_rate": wins / n, "ci_low": lo, "ci_high": hi, "mean_turns": float(df["turns"].mean())}
-        counts = df["cause"].value_counts()
-        for cause in cell.game.causes[1:]:
-            row[f"loss_{cause}"] = int(counts.get(cause, 0)) / n
-        return row
-    row = {**cell.labels(), "policy": cell.policy, "players": cell.rules.players,
-           "cards_per_treasure": cell.rules.cards_per_treasure, "gauge": " ".join(cell.rules.gauge),
-           "swim_cost": cell.rules.swim_cost, "actions_per_turn": cell.rules.actions_per_turn,
-           "games": n, "wins": wins, "win_rate": wins / n, "ci_low": lo, "ci_high": hi,
-           "mean_turns": float(df["turns"].mean())}
+    game = cell.game
+    row = {**cell.labels(), "policy": cell.policy, **game.setting(cell.rules), "games": n, "wins": wins,
+           "win_rate": wins / n, "ci_low": lo, "ci_high": hi, "mean_turns": float(df["turns"].mean())}
     counts = df["cause"].value_counts()
-    for cause in LOSS_CAUSES:
+    for cause in game.causes[1:]:
         row[f"loss_{cause}"] = int(counts.get(cause, 0)) / n
-    for col in ACTION_COLUMNS:
+    for col in game.action_columns:
         row[f"mean_{col}"] = float(df[col].mean())
     return row
 
@@ -540,8 +431,9 @@ def check_cell(path: Path, cell: Cell, config: SweepConfig) -> str | None:
     return None
 
 
-def table_bytes_per_game(game: GameKind = ISLAND_ESCAPE) -> int:
+def table_bytes_per_game(game: Game | None = None) -> int:
     """Memory a game takes in a sweep's collected table (measured on a one-game cell)."""
+    game = game or game_named()
     cell = Cell(game.rules(), "random")
     df = cell_frame(cell, np.zeros((1, len(game.result_fields)), dtype=np.int32), 0)
     return int(df.memory_usage(index=False, deep=False).sum())
@@ -672,7 +564,7 @@ def run_sweep(config: SweepConfig, out: str | Path, resume: bool = False, progre
     if plots and len(summary):
         from experiments.plots import sweep_figures
 
-        sweep_figures(games, summary, out / "figures")
+        sweep_figures(games, summary, out / "figures", config.game)
     return SweepResult(out, games, summary, ran, replayed)
 
 
@@ -694,3 +586,15 @@ def collect(config: SweepConfig, out: Path) -> tuple[pd.DataFrame, pd.DataFrame]
         _atomic_parquet(summary, out / "summary.parquet")
         summary.to_csv(out / "summary.csv", index=False, float_format="%.5f")
     return games, summary
+
+
+def summary_display(game: Game, summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary as the terminal shows it: every rule column of the game (so that no two rows
+    look alike), the variant and policy, then the rates."""
+    cols = [k for k in game.grid_keys if k in summary] + [
+        c for c in ("variant", "policy", "games", "win_rate", "ci_low", "ci_high", "mean_turns") if c in summary]
+    shown = summary[cols].copy()
+    for key in game.grid_keys:
+        if key in shown:
+            shown[key] = shown[key].map(lambda v, key=key: game.value_text(key, v))
+    return shown

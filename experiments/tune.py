@@ -20,9 +20,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from experiments.runner import run_games, wilson_interval
-from policies.registry import POLICIES
-from sim.rules import Rules
+from experiments.runner import wilson_interval
+from policies.island_escape.registry import POLICIES
+from policies.island_escape.runner import run_games
+from sim.island_escape.rules import Rules
 
 NPP = 32
 

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-KERNEL = "sim/kernel.py"
+KERNEL = "sim/island_escape/kernel.py"
 FI_KERNEL = "sim/forbidden_island/kernel.py"
 FI_LOOKAHEAD = "policies/forbidden_island/lookahead.py"
 # the tests run first for a mutant of each file (most mutants die there)

@@ -10,8 +10,8 @@ import threading
 import time
 
 from experiments.play.session import Session, kernel_island
-from sim.engine import DOWN
-from sim.rules import HELICOPTER, Rules, is_king, pretty
+from sim.island_escape.engine import DOWN
+from sim.island_escape.rules import HELICOPTER, Rules, is_king, pretty
 
 # Two gauge cards at level 2: two floods a turn, the water rises after five and the game is lost
 # to the water after ten at the latest (R14), so a whole game is about five turns.

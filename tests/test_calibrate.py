@@ -19,7 +19,7 @@ from experiments.calibrate import (
     parse_knobs,
 )
 from experiments.cli import cli
-from sim.rules import FULL_GAUGE
+from sim.island_escape.rules import FULL_GAUGE
 
 FIELDS = {"players", "level", "band", "policy", "rules", "win_rate", "ci95", "games"}
 
@@ -80,7 +80,7 @@ def test_calibrate_cli_json():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--players", "5"], "player counts are 1-4"),
+    (["--players", "5"], "Island Escape is played by 1-4"),
     (["--players", "two"], "not a comma-separated list"),
     (["--policy", "oracle"], "reads hidden information"),
     (["--policy", "clever"], "unknown policy"),

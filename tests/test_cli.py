@@ -53,7 +53,7 @@ def test_a_bad_record_is_reported_and_the_others_still_replay(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--policy", "nobody"], "unknown policy 'nobody'"),
-    (["--players", "0"], "rules.players must be a whole number from 1 to 4"),
+    (["--players", "0"], "--players must be a whole number from 1 to 4"),
     (["--gauge", "AC 6D"], "'6D' is not a gauge card"),
     (["--games", "-5"], "--games must be 0 or more"),
     (["--gauge-length", "12"], "gauge length must be from 1 to 10"),
@@ -119,7 +119,7 @@ def test_sweep_bad_file_is_one_line(tmp_path):
 
 
 def test_simulate_plays_the_reports_judge_by_default():
-    from policies.registry import DEFAULT_POLICY, default_judge
+    from policies.island_escape.registry import DEFAULT_POLICY, default_judge
 
     assert DEFAULT_POLICY == default_judge()
     r = run("simulate", "--games", "300", "--players", "3", "--json")

@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from experiments.compare import parse_rules_text
-from experiments.runner import run_games
 from experiments.sweep import paired_difference
-from sim.rules import FULL_GAUGE, RuleError, Rules
+from policies.island_escape.runner import run_games
+from sim.island_escape.rules import FULL_GAUGE, RuleError, Rules
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

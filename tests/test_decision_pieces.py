@@ -1,7 +1,7 @@
-"""The fast pieces of the goal-directed policies (policies/_search.py) against plain-Python
+"""The fast pieces of the goal-directed policies (policies/island_escape/_search.py) against plain-Python
 references on random boards: each shortcut must give what the slow, obvious computation gives.
 
-The fingerprints (tests/test_fingerprints.py) pin whole games; these pin the pieces, on boards
+The fingerprints (tests/fingerprints.json) pin whole games; these pin the pieces, on boards
 that real play reaches rarely (many sea places, swims, far goals, ties between goals).
 """
 
@@ -12,8 +12,8 @@ import heapq
 import numpy as np
 import pytest
 
-from policies import _search as X
-from sim import layout as L
+from policies.island_escape import _search as X
+from sim.island_escape import layout as L
 
 INF = X.INF
 MOVES = [(0, -1), (0, 1), (-1, 0), (1, 0)]  # up, down, left, right (R2), as the action ids

@@ -7,7 +7,7 @@ import itertools
 import pandas as pd
 import pytest
 
-from experiments import forbidden_island_report as fir
+from experiments import anchor as fir
 from experiments.report import load_study
 from experiments.sweep import SweepError
 
@@ -136,7 +136,7 @@ def test_measured_cells_are_kept_and_a_rerun_plays_only_what_changed(tmp_path, m
     assert len(first) == 12 + 3  # a search plays only its levels: Novice at 2, 3 and 4 players
     assert set(first[first.policy == "lookahead"].level) == {"novice"}
     assert len(list(cache.glob("*.json"))) == 15 and not list(cache.glob("*.tmp"))
-    import experiments.forbidden_island as runner
+    import policies.forbidden_island.runner as runner
 
     played = []
     real = runner.run_games

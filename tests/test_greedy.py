@@ -7,14 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from experiments.runner import export_records, rules_to_params, simulate, wilson_interval
-from policies import greedy
-from policies.registry import DEFAULT_POLICY, policy_id
-from sim import layout as L
-from sim.records import parse_record, replay, result_json
-from sim.rules import Rules
-
-from .support import escape_options, hide_differently, kernel_decisions
+from experiments.runner import wilson_interval
+from policies.island_escape import greedy
+from policies.island_escape.checks import escape_options, hide_differently, kernel_decisions
+from policies.island_escape.registry import DEFAULT_POLICY, policy_id
+from policies.island_escape.runner import export_records, rules_to_params, simulate
+from sim.island_escape import layout as L
+from sim.island_escape.records import parse_record, replay, result_json
+from sim.island_escape.rules import Rules
 
 SETTINGS = [
     Rules(), Rules(players=1), Rules(players=3, cards_per_treasure=1),
@@ -26,7 +26,7 @@ SETTINGS = [
 def test_registered_with_its_fixed_id():
     # greedy is registered under its fixed id; the default player is the report's judge (expert),
     # with greedy the judge only where expert is missing
-    from policies.registry import JUDGES, default_judge
+    from policies.island_escape.registry import JUDGES, default_judge
 
     assert policy_id("greedy") == 2
     assert DEFAULT_POLICY == default_judge() == JUDGES[0] and "greedy" in JUDGES

@@ -2,7 +2,7 @@
 
 Kernel games are exported as records and replayed by the reference engine, which must reach the
 same outcome, cause, turns, floods and final state; during the replay the kernel shadows the
-engine (tests/kernel_shadow.py): the same legal actions at every decision, the same next state
+engine (policies/island_escape/checks.py): the same legal actions at every decision, the same next state
 after every action and flood. Plus determinism across threads and runs, and common random
 numbers across rule settings.
 """
@@ -13,13 +13,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.runner import export_games, run_games, simulate
-from sim import layout as L
-from sim.engine import Game
-from sim.records import parse_record, replay, result_json
-from sim.rules import Rules, gauge_of_length
-
-from .kernel_shadow import shadow
+from policies.island_escape.checks import shadow
+from policies.island_escape.runner import export_games, run_games, simulate
+from sim.island_escape import layout as L
+from sim.island_escape.engine import Game
+from sim.island_escape.records import parse_record, replay, result_json
+from sim.island_escape.rules import Rules, gauge_of_length
 
 # Every player count and variant, several cards-per-treasure, gauge, action and swim settings.
 SETTINGS = [
@@ -66,7 +65,7 @@ def test_kernel_games_replay_identically_in_the_engine(rules):
     # 15 settings x (140 random + 10 idle) = 2,250 games. Replayed under the kernel's shadow: at
     # every decision the kernel's legal-action mask must equal the engine's legal actions, and
     # every action and flood the kernel's primitives play on the engine's state must land where
-    # the engine does (tests/kernel_shadow.py).
+    # the engine does (policies/island_escape/checks.py).
     with shadow() as seen:
         n = _check_games(rules, "random", seed=11, games=range(140))
         n += _check_games(rules, "idle", seed=12, games=range(10))
@@ -205,7 +204,8 @@ def test_allocating_policy_gives_the_same_results_on_every_call_and_thread_count
     import subprocess
     import sys
 
-    code = ("import numpy as np\nfrom sim.rules import Rules\nfrom experiments.runner import run_games\n"
+    code = ("import numpy as np\nfrom sim.island_escape.rules import Rules\n"
+            "from policies.island_escape.runner import run_games\n"
             "r = Rules(players=3)\n"
             "a = run_games(r, 'expert', 1500, seed=4, threads=2)\n"
             "b = run_games(r, 'expert', 1500, seed=4, threads=2)\n"

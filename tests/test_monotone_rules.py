@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from experiments.runner import run_games
 from experiments.sweep import paired_difference
-from policies.registry import POLICIES, SLOW, UNFAIR
-from sim import layout as L
-from sim.rules import Rules, gauge_of_length
+from policies.island_escape.registry import POLICIES, SLOW, UNFAIR
+from policies.island_escape.runner import run_games
+from sim.island_escape import layout as L
+from sim.island_escape.rules import Rules, gauge_of_length
 
 CHAINS = {
     "cards per treasure": [Rules(players=3, cards_per_treasure=c) for c in (1, 2, 3)],

@@ -13,12 +13,12 @@ import nbformat
 import pandas as pd
 import pytest
 
-from experiments.boards import draw_board, replay_pictures, save_board
 from experiments.find import FindError, export_found, find_games
-from experiments.runner import export_records, simulate
-from sim.engine import DRY, FLOODED, SEA, new_game
-from sim.records import load_record, replay
-from sim.rules import Rules, gauge_of_length
+from policies.island_escape.runner import export_records, simulate
+from sim.island_escape.boards import draw_board, replay_pictures, save_board
+from sim.island_escape.engine import DRY, FLOODED, SEA, new_game
+from sim.island_escape.records import load_record, replay
+from sim.island_escape.rules import Rules, gauge_of_length
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK = ROOT / "notebooks" / "loss_causes.ipynb"
@@ -130,7 +130,7 @@ def test_notebook_runs_on_its_own_small_study(tmp_path):
     assert "from the rulebook (no report found)" in text
     # The notebook's numbers are the games' numbers: 3 player counts (R5: 1-2 once) × 3 settings ×
     # 2 policies × 300 games, and the share of the judge's losses with all four treasures raised.
-    from policies.registry import default_judge
+    from policies.island_escape.registry import default_judge
 
     judge = default_judge()
     assert "5,400 games from a small study played here (300 games a setting)" in text
@@ -149,7 +149,7 @@ def test_notebook_runs_on_the_reports_tables(tmp_path):
     # What `make report` leaves behind: a sweep played by the judge alone, and the recommendations.
     from experiments.calibrate import Setting
     from experiments.sweep import parse_config, run_sweep
-    from policies.registry import default_judge
+    from policies.island_escape.registry import default_judge
 
     judge = default_judge()
     cfg = parse_config({"games": 150, "seed": 2, "grid": {"players": [1, 2, 3], "gauge_length": [8, 9],

@@ -23,7 +23,7 @@ from experiments.cli import MAX_SEED  # noqa: E402
 from experiments.pages import MAX_BODY, GameStore  # noqa: E402
 from experiments.play import server as play_server  # noqa: E402
 from experiments.play.session import Session, kernel_island  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from sim.island_escape.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, free_port  # noqa: E402
 
 RULES_BODY = {"players": 1, "rules": {k: v for k, v in SHORT_RULES.as_record().items() if k != "players"}}
@@ -413,7 +413,7 @@ def test_the_record_endpoint_refuses_a_game_in_progress(tmp_path):
 def test_the_board_is_drawn_without_pyplot_in_the_drawers_colours(monkeypatch):
     import matplotlib.pyplot as plt
 
-    from experiments import boards
+    from sim.island_escape import boards
 
     def no_pyplot(*args, **kwargs):
         raise AssertionError("the page's board must not go through pyplot (one drawing at a time)")

@@ -1,4 +1,4 @@
-"""`island-escape play`: the referee (sim/engine.py) behind the web API, what the page may see
+"""`island-escape play`: the referee (sim/island_escape/engine.py) behind the web API, what the page may see
 (R19), refused requests, records that replay, and the island and floods of the kernel's game."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from experiments.play.server import create_app  # noqa: E402
 from experiments.play.session import Session, kernel_island  # noqa: E402
-from experiments.runner import export_games, run_games  # noqa: E402
-from sim.records import load_record, replay, result_json  # noqa: E402
-from sim.rules import Rules  # noqa: E402
+from policies.island_escape.runner import export_games, run_games  # noqa: E402
+from sim.island_escape.records import load_record, replay, result_json  # noqa: E402
+from sim.island_escape.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, escape_plan, hidden_cards, leaks, play_randomly  # noqa: E402
 
 
@@ -213,7 +213,7 @@ def test_a_finished_game_is_saved_as_a_record_that_replays_the_same(tmp_path):
 
 def test_the_bots_play_the_same_kernel_game():
     from experiments.play.session import bot_result
-    from sim import layout as L
+    from sim.island_escape import layout as L
 
     for policy in ("greedy", "idle"):
         raw = run_games(SHORT_RULES, policy, 1, 4, threads=1)[0]

@@ -20,8 +20,8 @@ from experiments.playtest import (
     read_logs,
     summarize,
 )
-from sim.records import write_record
-from sim.rules import FULL_GAUGE, Rules
+from sim.island_escape.records import write_record
+from sim.island_escape.rules import FULL_GAUGE, Rules
 
 
 def known_curve(rules: Rules, skill: float) -> float:
@@ -72,7 +72,7 @@ def test_bad_rows_get_one_line_each_and_good_rows_are_used(tmp_path):
 
 
 def test_records_of_play_count_as_a_table(tmp_path):
-    from experiments.runner import export_records
+    from policies.island_escape.runner import export_records
 
     folder = tmp_path / "playtests"
     folder.mkdir()
@@ -186,8 +186,8 @@ def test_logs_of_skilled_players_give_back_their_skills():
     """Tables of the lab's own skilled players (other seeds than the lab's curve) at two skills,
     each on two settings: the 95% skill intervals contain the true skills."""
     from experiments.playtest import LabWinRate
-    from experiments.runner import run_games
-    from policies import skilled
+    from policies.island_escape import skilled
+    from policies.island_escape.runner import run_games
 
     settings = (Rules(players=2), Rules(players=3, cards_per_treasure=3))
     lab = LabWinRate(games=1000, seed=7100)
@@ -210,7 +210,7 @@ def summarize_cli(*paths) -> subprocess.CompletedProcess:
 
 
 def finished_record_json() -> dict:
-    from experiments.runner import export_records
+    from policies.island_escape.runner import export_records
 
     (record,) = export_records(Rules(players=2), "greedy", 5, [0])
     return record.to_json()

@@ -10,50 +10,33 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from experiments.runner import export_records, rules_to_params, run_games, wilson_interval
-from policies import expert, lookahead, uniform_random
-from policies.gen_dispatch import DISPATCH, ENTRIES, render, render_entries
-from policies.registry import POLICIES, UNFAIR, describe, policy_id
-from sim import layout as L
-from sim.records import parse_record, replay, result_json
-from sim.rules import Rules, gauge_of_length
-
-from .support import escape_options, hide_differently, kernel_decisions
-
-FAIR = [name for name in POLICIES if name not in UNFAIR]
-# Cheap settings for the searches in the fast tests: 1 screening world, 2 confirmation worlds,
-# z 1, rollouts of 2 turns, a halving budget of 4. The honesty argument does not depend on how
-# many worlds they sample. `skilled` at skill 0.5, so that its mistakes are made.
-QUICK_PP = {"lookahead": (1.0, 2.0, 1.0, 2.0, 4.0), "clairvoyant": (1.0, 2.0, 1.0, 2.0, 4.0),
-            "skilled": (0.5,)}
-
-
-def _pp(name: str) -> np.ndarray:
-    pp = np.zeros(32)
-    for k, v in enumerate(QUICK_PP.get(name, ())):
-        pp[k] = v
-    return pp
-
+from experiments.runner import wilson_interval
+from policies.island_escape import lookahead
+from policies.island_escape.gen_dispatch import DISPATCH, ENTRIES, render, render_entries
+from policies.island_escape.registry import POLICIES, UNFAIR, describe, policy_id
+from policies.island_escape.runner import export_records, run_games
+from sim.island_escape import layout as L
+from sim.island_escape.records import parse_record, replay, result_json
+from sim.island_escape.rules import Rules
 
 # --- registry and dispatch ------------------------------------------------------------------------
 
 
 def test_dispatch_is_generated_from_the_registry():
     """Adding a policy is one module plus one registry line; then `python -m
-    policies.gen_dispatch` rewrites dispatch.py and entries.py. This fails while they are out of date."""
-    assert DISPATCH.read_text() == render(), "run: python -m policies.gen_dispatch"
-    assert ENTRIES.read_text() == render_entries(), "run: python -m policies.gen_dispatch"
+    policies.island_escape.gen_dispatch` rewrites dispatch.py and entries.py. This fails while they are out of date."""
+    assert DISPATCH.read_text() == render(), "run: python -m policies.island_escape.gen_dispatch"
+    assert ENTRIES.read_text() == render_entries(), "run: python -m policies.island_escape.gen_dispatch"
 
 
 # In a fresh process with an empty numba cache: play idle games, then list every other policy whose
 # functions numba compiled on the way (idle's own are inlined and never show).
 _COMPILED_FOR_IDLE = """
-from policies.registry import POLICIES
-from sim.rules import Rules
-from experiments.runner import export_records, run_games
+from policies.island_escape.registry import POLICIES
+from sim.island_escape.rules import Rules
+from policies.island_escape.runner import export_records, run_games
 run_games(Rules(), "idle", 2, threads=1)
 export_records(Rules(), "idle", 0, [0])
 print(sorted(name for name, (_, module) in POLICIES.items()
@@ -62,8 +45,8 @@ print(sorted(name for name, (_, module) in POLICIES.items()
 
 
 def test_the_kernel_compiles_only_the_policy_in_use(tmp_path):
-    """The kernel is compiled per policy (policies/entries.py): playing idle games must not compile
-    any other policy - compiling them all made every cold start cost ~40 s."""
+    """The kernel is compiled per policy (policies/island_escape/entries.py): playing idle games
+    must not compile any other policy - compiling them all made every cold start cost ~40 s."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", _COMPILED_FOR_IDLE], capture_output=True, text=True, env=env,
                          cwd=Path(__file__).resolve().parent.parent, check=True)
@@ -72,12 +55,14 @@ def test_the_kernel_compiles_only_the_policy_in_use(tmp_path):
 
 _REGISTRY_IMPORTS = """
 import sys
-from policies.registry import POLICIES, policy_id
+from policies.island_escape.registry import POLICIES, policy_id
 names = list(POLICIES)
 assert "expert" in POLICIES and "nobody" not in POLICIES and len(POLICIES) == len(names)
 policy_id("skilled@0.5")
-print(sorted(m for m in sys.modules if m.startswith("policies.") and m != "policies.registry"))
-print(POLICIES["greedy"][1].__name__, sorted(m for m in sys.modules if m in ("policies.greedy", "policies.expert")))
+print(sorted(m for m in sys.modules if m.startswith("policies.")
+             and m not in ("policies.island_escape", "policies.island_escape.registry")))
+print(POLICIES["greedy"][1].__name__,
+      sorted(m for m in sys.modules if m in ("policies.island_escape.greedy", "policies.island_escape.expert")))
 """
 
 
@@ -88,7 +73,7 @@ def test_the_registry_imports_a_policy_only_when_asked():
                          cwd=Path(__file__).resolve().parent.parent, check=True)
     listed, asked = out.stdout.strip().splitlines()
     assert listed == "[]"
-    assert asked == "policies.greedy ['policies.greedy']"
+    assert asked == "policies.island_escape.greedy ['policies.island_escape.greedy']"
 
 
 def test_every_policy_has_a_one_line_description_and_a_unique_id():
@@ -110,8 +95,8 @@ def test_python_policies_play_against_the_engine():
     """A Python policy decides every action of a game the engine referees to its end: it sees
     only the public view and the engine's legal actions, its choices are the ones played, the
     same seed plays the same game, and an illegal choice is refused."""
-    from policies.python import play_python, raise_or_wander
-    from sim.engine import Action, IllegalAction, PublicView
+    from policies.island_escape.python import play_python, raise_or_wander
+    from sim.island_escape.engine import Action, IllegalAction, PublicView
 
     chosen = []
 
@@ -141,96 +126,6 @@ def test_python_policies_play_against_the_engine():
 
     with pytest.raises(IllegalAction, match="off the island|sea"):
         play_python(off_the_island, Rules(), 0)
-
-
-# --- states from real play ------------------------------------------------------------------------
-
-SETTINGS = [
-    Rules(), Rules(players=1), Rules(players=3, cards_per_treasure=3), Rules(players=4),
-    Rules(players=2).with_variant("divers"), Rules(players=3).with_variant("short"),
-    Rules(players=4, cards_per_treasure=1, gauge=list(gauge_of_length(7))),
-]
-
-
-def _collect_states(per_setting: int = 200) -> list[tuple]:
-    """States at decisions of real games (the expert playing, a quarter of its actions random
-    so that odd states appear too), across rule settings: (s, p, legal, rng)."""
-    out = []
-    pp = np.zeros(32)
-    pid = policy_id("expert")
-    gen = np.random.default_rng(4)
-    for k, rules in enumerate(SETTINGS):
-        p = rules_to_params(rules)
-        s = np.zeros(L.NSTATE, dtype=np.int32)
-        rng = np.zeros(3, dtype=np.uint64)
-
-        def choose(legal, p=p, s=s, rng=rng):
-            if gen.random() < 0.25:
-                return uniform_random.choose(s, p, pp, legal, rng)
-            return expert.choose(s, p, pp, legal, rng)
-
-        game = 0
-        got = 0
-        while got < per_setting:
-            for legal in kernel_decisions(s, p, rng, 100 + k, game, pid, pp, choose):
-                if gen.random() < 0.3:
-                    out.append((s.copy(), p, legal, rng.copy()))
-                    got += 1
-            game += 1
-    return out
-
-
-@pytest.fixture(scope="module")
-def states():
-    return _collect_states()
-
-
-def _differences(name: str, states, tries: int = 2) -> tuple[int, int, int]:
-    """(decisions checked, hidden redraws that changed the state, choices that changed)."""
-    module = POLICIES[name][1]
-    pp = _pp(name)
-    gen = np.random.default_rng(19)
-    changed_state = changed_choice = 0
-    for s, p, legal, rng in states:
-        me = int(s[L.CUR])
-        r = rng.copy()
-        a = module.choose(s.copy(), p, pp, legal, r)
-        assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD]
-        assert (legal >> a) & 1, (name, a)
-        opts, n = escape_options(s, me)
-        e = -1
-        if n:
-            r = rng.copy()
-            e = module.escape(s.copy(), p, pp, me, opts, n, r)
-            assert 0 <= e < n
-            assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD]
-        for _ in range(tries):
-            t = hide_differently(s, gen)
-            changed_state += not np.array_equal(t, s)
-            same = module.choose(t, p, pp, legal, rng.copy()) == a
-            if n:
-                same = same and module.escape(t, p, pp, me, opts, n, rng.copy()) == e
-            changed_choice += not same
-    return len(states), changed_state, changed_choice
-
-
-@pytest.mark.parametrize("name", FAIR)
-def test_fair_policies_ignore_hidden_information(name, states):
-    """R19 on 1,000+ states of real play: permuting what the table cannot see never changes the
-    action or the escape; the deal and flood streams are never touched (the policy draws from
-    its own stream only)."""
-    n, changed_state, changed_choice = _differences(name, states)
-    assert n >= 1000
-    assert changed_state > n  # the redraws really did hide things differently
-    assert changed_choice == 0
-
-
-@pytest.mark.parametrize("name", sorted(UNFAIR))
-def test_the_honesty_check_catches_the_cheats(name, states):
-    """Sanity check of the test above: the oracle and the clairvoyant read hidden information,
-    and it shows (so the honesty test can fail)."""
-    _, _, changed_choice = _differences(name, states[:400])
-    assert changed_choice > 0
 
 
 # --- legality: every policy's games replay in the reference engine --------------------------------

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.engine import SEA, Action, Game, IllegalAction, new_game
-from sim.rules import DIRECTIONS, GAUGE_CARDS, ISLAND_CARDS, SUITS, Rules, floods_per_turn, step, suit_of
+from sim.island_escape.engine import SEA, Action, Game, IllegalAction, new_game
+from sim.island_escape.rules import DIRECTIONS, GAUGE_CARDS, ISLAND_CARDS, SUITS, Rules, floods_per_turn, step, suit_of
 
 OUTCOMES = {"win", "treasure", "helicopter", "drowned", "water", "cut_off", "cards"}
 ENDED_BY_A_SINKING = {"treasure", "helicopter", "drowned"}

@@ -1,9 +1,9 @@
-"""`random`'s choice: the k-th legal action, k uniform, found by `sim.layout.kth_set_bit`; and
-`sim.layout.extract_bits`, with which the legal-action mask gathers a place's neighbours.
+"""`random`'s choice: the k-th legal action, k uniform, found by `sim.intrinsics.kth_set_bit`; and
+`sim.intrinsics.extract_bits`, with which the legal-action mask gathers a place's neighbours.
 
 The bit tricks (PDEP and TZCNT, PEXT, where the CPU has BMI2; loops elsewhere) must give what
 counting bits one by one gives, on either path: `random`'s games are the same draws as before
-them (tests/test_fingerprints.py pins them)."""
+them (tests/fingerprints.json pins them)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-import sim.layout
-from sim.layout import extract_bits, kth_set_bit
+import sim.intrinsics
+from sim.intrinsics import extract_bits, kth_set_bit
 
 
 def _reference(x: int, k: int) -> int:
@@ -28,10 +28,10 @@ def _masks():
 def _compile_for(features, monkeypatch):
     """Whether the next numba compile in this test emits BMI2: the host's answer, or none."""
     if features == "without BMI2":
-        monkeypatch.setattr(sim.layout, "_target_has_bmi2", lambda: False)
+        monkeypatch.setattr(sim.intrinsics, "_target_has_bmi2", lambda: False)
         return False
     host = "bmi2" in open("/proc/cpuinfo").read().split()  # the host's flags, read here on their own
-    assert sim.layout._target_has_bmi2() == host  # NUMBA_CPU_NAME and NUMBA_CPU_FEATURES unset here
+    assert sim.intrinsics._target_has_bmi2() == host  # NUMBA_CPU_NAME and NUMBA_CPU_FEATURES unset here
     return host
 
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from sim.engine import PileSource, deal
-from sim.records import Record, RecordError, load_record, parse_record, replay, result_json, write_record
-from sim.rules import HELICOPTER, ISLAND_CARDS, PLACES, Rules
+from sim.island_escape.engine import PileSource, deal
+from sim.island_escape.records import Record, RecordError, load_record, parse_record, replay, result_json, write_record
+from sim.island_escape.rules import HELICOPTER, ISLAND_CARDS, PLACES, Rules
 
 from .support import grid, record
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from sim.engine import (
+from policies.island_escape.checks import shadow
+from sim.island_escape.engine import (
     DOWN,
     DRY,
     FLOODED,
@@ -19,8 +20,8 @@ from sim.engine import (
     deal,
     new_game,
 )
-from sim.records import RecordError, parse_record, result_json
-from sim.rules import (
+from sim.island_escape.records import RecordError, parse_record, result_json
+from sim.island_escape.rules import (
     FULL_GAUGE,
     HELICOPTER,
     ISLAND_CARDS,
@@ -33,7 +34,6 @@ from sim.rules import (
     is_card_code,
 )
 
-from .kernel_shadow import shadow
 from .support import act, check, everything_but, grid, kinds, make_game, play, record, set_state, sink
 
 
@@ -41,7 +41,7 @@ from .support import act, check, everything_but, grid, kinds, make_game, play, r
 def through_the_kernel():
     """Every scenario below also runs through the kernel: each action, `check` and flood the
     engine plays is played by the kernel's rule primitives on the same state and compared
-    (tests/kernel_shadow.py), so each ruling is pinned in the kernel as well."""
+    (policies/island_escape/checks.py), so each ruling is pinned in the kernel as well."""
     with shadow() as seen:
         yield seen
     KERNEL_STEPS.append(seen)

@@ -10,17 +10,11 @@ import time
 import numpy as np
 import pytest
 
-from experiments.runner import (
-    chunk_bounds,
-    play_batches,
-    play_in_chunks,
-    results_frame,
-    run_games,
-    summarize,
-    summarize_raw,
-    wilson_interval,
-)
-from sim.rules import Rules
+from experiments.runner import summarize, summarize_raw, wilson_interval
+from policies.batches import chunk_bounds, play_batches, play_in_chunks
+from policies.island_escape.runner import results_frame, run_games
+from sim.island_escape import layout as L
+from sim.island_escape.rules import Rules
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 100, 1000, 123_457, 10**7])
@@ -36,8 +30,8 @@ def test_summary_from_raw_arrays_equals_the_table_summary():
     rules = Rules(players=3)
     raw = run_games(rules, "random", 3000, seed=4, threads=1)
     df = results_frame(raw, rules, "random", 4)
-    assert summarize_raw(raw, 2.0) == summarize(df, 2.0)
-    s = summarize_raw(raw)
+    assert summarize_raw(raw, L.CAUSES, 2.0) == summarize(df, 2.0)
+    s = summarize_raw(raw, L.CAUSES)
     assert s["games"] == 3000 and s["wins"] == int(df["won"].sum())
     assert s["mean_turns"] == pytest.approx(df["turns"].mean())
     assert sum(s["loss_rates"].values()) == pytest.approx((3000 - s["wins"]) / 3000)  # fractions
@@ -54,8 +48,10 @@ finally:
                    if m in sys.modules)
     print("HEAVY", " ".join(heavy))
     # start-up: only the policy played, no progress bar off a terminal, no records or engine
-    unneeded = sorted(m for m in ("policies.expert", "policies.greedy", "policies.lookahead", "policies._search",
-                                  "tqdm", "sim.records", "sim.engine") if m in sys.modules)
+    unneeded = sorted(m for m in ("policies.island_escape.expert", "policies.island_escape.greedy",
+                                  "policies.island_escape.lookahead", "policies.island_escape._search",
+                                  "tqdm", "sim.island_escape.records", "sim.island_escape.engine")
+                      if m in sys.modules)
     print("UNNEEDED", " ".join(unneeded))
     import gc  # the entry leaves shutdown's cycle collection nothing to walk (about 0.1 s)
     print("FROZEN", gc.get_freeze_count())
@@ -70,7 +66,7 @@ def test_simulate_without_a_table_loads_only_what_it_needs():
     assert unneeded.strip() == "UNNEEDED", f"simulate --policy random imported {unneeded[9:]}"
     assert int(frozen.split()[1]) > 20_000, "main() should freeze the collector's objects before shutdown"
     rules = Rules()
-    expected = summarize_raw(run_games(rules, "random", 700, seed=3))
+    expected = summarize_raw(run_games(rules, "random", 700, seed=3), L.CAUSES)
     got = json.loads(summary)
     got.pop("games_per_second"), expected.pop("games_per_second")
     # the output names what was played: policy, seed and rules, then the summary itself

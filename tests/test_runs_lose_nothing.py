@@ -17,10 +17,12 @@ import pyarrow.parquet as pq
 import pytest
 
 import experiments.sweep as sweep_module
-from experiments.games import IslandEscape
-from experiments.runner import RunningSummary, run_games, summarize_raw
+from experiments.runner import RunningSummary, summarize_raw
 from experiments.sweep import CELL_META, SweepError, parse_config, run_sweep
-from sim.rules import Rules
+from policies.island_escape.game import IslandEscape
+from policies.island_escape.runner import run_games
+from sim.island_escape import layout as L
+from sim.island_escape.rules import Rules
 
 SMALL = {"name": "s", "games": 150, "seed": 3,
          "grid": {"players": [2, 3], "cards_per_treasure": [1, 2], "policy": ["random"]}}
@@ -105,10 +107,10 @@ def test_simulate_out_streams_in_constant_memory(tmp_path):
 
 def test_running_summary_equals_the_summary_of_all_rows():
     raw = run_games(Rules(players=3), "random", 3000, seed=2)
-    tally = RunningSummary()
+    tally = RunningSummary(L.CAUSES)
     for lo in range(0, 3000, 700):
         tally.add(raw[lo:lo + 700])
-    assert tally.result() == summarize_raw(raw)
+    assert tally.result() == summarize_raw(raw, L.CAUSES)
     assert tally.result()["games"] == 3000
 
 

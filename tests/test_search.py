@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments.runner import run_games
 from experiments.sweep import paired_difference
-from policies.registry import POLICIES, ROLLOUT
-from sim import layout as L
-from sim.rules import Rules
+from policies.island_escape.registry import POLICIES, ROLLOUT
+from policies.island_escape.runner import run_games
+from sim.island_escape import layout as L
+from sim.island_escape.rules import Rules
 
 EASY_GAUGE = ("AD", "2C", "2D", "3C", "3D", "4C", "4D", "5C", "5D")  # starts at A♦
 HARD_GAUGE = ("2C", "2D", "3C", "3D", "4C", "4D", "5C")  # starts at 2♣
@@ -47,7 +47,7 @@ def _won(rules: Rules, policy: str, games: int, seed: int) -> np.ndarray:
 
 
 def test_every_search_rolls_out_with_its_registered_policy():
-    from policies import lookahead
+    from policies.island_escape import lookahead
 
     assert set(ROLLOUT) == {"lookahead", "clairvoyant"}
     assert lookahead.EXPERT_ID == POLICIES[ROLLOUT["lookahead"]][0]

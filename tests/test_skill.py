@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from experiments.runner import run_games, wilson_interval
-from policies.registry import UnknownPolicy, player_params, with_skill
-from policies.skilled import skill_params
-from sim import layout as L
-from sim.rules import Rules
+from experiments.runner import wilson_interval
+from policies.island_escape.registry import UnknownPolicy, player_params, with_skill
+from policies.island_escape.runner import run_games
+from policies.island_escape.skilled import skill_params
+from sim.island_escape import layout as L
+from sim.island_escape.rules import Rules
 
 SKILLS = (0.0, 0.25, 0.5, 0.75, 1.0)
 

@@ -17,7 +17,7 @@ from experiments.sweep import (
     play_cell,
     run_sweep,
 )
-from sim.rules import Rules, gauge_of_length
+from sim.island_escape.rules import Rules, gauge_of_length
 
 TINY = {"name": "t", "games": 150, "seed": 3,
         "grid": {"players": [2, 3], "cards_per_treasure": [1, 2], "gauge_length": [8, 9],

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.records import load_record, replay, result_json
+from sim.island_escape.records import load_record, replay, result_json
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "worked-example.json"
 

@@ -6,7 +6,7 @@ Endpoints (all answers are JSON except the page, the static files and the board)
 - `POST /api/games` `{players, level | rules, seed}`  a new game; answers its public state and
   its `token`, which every request about the game then carries in the X-Game-Token header
 - `GET  /api/games/{id}`                     the public state
-- `GET  /api/games/{id}/board.svg`           the island, drawn by experiments/boards.py
+- `GET  /api/games/{id}/board.svg`           the island, drawn by sim/island_escape/boards.py
 - `POST /api/games/{id}/action` `{pawn, action}`   one action (a RECORD-FORMAT entry) or `end`
 - `POST /api/games/{id}/flood`               the next flood
 - `POST /api/games/{id}/escape` `{pawn, place}`    where a pawn on a sinking place swims (R15)
@@ -35,7 +35,6 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from experiments.boards import board_svg
 from experiments.cli import MAX_SEED
 from experiments.pages import (
     LOOPBACK_HOSTS,
@@ -48,7 +47,8 @@ from experiments.pages import (
     whole_number,
 )
 from experiments.play.session import BOT_POLICIES, PlayError, Session, bot_result
-from sim.rules import RuleError, Rules
+from sim.island_escape.boards import board_svg
+from sim.island_escape.rules import RuleError, Rules
 
 STATIC = Path(__file__).parent / "static"
 LEVELS = ("easy", "normal", "hard")

@@ -22,13 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from experiments.pages import ECHO_LIMIT, PageError, clip, shorten
-from experiments.runner import card_code
-from sim import layout as L
-from sim.engine import DOWN, Action, Game, PileSource
-from sim.kernel import deal_layout, shuffle_piles
-from sim.narrative import Narrator, ending_text
-from sim.records import Record, layout_grid, write_record
-from sim.rules import DIRECTIONS, SUIT_SYMBOL, Rules, pretty, step
+from policies.island_escape.runner import card_code
+from sim.island_escape import layout as L
+from sim.island_escape.engine import DOWN, Action, Game, PileSource
+from sim.island_escape.kernel import deal_layout, shuffle_piles
+from sim.island_escape.narrative import Narrator, ending_text
+from sim.island_escape.records import Record, layout_grid, write_record
+from sim.island_escape.rules import DIRECTIONS, SUIT_SYMBOL, Rules, pretty, step
 
 Place = tuple[int, int]
 BOT_POLICIES = ("expert", "greedy", "novice", "lookahead")
@@ -350,7 +350,7 @@ def bot_result(rules_json: dict, seed: int, policy: str) -> dict:
     Runs in a worker process (see server.py): compiling a policy's kernel holds the GIL for
     seconds, which would freeze the page if it ran in a thread of the server.
     """
-    from experiments.runner import run_games
+    from policies.island_escape.runner import run_games
 
     raw = run_games(Rules(**rules_json), policy, 1, seed, threads=1)
     row = dict(zip(L.RESULT_FIELDS, (int(v) for v in raw[0]), strict=True))

@@ -16,13 +16,13 @@ import time
 
 import numpy as np
 
-from experiments.forbidden_island import default_params, run_games
 from policies.forbidden_island.entries import PLAY_LOGGED
+from policies.forbidden_island.runner import default_params, run_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
 from sim.forbidden_island.rules import Rules
-from sim.layout import seed_streams
+from sim.island_escape.layout import seed_streams
 
 PHASES = ("actions", "treasure draws", "flood draws", "discards", "swims")
 

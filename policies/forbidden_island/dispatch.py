@@ -2,7 +2,7 @@
 
 The id must be a compile-time constant (numba's Literal[int]): each entry in `entries.py` passes
 one, so numba compiles and caches the play loop with that one policy in it, and imports the
-policy's module only then. Island Escape's dispatch works the same way (policies/dispatch.py).
+policy's module only then. Island Escape's dispatch works the same way (policies/island_escape/dispatch.py).
 
 A policy whose module says `USES_LEGAL = False` decides without the legal list: the loop skips
 building it (the longest list is over a hundred Helicopter Lift codes) and asks the policy

@@ -174,7 +174,7 @@ from sim.forbidden_island.layout import (
     TILE_TREASURE,
     TREASURE_DECK_COUNTS,
 )
-from sim.layout import popcount
+from sim.intrinsics import popcount
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles

@@ -1,6 +1,6 @@
 """`lookahead` for Forbidden Island: a fair search over the next decision that rolls out with
 `expert` and leaves the expert's choice only when fresh evidence says another one is better.
-Island Escape's `policies/lookahead.py` is its model; this file is the same method over
+Island Escape's `policies/island_escape/lookahead.py` is its model; this file is the same method over
 Forbidden Island's kernel.
 
 Which decisions it searches: the current player's own actions (moves, flights to tiles the
@@ -150,7 +150,8 @@ from sim.forbidden_island.layout import (
     TPILE,
     TPILE_N,
 )
-from sim.layout import popcount, rand_below, rand_unit
+from sim.intrinsics import popcount
+from sim.streams import rand_below, rand_unit
 
 DESCRIPTION = "fair search: redraws the hidden pile orders, rolls out with expert, deviates only on fresh evidence"
 

@@ -12,7 +12,7 @@ mark and a Helicopter Lift in hand by how far the game has come.
 
 The features are read only from the public part of the state (hands, tiles, pawns, the
 discards, the mark, the turn; never the order of a draw pile). The weights are fitted by
-`experiments/forbidden_island_value.py` (logistic regression on the outcome of expert games at
+`policies/forbidden_island/value_fit.py` (logistic regression on the outcome of expert games at
 every level and player count, states taken at the start of turns); that script prints the
 `WEIGHTS` line below and its fit's quality. Refitted when expert learned to play a Sandbags
 before a Lift and to head for Fools' Landing once three treasures are held (6,000 games a cell,
@@ -56,7 +56,7 @@ from sim.forbidden_island.layout import (
     TPILE_N,
     TURN,
 )
-from sim.layout import popcount
+from sim.intrinsics import popcount
 
 FEATURES = (
     "bias",
@@ -92,7 +92,7 @@ FEATURES = (
 )
 NFEATURES = len(FEATURES)
 
-# Fitted by experiments/forbidden_island_value.py (its output; the order of FEATURES).
+# Fitted by policies/forbidden_island/value_fit.py (its output; the order of FEATURES).
 WEIGHTS = np.array([8.5128, 0.7263, -0.0068, -0.1086, -0.1312, -0.2110, -0.0841, -0.1858, 0.1572, -0.7087,
                     -0.2138, -0.1232, 0.0395, 0.1248, 0.0633, -3.3671, -0.1263, -0.5457, -0.7292, 0.0794,
                     -0.1509, 0.0008, -0.0334, 0.0921, -0.0769, -0.0709, 0.0234, 0.0289, 0.0734, -0.6463])

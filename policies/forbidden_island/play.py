@@ -13,7 +13,7 @@ games into rows of a results table;
 
 `pid` must be a compile-time constant (policies/forbidden_island/dispatch.py): enter through
 `entries.py`. Nothing in a game allocates: a chunk's scratch arrays live on its stack, and the
-arrays from Python are borrowed as views with no reference count (policies/stack.py). Otherwise
+arrays from Python are borrowed as views with no reference count (sim/intrinsics.py). Otherwise
 every call passing the state or the scratch arrays pays atomic increments and decrements, and
 those cost the expert two thirds of its time. A policy may allocate arrays of its own; numba
 counts those as usual.
@@ -23,9 +23,9 @@ import numpy as np
 from numba import njit
 
 from policies.forbidden_island.dispatch import choose, uses_legal
-from policies.stack import borrowed, stack_empty
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island.layout import MAX_LEGAL, NSTATE, OUTCOME, TURN
+from sim.intrinsics import borrowed, stack_empty
 
 LOG_SIZE = 1 << 14  # decisions a logged game may take (a long game takes about a thousand)
 

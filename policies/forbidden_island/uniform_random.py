@@ -7,7 +7,7 @@ Helicopter Lift has hundreds of codes, so this player lifts whenever someone hol
 from numba import njit
 
 from sim.forbidden_island.layout import STREAM_POLICY
-from sim.layout import rand_below
+from sim.streams import rand_below
 
 DESCRIPTION = "uniform over the legal actions (any player's special cards included)"
 

@@ -4,7 +4,7 @@ Step functions only (pgx style): the rules here know nothing of who chooses. A g
 state `s` and the parameters `p` of sim/forbidden_island/layout.py (docs/FI-KERNEL.md); every
 decision of the reference engine (`engine.py`, the definition of the game) is one action code,
 `legal_actions` lists them and `apply_action` plays one. Randomness is passed in (`rng`: the
-splitmix64 streams of sim/layout.py), so a caller decides what each shuffle sees.
+splitmix64 streams of sim/island_escape/layout.py), so a caller decides what each shuffle sees.
 
 Every function mirrors the engine function named in its docstring, rule by rule (F1-F14); the
 cross-check (tests/forbidden_island/test_kernel.py) demands the same legal actions at every
@@ -129,7 +129,8 @@ from sim.forbidden_island.layout import (
     TURN,
     WATERS_RISEN,
 )
-from sim.layout import popcount, rand_below, seed_streams
+from sim.intrinsics import popcount
+from sim.streams import rand_below, seed_streams
 
 # --- small queries -----------------------------------------------------------------------------------
 

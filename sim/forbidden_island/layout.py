@@ -173,5 +173,5 @@ PICKUP = np.array([[TILE_CODES.index(c) for c in PICKUP_TILES[t]] for t in TREAS
 ROLE_START_TILE = np.array([TILE_CODES.index(START_TILE[r]) for r in ROLES], dtype=np.int64)
 TREASURE_DECK_COUNTS = np.array([CARD_COUNTS[c] for c in CARDS] + [0], dtype=np.int64)  # by card id (8 slots)
 
-# --- random streams (sim/layout.py's splitmix64 streams, keyed by seed and game) -------------------------------
+# --- random streams (sim/streams.py's splitmix64 streams, keyed by seed and game) ---------------------
 STREAM_DEAL, STREAM_SHUFFLE, STREAM_POLICY = 0, 1, 2

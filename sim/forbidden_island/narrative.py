@@ -118,3 +118,37 @@ def board(game: Game) -> str:
     out.append(f"mark {game.mark}; captured: {captured}; hands: "
                + " | ".join(f"{s}: {' '.join(h) or '-'}" for s, h in enumerate(game.hands)))
     return "\n".join(out)
+
+
+def tell(record, echo, board_each_turn: bool = False) -> None:
+    """`replay`'s story of a record: its setting, then each turn's events (and the island after
+    it, with `board_each_turn`), then the ending, a line at a time to `echo`."""
+    from sim.forbidden_island.records import replay
+
+    rules = record.rules
+    echo(f"Forbidden Island, {rules.players} players, {rules.difficulty}")
+    shown = 0
+    heading = None
+
+    def after_action(game: Game, action=None) -> None:
+        nonlocal shown, heading
+        for event in game.events[shown:]:
+            if event["turn"] != heading:
+                if board_each_turn and heading is not None and heading > 0:
+                    echo(board(game))
+                heading = event["turn"]
+                echo("Setup:" if heading == 0 else f"Turn {heading}, player {(heading - 1) % rules.players} "
+                     f"({game.roles[(heading - 1) % rules.players]}):")
+            echo(f"  {describe(game, event)}")
+        shown = len(game.events)
+
+    game = replay(record, after_action=after_action)
+    after_action(game)
+    if board_each_turn:
+        echo(board(game))
+    if game.outcome == "win":
+        echo(f"The team lifted off with all four treasures in turn {game.turn}.")
+    elif game.outcome:
+        echo(f"Lost in turn {game.turn}: {CAUSES[game.outcome]} ({game.outcome}).")
+    else:
+        echo(f"The record ends in turn {game.turn}, the game still going.")

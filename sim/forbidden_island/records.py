@@ -23,7 +23,7 @@ from sim.forbidden_island.engine import (
     deal,
 )
 from sim.forbidden_island.rules import PLACES, ROW_SPANS, TILES, RuleError, Rules
-from sim.records import read_json
+from sim.island_escape.records import read_json
 
 FORMAT = "forbidden-island-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "setup", "shuffles", "turns", "result"}

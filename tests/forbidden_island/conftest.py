@@ -26,12 +26,11 @@ def kernel_shadow(request, monkeypatch):
     if request.module.__name__.rpartition(".")[2] not in SHADOWED:
         yield
         return
+    from policies.forbidden_island.checks import engine_snapshot, kernel_snapshot
     from sim.forbidden_island import kernel as K
     from sim.forbidden_island import layout as L
     from sim.forbidden_island.convert import encode, params_of, state_of
     from sim.forbidden_island.engine import Game
-
-    from .kernel_check import engine_snapshot, kernel_snapshot
 
     original = Game.apply
     rng = np.zeros(3, dtype=np.uint64)

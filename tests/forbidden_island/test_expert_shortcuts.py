@@ -12,7 +12,7 @@ from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
 from sim.forbidden_island.rules import Rules
-from sim.layout import seed_streams
+from sim.streams import seed_streams
 
 
 def _expert_states(rules: Rules, games: int, seed: int):

@@ -1,6 +1,6 @@
 """The numba kernel agrees with the reference engine decision by decision.
 
-Lockstep games (kernel_check.py): at every decision point the same set of legal actions, after
+Lockstep games (policies/forbidden_island/checks.py): at every decision point the same set of legal actions, after
 every step the same whole state (island, pawns, hands, both piles in order, discards, the flood
 pile's public layers, meter, turn, phase and what is left of it, swimmers, outcome). Games cover
 all four levels, 2-4 players, every role, random play by kind and a goal-seeking scout, and
@@ -15,17 +15,18 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from policies.forbidden_island.checks import Lockstep, Mismatch, kernel_snapshot, late_game, play_lockstep
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import decode, encode, params_of, state_of
 from sim.forbidden_island.engine import ACTION_KINDS, FLOODED, LOSS_CAUSES, Action, deal
 from sim.forbidden_island.rules import DIFFICULTIES, PLACES, ROLES, TILE_CODES, TREASURE_DECK, Rules
 
-from .kernel_check import Lockstep, Mismatch, kernel_snapshot, late_game, play_lockstep
 from .support import (
     arranged,
     flood_top,
     last_flood_card_sinks_fools_landing,
+    scout_choice,
     set_state,
     to_flood_phase,
     waters_rise_to_the_skull,
@@ -38,18 +39,19 @@ def lockstep_games(games: int, first: int = 0,
                    freedoms: Counter | None = None) -> tuple[Counter, Counter, Counter]:
     """`games` dealt games plus a quarter as many late-game positions, all in lockstep.
     Returns the action kinds played, the outcomes and the roles seen; `freedoms` counts the
-    flights to walkable tiles and swims out of seat order (kernel_check.play_lockstep)."""
+    flights to walkable tiles and swims out of seat order (checks.play_lockstep)."""
     kinds, outcomes, roles = Counter(), Counter(), Counter()
     for i in range(first, first + games):
         rules = Rules(players=2 + i % 3, difficulty=LEVELS[i // 3 % 4])
-        game = play_lockstep(rules, deal(rules, i), kernel_seed=i, choice_seed=i, seen=kinds, scout=i % 2 == 1,
-                             freedoms=freedoms)
+        game = play_lockstep(rules, deal(rules, i), kernel_seed=i, choice_seed=i, seen=kinds,
+                             scout=scout_choice if i % 2 == 1 else None, freedoms=freedoms)
         outcomes[game.game.outcome] += 1
         roles.update(game.game.roles)
     for i in range(first, first + games // 4):
         rules = Rules(players=2 + i % 3)
         start = late_game(rules, deal(rules, 10**6 + i), mark=6 + i % 4)
-        game = play_lockstep(rules, None, kernel_seed=i, choice_seed=i, seen=kinds, scout=i % 2 == 0, game=start)
+        game = play_lockstep(rules, None, kernel_seed=i, choice_seed=i, seen=kinds,
+                             scout=scout_choice if i % 2 == 0 else None, game=start)
         outcomes[game.game.outcome] += 1
     return kinds, outcomes, roles
 

@@ -13,10 +13,14 @@ import pytest
 
 from experiments.cluster import play_chunk_task
 from experiments.find import export_found, find_games, needed_columns, table_game
-from experiments.games import FORBIDDEN_ISLAND, ISLAND_ESCAPE, game_of_table
 from experiments.sweep import SweepError, load_config, parse_config, run_sweep
+from policies.game import game as game_named
+from policies.game import game_of_table
 from sim.forbidden_island.records import load_record, replay
 from sim.forbidden_island.rules import Rules
+
+FORBIDDEN_ISLAND = game_named("forbidden-island")
+ISLAND_ESCAPE = game_named("island-escape")
 
 FI_SWEEP = {"name": "fi", "game": "forbidden-island", "games": 300, "seed": 5,
             "grid": {"players": [2, 4], "difficulty": ["novice", "legendary"], "policy": ["expert"]}}
@@ -65,7 +69,7 @@ def test_forbidden_island_sweep_resumes_identically(tmp_path, fi_sweep):
 
 
 @pytest.mark.parametrize("grid, where", [
-    ('cards_per_treasure = [2]', "grid.cards_per_treasure: not a Forbidden Island setting"),
+    ('cards_per_treasure = [2]', "grid.cards_per_treasure: unknown key (the Forbidden Island grid takes"),
     ('players = [1]', "grid.players"),
     ('difficulty = ["easy"]', "grid.difficulty"),
     ('policy = ["greedy"]', "grid.policy"),
@@ -130,11 +134,11 @@ def test_cluster_task_plays_either_game():
 
 
 def test_calibrate_places_bands_on_forbidden_island_levels():
-    from experiments.calibrate import forbidden_island_levels
+    from experiments.calibrate import printed_level_fits
 
     # Bands wide enough for 400 games' intervals (about +-5 points) around expert's 2-player rates.
-    fits = forbidden_island_levels([2], {"easy": (0.35, 0.65), "hard": (0.0, 0.10)}, "expert", 400, seed=3,
-                                   threads=1)
+    fits = printed_level_fits(FORBIDDEN_ISLAND, [2], {"easy": (0.35, 0.65), "hard": (0.0, 0.10)}, "expert", 400,
+                              seed=3, threads=1)
     assert [f.level for f in fits] == ["easy", "hard"]
     rates = fits[0].rates
     raw = FORBIDDEN_ISLAND.run_games(Rules(players=2, difficulty="normal"), "expert", 400, 3, threads=1)
@@ -148,8 +152,8 @@ def test_calibrate_places_bands_on_forbidden_island_levels():
 
 
 @pytest.mark.parametrize("args, where", [
-    (["--knobs", "gauge"], "--knobs is Island Escape's"),
-    (["--same-rule"], "--same-rule is Island Escape's"),
+    (["--knobs", "gauge"], "--knobs searches rules; Forbidden Island's rules are printed"),
+    (["--same-rule"], "--same-rule searches rules"),
     (["--players", "1,2"], "--players: '1,2': Forbidden Island is played by 2-4"),
     (["--policy", "greedy"], "greedy"),
 ])

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from experiments.forbidden_island import run_games
 from experiments.sweep import paired_difference
 from policies.forbidden_island import entries, expert, lookahead
 from policies.forbidden_island.registry import POLICIES, ROLLOUT
+from policies.forbidden_island.runner import run_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from experiments.forbidden_island_value import fit_logistic, log_loss, turn_states
 from policies.forbidden_island import lookahead_value as V
+from policies.forbidden_island.value_fit import fit_logistic, log_loss, turn_states
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.rules import Rules
 from tests.forbidden_island.test_lookahead import _reshuffle_hidden, _states_of_expert_games

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from experiments.forbidden_island import CAUSES, export_games, results_frame, run_games
 from experiments.runner import summarize, summarize_raw
 from policies.forbidden_island import entries
 from policies.forbidden_island.registry import POLICIES, module
+from policies.forbidden_island.runner import CAUSES, export_records, results_frame, run_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
@@ -44,7 +44,7 @@ def test_random_play_almost_never_wins_and_the_summary_names_f14_causes():
 
 def test_exported_records_replay_to_the_kernels_result_with_the_engine():
     for rules, seed in ((Rules(players=2, difficulty="novice"), 5), (Rules(players=4, difficulty="legendary"), 6)):
-        for record in export_games(rules, "random", seed, range(6)):
+        for record in export_records(rules, "random", seed, range(6)):
             game = replay(parse_record(record.to_json()))
             got = result_json(game)
             assert (got["cause"], got["turns"]) == (record.result["cause"], record.result["turns"])

@@ -1,8 +1,8 @@
-"""The readable expert's win-rate table (experiments/forbidden_island_reference.py)."""
+"""The readable expert's win-rate table (policies/forbidden_island/published.py)."""
 
 from __future__ import annotations
 
-from experiments.forbidden_island_reference import PUBLISHED, main, measure, table
+from policies.forbidden_island.published import PUBLISHED, main, measure, table
 
 
 def test_bad_values_exit_2_with_one_line(capsys):

@@ -1,0 +1,84 @@
+"""Forbidden Island's `GAME`: what the commands need of it (policies/game.py)."""
+
+from __future__ import annotations
+
+from policies.game import Game
+
+
+class ForbiddenIsland(Game):
+    name = "forbidden-island"
+    title = "Forbidden Island"
+    rules_module = "sim.forbidden_island.rules"
+    layout_module = "sim.forbidden_island.layout"
+    records_module = "sim.forbidden_island.records"
+    boards_module = "sim.forbidden_island.boards"
+    narrative_module = "sim.forbidden_island.narrative"
+    registry_module = "policies.forbidden_island.registry"
+    runner_module = "policies.forbidden_island.runner"
+    checks_module = "policies.forbidden_island.checks"
+    players = (2, 3, 4)
+    rule_options = ("players", "difficulty")
+    setting_help = "--players (2-4) and --difficulty"
+    grid_keys = ("players", "difficulty")
+    replay_keys = ("players", "difficulty", "policy")
+    sweep_keys = ("players", "difficulty", "policy")
+    action_columns = ()
+    # F4: the printed game's four levels are its starting water marks
+    levels = {name: {"difficulty": name} for name in ("novice", "normal", "elite", "legendary")}
+
+    def rules_from_options(self, players=None, difficulty=None):
+        from sim.forbidden_island.rules import Rules
+
+        return Rules(players=2 if players is None else players, difficulty=difficulty or "novice")
+
+    def setting_line(self, rules) -> str:
+        return f"Forbidden Island, {rules.players} players, {rules.difficulty} (water mark {rules.start_mark})"
+
+    def setting(self, rules) -> dict:
+        return {"players": rules.players, "difficulty": rules.difficulty, "start_mark": rules.start_mark}
+
+    def cell_key(self, rules, policy, variant):
+        return f"fi_p{rules.players}_{rules.difficulty}_{policy}"
+
+    def rules_of_row(self, row):
+        return self.rules(players=int(row["players"]), difficulty=str(row["difficulty"]))
+
+    def record_name(self, row) -> str:
+        return (f"fi-{row['policy']}-p{row['players']}-{row['difficulty']}-seed{row['seed']}"
+                f"-game{int(row['game']):07d}.json")
+
+    def sweep_settings(self, grid: dict, bad) -> list:
+        """The settings a sweep grid names: players x difficulty x policy (F2, F4), as
+        (rules, policy, variant, gauge length) with neither of the last two."""
+        import itertools
+        import re
+
+        from policies.forbidden_island.registry import UnknownPolicy
+        from sim.forbidden_island.rules import RuleError
+
+        def as_list(value) -> list:
+            return value if isinstance(value, list) else [value]
+
+        for name in as_list(grid.get("policy", [self.default_policy])):
+            try:
+                self.check_policy(name)
+            except UnknownPolicy as exc:
+                raise bad("grid.policy", str(exc)) from None
+        settings = []
+        for players, difficulty, policy in itertools.product(
+                as_list(grid.get("players", [2])), as_list(grid.get("difficulty", ["novice"])),
+                as_list(grid.get("policy", [self.default_policy]))):
+            try:
+                rules = self.rules(players=players, difficulty=difficulty)
+            except RuleError as exc:
+                found = re.match(r"rules\.(\w+) (.*)", str(exc))
+                key, why = (f"grid.{found.group(1)}", found.group(2)) if found else ("grid", str(exc))
+                raise bad(key, why) from None
+            settings.append((rules, policy, "normal", None))
+        return settings
+
+    def cell_labels(self, rules, variant, gauge_length) -> dict:
+        return {}
+
+
+GAME = ForbiddenIsland()

@@ -1,0 +1,285 @@
+"""The game protocol: one `Game` object per game gives every command what it needs of that game.
+
+A game is two folders, `sim/<game>/` (its rules, reference engine, kernel, records, narrative,
+boards) and `policies/<game>/` (its players, their play loop and runner, and `game.py` with its
+`GAME`), plus one line in `GAMES` below. The commands in `experiments/` ask the object for rules,
+players, games, tables, records and pictures, and never name a game themselves; the conformance
+suite (tests/test_conformance.py) runs the same checks on every game listed here.
+
+Each game's modules load only when that game is used: `GAMES` names modules, and a `Game` imports
+its parts inside its methods, so a command on one game never pays for the other's imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from importlib import import_module
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy as np
+    import pandas as pd
+
+# name (as `--game` takes it) -> the module holding that game's GAME. The first is the lab's
+# own game, played when no game is named.
+GAMES: dict[str, str] = {
+    "island-escape": "policies.island_escape.game",
+    "forbidden-island": "policies.forbidden_island.game",
+}
+DEFAULT_GAME = next(iter(GAMES))
+GAME_COLUMN = "game_kind"  # the table column naming a game (tables of the default game may lack it)
+
+
+class Game:
+    """What a command needs to know of one game. A game's `game.py` subclasses it and fills in
+    the class attributes and the methods that raise NotImplementedError."""
+
+    name: str  # as `--game` takes it
+    title: str
+    rules_module: str  # its Rules and RuleError
+    layout_module: str  # the kernel's layout: CAUSES, RESULT_FIELDS, NRESULT
+    records_module: str  # load_record, write_record, replay, result_json, RecordError, FORMAT
+    boards_module: str  # replay_pictures
+    narrative_module: str  # tell(record, echo, board)
+    registry_module: str  # its players: POLICIES, SLOW, ROLLOUT, UNFAIR, DEFAULT_POLICY, describe()
+    runner_module: str  # run_games, raw_batches, results_frame, export_records
+    # its checks of itself, what tests/test_conformance.py runs on every game: RULE_GRID,
+    # lockstep_games, decision_states, rehide, hidden_redrawn, decide
+    checks_module: str
+    players: tuple[int, ...]  # the player counts its rules take
+    # The keyword arguments of `rules_from_options` (as `simulate`'s options are named); the
+    # commands refuse any other rule option for this game.
+    rule_options: tuple[str, ...]
+    setting_help: str  # how its setting is given, for the refusal of a foreign option
+    grid_keys: tuple[str, ...]  # the rule keys of a setting, as a sweep file's grid names them
+    replay_keys: tuple[str, ...]  # the table columns that name one game (with seed and game)
+    sweep_keys: tuple[str, ...]  # the keys a sweep file's grid takes
+    action_columns: tuple[str, ...] = ()  # result columns counting actions by kind (a sweep's means)
+    # Named settings the printed game offers (its levels), easiest first; None where the rules
+    # themselves are what a designer varies.
+    levels: dict[str, dict[str, Any]] | None = None
+
+    def _module(self, attr: str):
+        return import_module(getattr(self, attr))
+
+    @property
+    def checks(self):
+        """The game's checks of itself (its engine against its kernel, its players against the
+        hidden information): what the conformance suite asks of every game."""
+        return self._module("checks_module")
+
+    # --- rules ---------------------------------------------------------------------------------
+
+    @property
+    def rule_error(self) -> type[Exception]:
+        return self._module("rules_module").RuleError
+
+    def rules(self, **setting: Any):
+        return self._module("rules_module").Rules(**setting)
+
+    def rules_from_options(self, **options: Any):
+        """The rules `simulate`'s options give (options left None keep the rules' defaults).
+        Raises the game's RuleError for an impossible setting."""
+        raise NotImplementedError
+
+    def setting_line(self, rules) -> str:
+        """One setting in one line, as the commands print it."""
+        raise NotImplementedError
+
+    def setting(self, rules) -> dict:
+        """The setting as table columns (a sweep's summary row starts with them)."""
+        raise NotImplementedError
+
+    def value_text(self, key: str, value) -> str:
+        """A setting's value as tables and figures show it (a rule key of `grid_keys`)."""
+        return str(value)
+
+    def owns_rules(self, rules) -> bool:
+        return isinstance(rules, self._module("rules_module").Rules)
+
+    def sweep_settings(self, grid: dict, bad) -> list:
+        """The settings a sweep file's grid names, as (rules, policy, variant, gauge length or
+        None); `bad(key, why)` makes the error to raise for a bad grid entry."""
+        raise NotImplementedError
+
+    def cell_labels(self, rules, variant: str, gauge_length: int | None) -> dict:
+        """A sweep cell's label columns besides its key (tables and figures group by them)."""
+        return {}
+
+    # --- the kernel's results ------------------------------------------------------------------
+
+    @property
+    def causes(self) -> tuple[str, ...]:
+        """The win first, then the loss causes in the order the rules check them."""
+        return self._module("layout_module").CAUSES
+
+    @property
+    def result_fields(self) -> tuple[str, ...]:
+        """The columns of the kernel's raw result rows."""
+        return self._module("layout_module").RESULT_FIELDS
+
+    @property
+    def nresult(self) -> int:
+        return self._module("layout_module").NRESULT
+
+    # --- players -------------------------------------------------------------------------------
+
+    def policy_names(self) -> list[str]:
+        return list(self._module("registry_module").POLICIES)
+
+    def describe_policies(self) -> list[tuple[str, str]]:
+        return self._module("registry_module").describe()
+
+    @property
+    def default_policy(self) -> str:
+        return self._module("registry_module").DEFAULT_POLICY
+
+    def search_policies(self) -> set[str]:
+        """The policies that search (seconds a game; the longest to compile too)."""
+        return set(self._module("registry_module").SLOW)
+
+    def unfair_policies(self) -> set[str]:
+        """The policies that read hidden information: labelled, never judges."""
+        return set(getattr(self._module("registry_module"), "UNFAIR", ()))
+
+    def rollouts(self) -> dict[str, str]:
+        """Each search policy and the policy it rolls out with (never worse than it)."""
+        return dict(self._module("registry_module").ROLLOUT)
+
+    def check_policy(self, name: str) -> None:
+        """Raise ValueError (naming the known policies) if `name` is not one of the game's."""
+        self._module("registry_module").policy_id(name)
+
+    def player(self, policy: str | None, skill: float | None) -> str:
+        """The player `--policy` and `--skill` name (the default policy when neither is given).
+        Raises ValueError for an unknown policy or a skill the game's players do not take."""
+        if skill is not None:
+            raise ValueError(f"--skill: {self.title}'s players take no skill")
+        policy = policy or self.default_policy
+        self.check_policy(policy)
+        return policy
+
+    # --- playing -------------------------------------------------------------------------------
+
+    def run_games(self, rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
+                  threads: int | None = None, policy_params: np.ndarray | None = None,
+                  on_batch: Callable[[int], None] | None = None) -> np.ndarray:
+        """Raw kernel results, int32 [games, nresult]: game g of a seed is dealt the same in
+        every setting and for every player (common random numbers)."""
+        return self._module("runner_module").run_games(rules, policy, games, seed, first_game=first_game,
+                                                       threads=threads, policy_params=policy_params,
+                                                       on_batch=on_batch)
+
+    def raw_batches(self, rules, policy: str, games: int, seed: int = 0, threads: int | None = None):
+        """`run_games`' rows batch by batch, (first game, rows), in constant memory."""
+        return self._module("runner_module").raw_batches(rules, policy, games, seed, threads)
+
+    def results_frame(self, raw: np.ndarray, rules, policy: str, seed: int, first_game: int = 0) -> pd.DataFrame:
+        return self._module("runner_module").results_frame(raw, rules, policy, seed, first_game=first_game)
+
+    def export(self, rules, policy: str, seed: int, games: Iterable[int]) -> list:
+        """Replayable records of the chosen games of a setting (the kernel plays them again)."""
+        return self._module("runner_module").export_records(rules, policy, seed, games)
+
+    def code_digest(self) -> str:
+        """A hash of every source a game's result depends on: equal digests, rules, policy, seed
+        and game index play the same game (a sweep cell is resumed only under the same one)."""
+        from sim import source_digest
+
+        return source_digest()
+
+    # --- tables and records --------------------------------------------------------------------
+
+    def cell_key(self, rules, policy: str, variant: str) -> str:
+        """A sweep cell's file name: every rule that can vary, and the policy."""
+        raise NotImplementedError
+
+    def rules_of_row(self, row) -> Any:
+        """The rules a per-game table row was played under (its `replay_keys` columns)."""
+        raise NotImplementedError
+
+    def record_name(self, row) -> str:
+        """A record's file name for a table row: game, policy, setting, seed and game index, so
+        games of different cells (which play the same game numbers) never share a name."""
+        raise NotImplementedError
+
+    @property
+    def record_error(self) -> type[Exception]:
+        return self._module("records_module").RecordError
+
+    @property
+    def record_format(self) -> str:
+        return self._module("records_module").FORMAT
+
+    def load_record(self, path: str | Path | dict):
+        return self._module("records_module").load_record(path)
+
+    def write_record(self, path: str | Path, record) -> None:
+        self._module("records_module").write_record(path, record)
+
+    def replay_json(self, record) -> dict:
+        """The reference engine's result of replaying `record` (outcome, cause, turns, final state)."""
+        records = self._module("records_module")
+        return records.result_json(records.replay(record))
+
+    def tell(self, record, echo: Callable[[str], None], board: bool = False) -> None:
+        """`replay`'s story of a record: its setting, the events turn by turn (the island after
+        each turn with `board`) and the ending, a line at a time to `echo`."""
+        self._module("narrative_module").tell(record, echo, board)
+
+    def replay_pictures(self, record, folder: str | Path, gif: str | Path | None = None) -> list[Path]:
+        """The island drawn after each turn of a record, as PNG files in `folder` (and, given
+        `gif`, an animated GIF of them)."""
+        return self._module("boards_module").replay_pictures(record, folder, gif=gif)
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"
+
+
+_LOADED: dict[str, Game] = {}
+
+
+def game(name: str | None = None) -> Game:
+    """The game called `name` (the default game for None). ValueError names the known ones."""
+    name = name or DEFAULT_GAME
+    if name not in _LOADED:
+        try:
+            module = GAMES[name]
+        except KeyError:
+            raise ValueError(f"unknown game {name!r} (choose from {', '.join(GAMES)})") from None
+        _LOADED[name] = import_module(module).GAME
+    return _LOADED[name]
+
+
+def every_game() -> list[Game]:
+    return [game(name) for name in GAMES]
+
+
+def game_of_rules(rules) -> Game:
+    """The game whose Rules `rules` are."""
+    for candidate in every_game():
+        if candidate.owns_rules(rules):
+            return candidate
+    raise ValueError(f"no game of the lab has rules of type {type(rules).__name__}")
+
+
+def game_of_record(data: object) -> Game:
+    """The game whose record format a record's JSON names (its "format"); the default game for
+    anything else, whose reader then says what is wrong with it."""
+    if isinstance(data, dict):
+        for name in GAMES:
+            if data.get("format") == game(name).record_format:
+                return game(name)
+    return game()
+
+
+def game_of_table(df: pd.DataFrame) -> Game:
+    """The game a per-game table holds: its `game_kind` column (absent from the default game's
+    tables, written before a second game existed). A table mixing games is refused."""
+    if GAME_COLUMN not in df.columns:
+        return game()
+    names = set(df[GAME_COLUMN].astype(str).unique())
+    if len(names) > 1:
+        raise ValueError(f"the table mixes games ({', '.join(sorted(names))}); pick one with --where")
+    return game(names.pop()) if names else game()

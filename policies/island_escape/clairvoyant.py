@@ -1,0 +1,25 @@
+"""`clairvoyant`: CHEATS. The lookahead search run on the one true world (R19 broken on purpose).
+
+It reads the face-down cards, the undrawn column and row cards and the game's own flood stream,
+so every future reshuffle too: each action's rollout with `expert` is then exactly what would
+happen, and it plays the action whose exact outcome is best (the expert's own unless another is
+strictly better). It answers "how much is luck": the deals that even a player who knew every
+card loses. Labelled a cheat; never used to judge difficulty.
+"""
+
+from numba import njit
+
+from policies.island_escape.expert import pick_escape
+from policies.island_escape.lookahead import search
+
+DESCRIPTION = "CHEAT: lookahead on the true deal and flood order (how much is luck; not fair)"
+
+
+@njit(cache=True)  # may create arrays: see policies/island_escape/dispatch.py
+def choose(s, p, pp, legal, rng):
+    return search(s, p, pp, legal, rng, True)
+
+
+@njit(cache=True)
+def escape(s, p, pp, pawn, opts, n, rng):
+    return pick_escape(s, p, pp, pawn, opts, n, True)

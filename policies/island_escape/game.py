@@ -1,0 +1,174 @@
+"""Island Escape's `GAME`: what the commands need of it (policies/game.py)."""
+
+from __future__ import annotations
+
+from policies.game import Game
+
+
+class IslandEscape(Game):
+    name = "island-escape"
+    title = "Island Escape"
+    rules_module = "sim.island_escape.rules"
+    layout_module = "sim.island_escape.layout"
+    records_module = "sim.island_escape.records"
+    boards_module = "sim.island_escape.boards"
+    narrative_module = "sim.island_escape.narrative"
+    registry_module = "policies.island_escape.registry"
+    runner_module = "policies.island_escape.runner"
+    checks_module = "policies.island_escape.checks"
+    players = (1, 2, 3, 4)
+    rule_options = ("players", "cards_per_treasure", "gauge", "gauge_length", "swim_cost", "actions", "variants")
+    setting_help = ("--players, --cards-per-treasure, --gauge or --gauge-length, --swim-cost, --actions "
+                    "and --variant")
+    grid_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")
+    sweep_keys = ("players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
+                  "variant", "policy", "skill")
+    action_columns = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
+    replay_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
+
+    def rules_from_options(self, players=None, cards_per_treasure=None, gauge=None, gauge_length=None,
+                           swim_cost=None, actions=None, variants=()):
+        """Variants first, then explicit options on top (an explicit option always wins).
+        `gauge` is card codes top first, separated by spaces or commas."""
+        from sim.island_escape.rules import RuleError, Rules, gauge_of_length
+
+        rules = Rules().with_variant(*(variants or ()))
+        changes = {}
+        if players is not None:
+            changes["players"] = players
+        if cards_per_treasure is not None:
+            changes["cards_per_treasure"] = cards_per_treasure
+        if gauge is not None and gauge_length is not None:
+            raise RuleError("give --gauge or --gauge-length, not both")
+        if gauge is not None:
+            changes["gauge"] = [c.strip().upper() for c in gauge.replace(",", " ").split()]
+        if gauge_length is not None:
+            changes["gauge"] = list(gauge_of_length(gauge_length))
+        if swim_cost is not None:
+            changes["swim_cost"] = swim_cost
+        if actions is not None:
+            changes["actions_per_turn"] = actions
+        return Rules(**{**rules.as_record(), **changes})
+
+    def setting_line(self, rules) -> str:
+        return (f"{rules.players} player(s), {rules.cards_per_treasure} cards a treasure, swim {rules.swim_cost}, "
+                f"{rules.actions_per_turn} actions, gauge {' '.join(rules.gauge)}")
+
+    def setting(self, rules) -> dict:
+        return {"players": rules.players, "cards_per_treasure": rules.cards_per_treasure,
+                "gauge": " ".join(rules.gauge), "swim_cost": rules.swim_cost,
+                "actions_per_turn": rules.actions_per_turn}
+
+    def value_text(self, key, value) -> str:
+        from sim.island_escape.rules import gauge_name
+
+        return gauge_name(str(value).split()) if key == "gauge" else str(value)  # a gauge named by its cards
+
+    def player(self, policy, skill):
+        from policies.island_escape.registry import DEFAULT_POLICY, player_params, with_skill
+
+        if skill is not None:
+            policy = with_skill(policy or "skilled", skill)
+        policy = policy or DEFAULT_POLICY
+        player_params(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
+        return policy
+
+    def check_policy(self, name: str) -> None:
+        from policies.island_escape.registry import player_params
+
+        player_params(name)
+
+    def cell_key(self, rules, policy, variant):
+        gauge = "-".join(rules.gauge)
+        return (f"p{rules.players}_c{rules.cards_per_treasure}_s{rules.swim_cost}_a{rules.actions_per_turn}"
+                f"_{variant}_{policy}_g{gauge}")
+
+    def rules_of_row(self, row):
+        return self.rules(players=int(row["players"]), cards_per_treasure=int(row["cards_per_treasure"]),
+                          gauge=tuple(str(row["gauge"]).split()), swim_cost=int(row["swim_cost"]),
+                          actions_per_turn=int(row["actions_per_turn"]))
+
+    def record_name(self, row) -> str:
+        gauge = "".join(str(row["gauge"]).split())  # card codes are two characters each
+        return (f"{row['policy']}-p{row['players']}-c{row['cards_per_treasure']}-s{row['swim_cost']}"
+                f"-a{row['actions_per_turn']}-g{gauge}-seed{row['seed']}-game{int(row['game']):07d}.json")
+
+    def sweep_settings(self, grid: dict, bad) -> list:
+        """The settings a sweep grid names: (rules, policy, variant, gauge length or None) for
+        every combination, the variant applied last. `bad(key, why)` is the error to raise."""
+        import itertools
+        import re
+
+        from policies.island_escape.registry import DEFAULT_POLICY, POLICIES, UnknownPolicy, with_skill
+        from sim.island_escape.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
+
+        def as_list(value) -> list:
+            return value if isinstance(value, list) else [value]
+
+        def cards(text: str) -> list[str]:
+            return [c.upper() for c in re.split(r"[\s,]+", text.strip()) if c]
+
+        if "gauge" in grid and "gauge_length" in grid:
+            raise bad("grid.gauge", "give gauge or gauge_length, not both")
+
+        def values(key: str, default: list) -> list:
+            return as_list(grid.get(key, default))
+
+        gauges: list[tuple[tuple[str, ...], int | None]] = []
+        if "gauge" in grid:
+            # One gauge: "AD 2C 2D" (as `simulate --gauge` takes it) or ["AD", "2C", "2D"]; several:
+            # a list of those, e.g. ["AC AD 2C", ["AD", "2C"]]. Cards may be separated by commas too.
+            raw = grid["gauge"]
+            one = isinstance(raw, str) or all(isinstance(c, str) and len(cards(c)) == 1 for c in raw)
+            for g in [raw] if one else raw:
+                gauges.append((tuple(cards(g) if isinstance(g, str) else [str(c).upper() for c in g]), None))
+        else:
+            for length in values("gauge_length", [len(FULL_GAUGE)]):
+                try:
+                    if isinstance(length, bool) or not isinstance(length, int):
+                        raise RuleError(f"must be whole numbers from 1 to 10, not {length!r}")
+                    gauges.append((gauge_of_length(length), length))
+                except RuleError as exc:
+                    raise bad("grid.gauge_length", str(exc)) from None
+        for name in values("variant", ["normal"]):
+            if name not in VARIANTS:
+                raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
+        skills = values("skill", [])
+        players_grid = []  # policy names, or `name@skill` specs when the grid has skills
+        for name in values("policy", ["skilled"] if skills else [DEFAULT_POLICY]):
+            if name not in POLICIES:
+                raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+            if not skills:
+                players_grid.append(name)
+                continue
+            for skill in skills:
+                if isinstance(skill, bool) or not isinstance(skill, int | float):
+                    raise bad("grid.skill", f"must be numbers from 0 to 1, not {skill!r}")
+                try:
+                    players_grid.append(with_skill(name, float(skill)))
+                except UnknownPolicy as exc:
+                    raise bad("grid.skill", str(exc)) from None
+
+        settings = []
+        for players, cpt, (gauge, length), swim, actions, variant, policy in itertools.product(
+                values("players", [2]), values("cards_per_treasure", [2]), gauges, values("swim_cost", [2]),
+                values("actions_per_turn", [4]), values("variant", ["normal"]), players_grid):
+            try:
+                rules = Rules(players=players, cards_per_treasure=cpt, gauge=gauge, swim_cost=swim,
+                              actions_per_turn=actions).with_variant(variant)  # the variant has the last word
+            except (RuleError, TypeError) as exc:
+                found = re.match(r"rules\.(\w+):? (.*)", str(exc))
+                if found and found.group(1) in self.sweep_keys:
+                    raise bad(f"grid.{found.group(1)}", found.group(2)) from None
+                raise bad("grid", str(exc)) from None
+            if len(rules.gauge) > 10:
+                raise bad("grid.gauge", "at most 10 cards")
+            label = length if length is not None and variant != "short" else None
+            settings.append((rules, policy, variant, label))
+        return settings
+
+    def cell_labels(self, rules, variant, gauge_length) -> dict:
+        return {"variant": variant, "gauge_length": gauge_length if gauge_length is not None else len(rules.gauge)}
+
+
+GAME = IslandEscape()

@@ -1,0 +1,25 @@
+"""`novice`: a first-time table, the low end of the skill axis (`skilled` at skill NOVICE_SKILL).
+
+The former novice followed the rulebook's beginner tips with rules of thumb of its own and
+was not consistent with itself: on the same games it won 97.7%, 4.9%, 11.7% and 0.2% with 1,
+2, 3 and 4 cards a treasure (3 players). A fixed point of the skill axis makes the same kinds of
+mistakes on every setting, so harder rules never help it (tests/test_monotone_rules.py).
+"""
+
+from numba import njit
+
+from policies.island_escape.skilled import choose_at, pick_escape
+
+DESCRIPTION = "a first-time table: the skill axis at skill 0.25 (misjudges, forgets floods, wanders)"
+
+NOVICE_SKILL = 0.25
+
+
+@njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
+def choose(s, p, pp, legal, rng):
+    return choose_at(s, p, legal, rng, NOVICE_SKILL)
+
+
+@njit(cache=True)
+def escape(s, p, pp, pawn, opts, n, rng):
+    return pick_escape(s, p, pp, pawn, opts, n, False)

@@ -1,0 +1,22 @@
+"""`random`: uniform over the legal actions (passing the rest of the turn included).
+
+The weakest rung of the ladder and the workhorse of the differential tests: it reaches every
+kind of action and every ending. Its randomness comes from the policy stream only.
+"""
+
+from numba import njit
+
+from sim.island_escape.layout import STREAM_POLICY, kth_set_bit, popcount, rand_below
+
+DESCRIPTION = "uniform over the legal actions, ending the turn included"
+
+
+@njit(cache=True, inline='always')
+def choose(s, p, pp, legal, rng):
+    """The k-th set bit of `legal`, k uniform over the number of legal actions."""
+    return kth_set_bit(legal, rand_below(rng, STREAM_POLICY, popcount(legal)))
+
+
+@njit(cache=True, inline='always')
+def escape(s, p, pp, pawn, opts, n, rng):
+    return rand_below(rng, STREAM_POLICY, n)
