@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from experiments.runner import wilson_interval
 from policies.island_escape.registry import POLICIES, SLOW, UNFAIR, takes_skill
 from policies.island_escape.runner import run_games
-from sim.island_escape.rules import FULL_GAUGE, Rules, pretty
+from sim.island_escape.rules import FULL_GAUGE, Rules, gauge_name, pretty
 
 ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
 DEFAULT_BANDS = {"easy": (0.70, 0.80), "normal": (0.45, 0.55), "hard": (0.20, 0.30)}
@@ -143,6 +143,11 @@ class Measured:
 
 
 _measured: dict[tuple, Measured] = {}  # (rules, policy, games, seed) -> result: a game is fixed by those
+
+
+def games_judged(policy: str) -> int:
+    """How many games `policy` has played for calibrations in this process (each measured once)."""
+    return sum(key[2] for key in _measured if key[1] == policy)
 
 
 def measure(rules: Rules, policy: str, games: int, seed: int, threads: int | None = None) -> Measured:
@@ -556,3 +561,147 @@ def printed_level_fits(game, players: list[int], bands: dict[str, tuple[float, f
             best = min(inside, key=lambda d: abs(rates[d].rate - (lo + hi) / 2)) if inside else None
             fits.append(LevelFit(p, level, (lo, hi), policy, best, rates))
     return fits
+
+
+# --- levels anchored on another game's playtested levels ----------------------------------------------
+#
+# Forbidden Island's levels were playtested by people; Island Escape adapts it. A level of Island
+# Escape that wins as often as a Forbidden Island level for the same player at every skill is as
+# hard as that level for any table, as far as the two games' skill scales agree (both count error
+# as the share of decisions departing from the game's expert: docs/RULES-FI.md). The anchored
+# ladder keeps the rulebook-ready shape of `ladder` (one rule per level for every player count,
+# the count adjusting only the gauge) and picks, per level, the rule and gauges whose win rate
+# tracks the anchor level's over a grid of skills and the fair search: the smallest largest gap.
+
+ANCHOR_SKILLS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+ANCHOR_SEARCH = "lookahead"  # the strongest fair player, measured beside the skill grid
+ANCHOR_LEVELS = {"easy": "novice", "normal": "normal", "hard": "elite"}  # the anchor's level for each
+
+
+@dataclass
+class AnchoredRung:
+    players: int
+    gauge: tuple[str, ...]
+    rates: dict[str, float]  # the player ("skilled@S" or the search) -> Island Escape's win rate
+    anchor_rates: dict[str, float]  # the same players on the anchor level
+
+    @property
+    def gaps(self) -> dict[str, float]:
+        return {k: self.rates[k] - self.anchor_rates[k] for k in self.rates}
+
+    @property
+    def largest_gap(self) -> tuple[float, str]:
+        """The largest gap (a fraction, Island Escape's rate minus the anchor's) and where."""
+        at = max(self.gaps, key=lambda k: abs(self.gaps[k]))
+        return self.gaps[at], at
+
+
+@dataclass
+class AnchoredLevel:
+    level: str
+    anchor: str
+    rule: LevelRule
+    rungs: dict[int, AnchoredRung]
+
+
+@dataclass
+class AnchoredLadder:
+    anchor_game: str
+    levels: list[AnchoredLevel]
+    games: int
+    search_games: int
+    seed: int
+
+    def to_json(self) -> list[dict]:
+        out = []
+        for lv in self.levels:
+            for p, r in lv.rungs.items():
+                gap, at = r.largest_gap
+                out.append({"players": p, "level": lv.level, "anchor": lv.anchor, "anchor_game": self.anchor_game,
+                            "rules": lv.rule.setting(r.gauge).rules(p).as_record(),
+                            "level_rule": lv.rule.describe(), "gauge_change": gauge_change_text(r.gauge),
+                            "largest_gap": abs(gap), "signed_gap": gap,
+                            "gap_at": float(at.partition("@")[2]) if "@" in at else at,
+                            "win_rates": r.rates, "anchor_win_rates": r.anchor_rates,
+                            "games": self.games, "search_games": self.search_games, "seed": self.seed})
+        return out
+
+
+def _player_name(skill_or_search) -> str:
+    return skill_or_search if isinstance(skill_or_search, str) else f"skilled@{skill_or_search:g}"
+
+
+def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKILLS, games: int = 1000,
+                    search_games: int = 100, seed: int = 2026, knobs: tuple[str, ...] = KNOBS,
+                    threads: int | None = None, echo: Callable[[str], None] = lambda s: None) -> AnchoredLadder:
+    """Island Escape's Easy, Normal and Hard anchored on `anchor`'s levels (a Game with printed
+    levels, Forbidden Island): for each level, the level rule (as `ladder`'s) and each player
+    count's gauge whose win rates over `skills` (the skilled player) and ANCHOR_SEARCH come
+    closest to the anchor level's for the same players at the same player count (a solo game is
+    two pawns, R5: compared with the anchor's smallest player count), judged by the largest gap."""
+    groups = player_groups(list(players))
+    sims = sorted(set(groups.values()))
+    gauges = ladder_gauges() if "gauge" in knobs else [FULL_GAUGE]
+    who = [_player_name(s) for s in skills] + [ANCHOR_SEARCH]
+
+    def n_games(player: str) -> int:
+        return search_games if player == ANCHOR_SEARCH else games
+
+    anchor_rates: dict[tuple[int, str], dict[str, float]] = {}
+    for sim in sims:
+        at = min(max(sim, anchor.players[0]), anchor.players[-1])
+        for level in ANCHOR_LEVELS.values():
+            rules = anchor.rules(players=at, **anchor.levels[level])
+            anchor_rates[(sim, level)] = {
+                w: float((anchor.run_games(rules, w, n_games(w), seed, threads=threads)[:, 0] == 0).mean())
+                for w in who}
+            echo(f"  anchor {anchor.title} {at}p {level}: " + ", ".join(
+                f"{w} {100 * r:.0f}%" for w, r in anchor_rates[(sim, level)].items()))
+    levels = []
+    for level, fi_level in ANCHOR_LEVELS.items():
+        band = DEFAULT_BANDS.get(level, (0.0, 1.0))
+        rules = [LevelRule(c, d) for c in ((1, 2, 3) if "cards" in knobs else (2,))
+                 for d in ((False, True) if "divers" in knobs and divers_allowed(band) else (False,))]
+        echo(f"  anchored {level} on {fi_level}: {len(rules)} level rule(s) x {len(gauges)} gauge(s) x "
+             f"{len(sims)} player group(s) x {len(who)} players")
+        best = None
+        for rule in rules:
+            rungs = {}
+            for sim in sims:
+                want = anchor_rates[(sim, fi_level)]
+                # screen every gauge on the skill grid alone (the search is slow), then measure the
+                # search on the closest few
+                screened = []
+                for g in gauges:
+                    rates = {w: measure(rule.setting(g).rules(sim), w, games, seed, threads).rate
+                             for w in who if w != ANCHOR_SEARCH}
+                    screened.append((max(abs(rates[w] - want[w]) for w in rates), g, rates))
+                screened.sort(key=lambda x: (x[0], Setting(2, x[1], False).changes))
+                closest = []
+                for _, g, rates in screened[:3]:
+                    rates = {**rates, ANCHOR_SEARCH: measure(rule.setting(g).rules(sim), ANCHOR_SEARCH,
+                                                             search_games, seed, threads).rate}
+                    closest.append(AnchoredRung(sim, g, rates, want))
+                rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), Setting(2, r.gauge, False).changes))
+            score = (round(max(abs(r.largest_gap[0]) for r in rungs.values()), 3), rule.changes)
+            if best is None or score < best[0]:
+                best = (score, rule, rungs)
+        _, rule, rungs = best
+        by_players = {p: AnchoredRung(p, rungs[groups[p]].gauge, rungs[groups[p]].rates,
+                                      rungs[groups[p]].anchor_rates) for p in players}
+        levels.append(AnchoredLevel(level, fi_level, rule, by_players))
+    return AnchoredLadder(anchor.name, levels, games, search_games, seed)
+
+
+def anchored_table(lad: AnchoredLadder) -> str:
+    """The anchored ladder as the terminal shows it."""
+    lines = [f"{'level':<7} {'players':>7}  {'anchor':<8} {'largest gap':>11}  {'where':<10} rules"]
+    for row in lad.to_json():
+        at = row["gap_at"]
+        where = f"skill {at:g}" if isinstance(at, float) else at
+        rules = row["rules"]
+        text = (f"{rules['cards_per_treasure']} card{'s' if rules['cards_per_treasure'] != 1 else ''} a treasure, "
+                f"swim {rules['swim_cost']}, gauge {gauge_name(rules['gauge'])}")
+        lines.append(f"{row['level']:<7} {row['players']:>7}  {row['anchor']:<8} "
+                     f"{100 * row['signed_gap']:>+10.1f}%  {where:<10} {text}")
+    return "\n".join(lines)

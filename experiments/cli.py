@@ -264,6 +264,16 @@ def _level_names() -> list[str]:
 
 
 LEVELS = _level_names()
+
+
+def _levelled_games() -> list[str]:
+    """The games with printed levels, which another game's levels can be anchored on."""
+    from policies.game import every_game
+
+    return [g.name for g in every_game() if g.levels]
+
+
+LEVELLED_GAMES = _levelled_games()
 # simulate's rule options by parameter name; each game takes some of them (Game.rule_options)
 RULE_OPTIONS = {"players": "--players", "difficulty": "--difficulty", "cards_per_treasure": "--cards-per-treasure",
                 "gauge": "--gauge", "gauge_length": "--gauge-length", "swim_cost": "--swim-cost",
@@ -675,7 +685,10 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 
 
 @cli.command("calibrate")
-@click.option("--policy", default=None, help="Policy that judges the rules (default: the report's judge, expert).")
+@click.option("--policy", default=None,
+              help="Policy that judges the rules, or a player such as skilled@0.7  [default: the report's judge]")
+@click.option("--skill", type=click.FloatRange(0, 1),
+              help="Calibrate for a table of this skill, 0-1: the skilled player (or --policy's) at it.")
 @click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
 @click.option("--players", help="Player counts, comma-separated.  [default: every count the game takes]")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True)
@@ -694,9 +707,12 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendations as a JSON list.")
 @click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
               help="A game with printed levels (Forbidden Island): which level falls in each band.")
+@click.option("--anchor", type=click.Choice(LEVELLED_GAMES),
+              help="Levels for people: Easy, Normal and Hard that win as often as this game's playtested "
+                   "Novice, Normal and Elite for the same player at every skill from 0.5 to 1.")
 @click.pass_context
-def calibrate_cmd(ctx, policy, bands, players, seed, screen_games, confirm_games, max_changes, threads, knobs,
-                  same_rule, as_json, game_kind):
+def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confirm_games, max_changes, threads,
+                  knobs, same_rule, as_json, game_kind, anchor):
     """Find rules for Easy, Normal and Hard for each player count.
 
     Searches what a table can lay out with one deck (1-3 cards per treasure, gauges of A-5 of
@@ -713,14 +729,16 @@ def calibrate_cmd(ctx, policy, bands, players, seed, screen_games, confirm_games
     from policies.game import game as game_named
 
     game = game_named(game_kind)
-    policy = policy or game.default_policy
     try:
-        game.check_policy(policy)
+        policy = game.player(policy, skill)
     except ValueError as exc:
         fail(str(exc))
-    if policy in game.unfair_policies():
+    if policy.partition("@")[0] in game.unfair_policies():
         fail(f"{policy} reads hidden information and cannot judge difficulty (R19)")
     counts = _player_counts(game, players)
+    if anchor:
+        _calibrate_anchored(ctx, game, game_named(anchor), counts, seed, screen_games, knobs, threads, as_json)
+        return
     if game.levels:
         _calibrate_printed_levels(ctx, game, policy, bands, counts, seed, confirm_games, threads, as_json)
         return
@@ -775,6 +793,36 @@ def _player_counts(game, players: str | None) -> list[int]:
     if not counts or not all(n in game.players for n in counts):
         fail(f"--players: {players!r}: {game.title} is played by {game.players[0]}-{game.players[-1]}")
     return counts
+
+
+def _calibrate_anchored(ctx, game, anchor, counts, seed, games, knobs, threads, as_json) -> None:
+    """`calibrate --anchor GAME`: the rulebook-ready ladder whose levels track the anchor's."""
+    from click.core import ParameterSource
+
+    from experiments.calibrate import ANCHOR_SKILLS, anchored_ladder, anchored_table, parse_knobs
+
+    if game.levels:
+        fail(f"--anchor: {game.title}'s levels are printed; anchor a game whose rules are searched")
+    for name in ("policy", "skill", "bands", "same_rule", "max_changes", "confirm_games"):
+        if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+            fail(f"--{name.replace('_', '-')} does not go with --anchor: the anchored levels are played by the "
+                 f"skilled player at skills {ANCHOR_SKILLS[0]:g}-{ANCHOR_SKILLS[-1]:g} and lookahead")
+    try:
+        knob_list = parse_knobs(knobs)
+    except ValueError as exc:
+        fail(f"--knobs: {exc}")
+    search_games = max(100, games // 10)
+    for g, players in ((game, "skilled"), (game, "lookahead"), (anchor, "skilled"), (anchor, "lookahead")):
+        warm_up(players, game=g)
+    lad = anchored_ladder(anchor, counts, games=games, search_games=search_games, seed=seed, knobs=knob_list,
+                          threads=threads, echo=lambda line: click.echo(line, err=True))
+    if as_json:
+        click.echo(json.dumps(lad.to_json(), ensure_ascii=False))
+        return
+    click.echo(f"{game.title}'s levels anchored on {anchor.title}'s, for the same player at skills "
+               f"{', '.join(f'{s:g}' for s in ANCHOR_SKILLS)} ({games:,} games each) and lookahead "
+               f"({search_games:,}); gap: {game.title}'s win rate minus the anchor level's")
+    click.echo(anchored_table(lad))
 
 
 def _calibrate_printed_levels(ctx, game, policy, bands, counts, seed, confirm_games, threads, as_json) -> None:

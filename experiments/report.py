@@ -23,6 +23,7 @@ from experiments.calibrate import (
     Calibration,
     Ladder,
     calibrate,
+    games_judged,
     gauge_change_text,
     ladder,
     parse_knobs,
@@ -451,8 +452,8 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
           "## The answer in one look",
           "",
           f"Judged with `{study.policy}`, the strongest fair player fast enough for the whole study (it sees "
-          "only what a table sees, R19; the search `lookahead` plays better but far slower, see \"Who "
-          "finds it easy\"), on the rules as printed:",
+          "only what a table sees, R19; the search `lookahead` plays better but slower, see \"Who finds it "
+          "easy\" for its measured speed), on the rules as printed:",
           ""]
     md += headline(printed, study.policy, DEFAULT_BANDS)
     md += ["", SOLO_NOTE, "", "Bands: " + ", ".join(f"{lvl.capitalize()} {_band(b)}"
@@ -466,7 +467,8 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     if study.skill:  # who finds it easy: players of every skill on these levels
         echo("playing the skill axis")
         md += [""] + skill_section(recs, dict(DEFAULT_BANDS), study.skill.get("games", 2000),
-                                   study.skill.get("search_games", 0), study.seed, figures, report_dir, threads)
+                                   study.skill.get("search_games", 0), study.seed, figures, report_dir, threads,
+                                   judged_games=games_judged(study.policy), judge=study.policy)
     md += [""] + paired_section(recs, study.seed, c.get("other_games", 4000), threads)
     md += [""] + policies_section(recs, figures, report_dir)
     md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)

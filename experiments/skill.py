@@ -9,6 +9,7 @@ band: the table a designer should have in mind when printing "Normal".
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +25,28 @@ SKILLS = (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
 def _rate(rules: Rules, player: str, games: int, seed: int, threads: int | None) -> dict:
+    start = time.perf_counter()
     won = int((run_games(rules, player, games, seed=seed, threads=threads)[:, 0] == L.CAUSE_WIN).sum())
+    seconds = time.perf_counter() - start
     lo, hi = wilson_interval(won, games)
-    return {"wins": won, "games": games, "win_rate": won / games, "ci_low": lo, "ci_high": hi}
+    return {"wins": won, "games": games, "win_rate": won / games, "ci_low": lo, "ci_high": hi, "seconds": seconds}
+
+
+def judge_sentence(df: pd.DataFrame, judged_games: int, judge: str) -> str:
+    """Why `lookahead` does not judge, from what was measured: its speed here and the games the
+    calibration above played with the judge."""
+    part = df[df["player"] == "lookahead"]
+    if part.empty or not part["seconds"].sum():
+        return f"The verdicts stay `{judge}`'s."
+    rate = part["games"].sum() / part["seconds"].sum()
+    if not judged_games:
+        return (f"The verdicts stay `{judge}`'s: `lookahead` played {rate:,.0f} games a second here, shown "
+                "here and beside each level.")
+    minutes = judged_games / rate / 60
+    return (f"The verdicts stay `{judge}`'s: `lookahead` played {rate:,.0f} games a second here, and the "
+            f"calibration above played {judged_games:,} games with `{judge}`, which would take `lookahead` "
+            f"about {minutes:,.0f} minutes on this machine; so it is shown here and beside each level, not "
+            "used to judge (`island-escape calibrate --policy lookahead` judges with it, given the time).")
 
 
 def skill_curves(settings: list[tuple[str, str, Rules]], games: int, search_games: int, seed: int,
@@ -138,8 +158,10 @@ def report_settings(recs: list[dict]) -> list[tuple[str, str, Rules]]:
 
 
 def skill_section(recs: list[dict], bands: dict[str, tuple[float, float]], games: int, search_games: int,
-                  seed: int, figures: Path, report_dir: Path, threads: int | None = None) -> list[str]:
-    """The report's "Who finds it easy" section (markdown lines) and its figure."""
+                  seed: int, figures: Path, report_dir: Path, threads: int | None = None,
+                  judged_games: int = 0, judge: str = "expert") -> list[str]:
+    """The report's "Who finds it easy" section (markdown lines) and its figure; `judged_games`:
+    how many games the calibration played with the `judge`."""
     df = skill_curves(report_settings(recs), games, search_games, seed, threads)
     path = plot_skill(df, bands, figures / "skill_curves.png")
     shown = [s for s in SKILLS if s in (0.0, 0.4, 0.6, 0.8, 1.0)]
@@ -149,10 +171,8 @@ def skill_section(recs: list[dict], bands: dict[str, tuple[float, float]], games
              "flooded Kings overlooked, steps taken at random); at skill 1 it is the expert, game for game. "
              f"Every curve plays the same {games:,} games per skill (seed {seed}); ▲ is `lookahead`, the "
              f"strongest fair search, and ★ `clairvoyant`, a cheat that knows every card and flood "
-             f"({search_games:,} games each): what it still loses is bad luck no skill can beat. The verdicts "
-             "stay the expert's: `lookahead` plays about a hundred games a second, where the study needs "
-             "millions of games in a few minutes, so it is shown here and beside each level, not used to "
-             "judge.", "",
+             f"({search_games:,} games each): what it still loses is bad luck no skill can beat. "
+             + judge_sentence(df, judged_games, judge), "",
              f"![win rate by skill]({path.relative_to(report_dir)})", "",
              "| setting | " + " | ".join(f"skill {s:g}" for s in shown) + " | lookahead | clairvoyant |",
              "| --- |" + " ---: |" * (len(shown) + 2)]

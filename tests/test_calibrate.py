@@ -79,8 +79,38 @@ def test_calibrate_cli_json():
     assert len(recs) == 1 and FIELDS <= set(recs[0]) and recs[0]["level"] == "kind"
 
 
+def test_calibrate_for_a_table_of_one_skill_agrees_with_a_sweep_at_that_skill(tmp_path):
+    """`calibrate --skill S` judges with the skilled player at S: its recommendation's rate is the
+    win rate a sweep of the same rules, skill, games and seed measures (the same games), and
+    `--policy skilled@S` is the same player."""
+    from experiments.sweep import load_config, run_sweep
+
+    args = ["calibrate", "--players", "2", "--bands", "kind=0.30-0.99", "--screen-games", "100",
+            "--confirm-games", "400", "--max-changes", "0", "--seed", "5", "--json"]
+    result = CliRunner().invoke(cli, [*args, "--skill", "0.7"])
+    assert result.exit_code == 0, result.output
+    (rec,) = json.loads(result.stdout.strip().splitlines()[-1])
+    assert rec["policy"] == "skilled@0.7"
+    spec = CliRunner().invoke(cli, [*args, "--policy", "skilled@0.7"])
+    assert json.loads(spec.stdout.strip().splitlines()[-1]) == [rec]
+    rules = rec["rules"]
+    (tmp_path / "s.toml").write_text(
+        f'name = "s"\ngames = 400\nseed = 5\n[grid]\nplayers = [2]\npolicy = ["skilled"]\nskill = [0.7]\n'
+        f'cards_per_treasure = [{rules["cards_per_treasure"]}]\nswim_cost = [{rules["swim_cost"]}]\n'
+        f'gauge = "{" ".join(rules["gauge"])}"\n')
+    swept = run_sweep(load_config(tmp_path / "s.toml"), tmp_path / "out", plots=False, threads=1).summary
+    assert len(swept) == 1 and swept["win_rate"].iloc[0] == rec["win_rate"]
+    lower = CliRunner().invoke(cli, [*args, "--skill", "0.2"])
+    assert json.loads(lower.stdout.strip().splitlines()[-1]) != [rec]  # another table, other levels
+
+
 @pytest.mark.parametrize("args, message", [
     (["--players", "5"], "Island Escape is played by 1-4"),
+    (["--skill", "2"], "--skill"),
+    (["--anchor", "forbidden-island", "--policy", "greedy"], "--policy does not go with --anchor"),
+    (["--anchor", "forbidden-island", "--game", "forbidden-island"], "levels are printed"),
+    (["--anchor", "monopoly"], "--anchor"),
+    (["--policy", "expert", "--skill", "0.5"], "takes no skill"),
     (["--players", "two"], "not a comma-separated list"),
     (["--policy", "oracle"], "reads hidden information"),
     (["--policy", "clever"], "unknown policy"),
@@ -247,3 +277,35 @@ def test_committed_study_loads_and_bad_studies_are_refused(tmp_path):
     bad.write_text("[calibrate]\nscreen = 5\n")
     with pytest.raises(SweepError, match="calibrate.screen: unknown key"):
         load_study(bad)
+
+
+def test_levels_anchored_on_forbidden_island_track_its_levels_over_skill():
+    """`calibrate --anchor forbidden-island`: per level, the level rule whose win rates for the
+    same players come closest to the anchor level's; the gap and where it lies are what the two
+    games' rates say, and no other level rule comes closer."""
+    from experiments.calibrate import ANCHOR_LEVELS, LevelRule, anchored_ladder
+    from policies.game import game
+
+    fi, ie = game("forbidden-island"), game("island-escape")
+    lad = anchored_ladder(fi, players=[2], skills=(0.5, 1.0), games=300, search_games=20, knobs=("cards",), seed=4)
+    rows = lad.to_json()
+    assert [r["level"] for r in rows] == ["easy", "normal", "hard"]
+    for row in rows:
+        assert row["anchor"] == ANCHOR_LEVELS[row["level"]] and row["players"] == 2
+        rules = ie.rules(**row["rules"])
+        for player, rate in row["win_rates"].items():
+            n = 20 if player == "lookahead" else 300
+            assert rate == float((ie.run_games(rules, player, n, 4)[:, 0] == 0).mean())
+            want = fi.rules(players=2, difficulty=row["anchor"])
+            assert row["anchor_win_rates"][player] == float((fi.run_games(want, player, n, 4)[:, 0] == 0).mean())
+        gaps = {k: row["win_rates"][k] - row["anchor_win_rates"][k] for k in row["win_rates"]}
+        assert row["largest_gap"] == pytest.approx(max(abs(g) for g in gaps.values()))
+        at = "lookahead" if row["gap_at"] == "lookahead" else f"skilled@{row['gap_at']:g}"
+        assert abs(gaps[at]) == pytest.approx(row["largest_gap"])
+    for level in lad.levels:  # no other cards-a-treasure rule tracks the anchor more closely
+        rung = level.rungs[2]
+        for cards in (1, 2, 3):
+            other = LevelRule(cards).setting(rung.gauge).rules(2)
+            rates = {p: float((ie.run_games(other, p, 20 if p == "lookahead" else 300, 4)[:, 0] == 0).mean())
+                     for p in rung.anchor_rates}
+            assert max(abs(rates[p] - rung.anchor_rates[p]) for p in rates) >= abs(rung.largest_gap[0]) - 1e-12

@@ -216,13 +216,15 @@ def lockstep_games(rules: Rules, seed: int, games: int) -> dict:
 
 def quick_params(policy: str) -> np.ndarray:
     """A policy's parameters for the honesty check: its defaults, the search screening on two
-    worlds (the argument does not depend on how many it samples)."""
+    worlds (the argument does not depend on how many it samples), the skill axis at 0.5."""
     from policies.forbidden_island.registry import module
 
     mod = module(policy)
     pp = mod.default_params() if hasattr(mod, "default_params") else np.zeros(32)
     if policy == "lookahead":
         pp[0] = 2.0
+    if hasattr(mod, "skill_params"):
+        pp = mod.skill_params(0.5)  # so that its mistakes are made
     return pp
 
 
@@ -288,3 +290,36 @@ def decide(policy: str, decision: tuple) -> int:
     assert 0 <= i < n, (policy, i, n)
     assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_SHUFFLE] == rng[L.STREAM_SHUFFLE], policy
     return int(acts[i])
+
+
+def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | None = None,
+                    care: float | None = None) -> float:
+    """The share of `skilled`'s actions at `skill` (in its own games; the actions of a turn, F5,
+    as Island Escape's decisions are) where it does not choose what the expert would in the
+    same state: how much error a skill means, counted in decisions (matched to Island Escape's
+    skill axis)."""
+    from policies.forbidden_island import expert, skilled
+
+    rules = rules or Rules(players=2, difficulty="normal")
+    p = params_of(rules)
+    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    pp = skilled.skill_params(skill, care)
+    own = expert.default_params()  # the expert's own scratch: its caches are not the player's
+    departed = seen = game = 0
+    while seen < decisions:
+        s = np.zeros(L.NSTATE, dtype=np.int32)
+        rng = np.zeros(3, dtype=np.uint64)
+        K.init_game(s, p, rng, seed, game)
+        while s[L.OUTCOME] < 0 and seen < decisions:
+            code = K.only_draw(s, p, K.phase(s, p))
+            if code < 0:
+                expert.choose(s.copy(), p, own, acts, 0, rng.copy())
+                want = int(acts[0])
+                actions = K.phase(s, p) == L.PH_ACTIONS
+                skilled.choose(s, p, pp, acts, 0, rng)
+                code = int(acts[0])
+                seen += actions
+                departed += actions and code != want
+            K.apply_action(s, p, code, rng)
+        game += 1
+    return departed / seen

@@ -55,6 +55,24 @@ def play_on_lookahead(s, p, pp, rng, acts, log, nlog, turns):
     return play.play_on(s, p, 2, pp, rng, acts, log, nlog, turns)
 
 
-PLAY_CHUNK = {"random": play_chunk_random, "expert": play_chunk_expert, "lookahead": play_chunk_lookahead}
-PLAY_LOGGED = {"random": play_logged_random, "expert": play_logged_expert, "lookahead": play_logged_lookahead}
-PLAY_ON = {"random": play_on_random, "expert": play_on_expert, "lookahead": play_on_lookahead}
+@njit(cache=True, nogil=True)
+def play_chunk_skilled(p, pp, seed, first_game, out, lo, hi):
+    play.play_chunk(p, 3, pp, seed, first_game, out, lo, hi)
+
+
+@njit(cache=True)
+def play_logged_skilled(p, pp, seed, game, out, log):
+    return play.play_logged(p, 3, pp, seed, game, out, log)
+
+
+@njit(cache=True)
+def play_on_skilled(s, p, pp, rng, acts, log, nlog, turns):
+    return play.play_on(s, p, 3, pp, rng, acts, log, nlog, turns)
+
+
+PLAY_CHUNK = {"random": play_chunk_random, "expert": play_chunk_expert, "lookahead": play_chunk_lookahead,
+              "skilled": play_chunk_skilled}
+PLAY_LOGGED = {"random": play_logged_random, "expert": play_logged_expert, "lookahead": play_logged_lookahead,
+               "skilled": play_logged_skilled}
+PLAY_ON = {"random": play_on_random, "expert": play_on_expert, "lookahead": play_on_lookahead,
+           "skilled": play_on_skilled}

@@ -31,6 +31,20 @@ class ForbiddenIsland(Game):
 
         return Rules(players=2 if players is None else players, difficulty=difficulty or "novice")
 
+    def player(self, policy, skill):
+        from policies.forbidden_island.registry import player_params, with_skill
+
+        if skill is not None:
+            policy = with_skill(policy or "skilled", skill)
+        policy = policy or self.default_policy
+        player_params(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
+        return policy
+
+    def check_policy(self, name: str) -> None:
+        from policies.forbidden_island.registry import player_params
+
+        player_params(name)
+
     def setting_line(self, rules) -> str:
         return f"Forbidden Island, {rules.players} players, {rules.difficulty} (water mark {rules.start_mark})"
 

@@ -24,6 +24,7 @@ POLICIES: dict[str, tuple[int, str]] = {
     "random": (0, "uniform_random"),
     "expert": (1, "expert"),
     "lookahead": (2, "lookahead"),
+    "skilled": (3, "skilled"),
 }
 MODULES = {pid: module for pid, module in POLICIES.values()}
 # Search policies and the policy they roll out with: a search is never worse than its rollout
@@ -41,15 +42,46 @@ class UnknownPolicy(ValueError):
 
 
 def policy_id(name: str) -> int:
+    """The kernel id of a policy, or of a player spec such as `skilled@0.5`."""
+    base = name.partition("@")[0]
     try:
-        return POLICIES[name][0]
+        return POLICIES[base][0]
     except KeyError:
-        raise UnknownPolicy(f"unknown Forbidden Island policy {name!r} (choose from {', '.join(POLICIES)})") from None
+        raise UnknownPolicy(f"unknown Forbidden Island policy {base!r} (choose from {', '.join(POLICIES)})") from None
 
 
 def module(name: str):
+    """The module of a policy or player spec."""
     policy_id(name)
-    return importlib.import_module(f"policies.forbidden_island.{POLICIES[name][1]}")
+    return importlib.import_module(f"policies.forbidden_island.{POLICIES[name.partition('@')[0]][1]}")
+
+
+def takes_skill(name: str) -> bool:
+    return name in POLICIES and hasattr(module(name), "skill_params")
+
+
+def with_skill(name: str, skill: float) -> str:
+    """The player spec of policy `name` at `skill` (0 to 1), e.g. `skilled@0.5`."""
+    if not takes_skill(name):
+        able = ", ".join(n for n in POLICIES if takes_skill(n))
+        raise UnknownPolicy(f"policy {name!r} takes no skill (only {able} does)")
+    if not 0.0 <= skill <= 1.0:
+        raise UnknownPolicy(f"skill must be from 0 to 1, not {skill:g}")
+    return f"{name}@{skill:g}"
+
+
+def player_params(spec: str):
+    """The parameter array of a player spec `name@skill`, or None for a plain policy name."""
+    name, _, arg = spec.partition("@")
+    policy_id(name)
+    if not arg:
+        return None
+    try:
+        skill = float(arg)
+    except ValueError:
+        raise UnknownPolicy(f"bad skill {arg!r} in player {spec!r}: a number from 0 to 1") from None
+    with_skill(name, skill)
+    return module(name).skill_params(skill)
 
 
 def describe() -> list[tuple[str, str]]:

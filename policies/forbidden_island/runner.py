@@ -22,9 +22,13 @@ POLICY_PARAMS = 32  # length of a policy's parameter array (zeros: every weight 
 
 
 def default_params(policy: str) -> np.ndarray:
-    """A policy's parameter array when none is given: its module's `default_params()`, else zeros."""
-    from policies.forbidden_island.registry import module
+    """A player's parameter array when none is given: those of a spec `name@skill`, else its
+    module's `default_params()`, else zeros."""
+    from policies.forbidden_island.registry import module, player_params
 
+    pp = player_params(policy)
+    if pp is not None:
+        return pp
     mod = module(policy)
     return mod.default_params() if hasattr(mod, "default_params") else np.zeros(POLICY_PARAMS, dtype=np.float64)
 
@@ -38,7 +42,7 @@ def _entry(rules: Rules, policy: str, policy_params: np.ndarray | None = None):
 
     policy_id(policy)
     pp = default_params(policy) if policy_params is None else policy_params
-    return PLAY_CHUNK[policy], params_of(rules), pp
+    return PLAY_CHUNK[policy.partition("@")[0]], params_of(rules), pp
 
 
 def run_games(rules: Rules, policy: str, games: int, seed: int = 0, first_game: int = 0,
@@ -107,7 +111,7 @@ def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]):
     res = np.zeros((1, L.NRESULT), dtype=np.int32)
     records = []
     for game in games:
-        n = PLAY_LOGGED[policy](p, pp, seed, game, res, log)
+        n = PLAY_LOGGED[policy.partition("@")[0]](p, pp, seed, game, res, log)
         if n >= LOG_SIZE:
             raise ExportError(f"game {game} took more than {LOG_SIZE} decisions; its record would be cut short")
         # The game once more, step by step from Python, reading what each shuffle gave.

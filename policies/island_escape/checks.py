@@ -539,3 +539,32 @@ def decide(policy: str, decision: tuple) -> tuple[int, int]:
         assert 0 <= e < n, (policy, e)
         assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD], policy
     return a, e
+
+
+def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | None = None) -> float:
+    """The share of `skilled`'s decisions at `skill` (in its own games) where it does not choose
+    what the expert would in the same state: how much error a skill means, counted in decisions
+    (the measure Forbidden Island's skill axis is matched to)."""
+    from policies.island_escape import expert, skilled
+
+    p = rules_to_params(rules or Rules())
+    s = np.zeros(L.NSTATE, dtype=np.int32)
+    rng = np.zeros(3, dtype=np.uint64)
+    pp = skilled.skill_params(skill)
+    none = np.zeros(32)
+    departed = seen = 0
+
+    def choose(legal):
+        nonlocal departed, seen
+        want = expert.choose(s.copy(), p, none, legal, rng.copy())
+        a = skilled.choose(s, p, pp, legal, rng)
+        seen += 1
+        departed += a != want
+        return a
+
+    game = 0
+    while seen < decisions:
+        for _ in kernel_decisions(s, p, rng, seed, game, policy_id("skilled"), pp, choose):
+            pass
+        game += 1
+    return departed / seen

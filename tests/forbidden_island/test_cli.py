@@ -49,13 +49,19 @@ def test_replay_tells_a_forbidden_island_record():
 
 
 @pytest.mark.parametrize("option", [["--cards-per-treasure", "3"], ["--gauge-length", "8"], ["--swim-cost", "1"],
-                                    ["--actions", "3"], ["--variant", "divers"], ["--skill", "0.5"]])
+                                    ["--actions", "3"], ["--variant", "divers"]])
 def test_island_escape_options_are_refused_under_forbidden_island(option):
     r = run("simulate", "--game", "forbidden-island", "--games", "10", *option)
     assert r.returncode == 2 and r.stdout == ""
-    refusal = "--skill: Forbidden Island's players take no skill" if option[0] == "--skill" else (
-        f"{option[0]} is not an option of Forbidden Island")
-    assert r.stderr.count("\n") == 1 and refusal in r.stderr
+    assert r.stderr.count("\n") == 1 and f"{option[0]} is not an option of Forbidden Island" in r.stderr
+
+
+def test_skill_plays_forbidden_islands_skilled_player():
+    r = run("simulate", "--game", "forbidden-island", "--games", "40", "--skill", "0.5", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["policy"] == "skilled@0.5"
+    r = run("simulate", "--game", "forbidden-island", "--games", "10", "--policy", "expert", "--skill", "0.5")
+    assert r.returncode == 2 and "takes no skill" in r.stderr and r.stderr.count("\n") == 1
 
 
 def test_difficulty_is_refused_under_island_escape_and_bad_settings_are_one_line():

@@ -186,32 +186,21 @@ def test_the_search_weighs_sandbags_during_the_draws_and_lifts_of_the_current_pl
     assert bags_seen > 0 and lifts_seen > 0
 
 
-def test_each_cell_takes_its_budget_from_the_table_unless_a_slot_says_otherwise():
-    """The per-cell budget (module doc, "The budget"): 2p Novice screens on eight worlds with up
-    to six confirmation rounds, 4p Normal on one world two turns deep and searches half of its
-    decisions. Defaults and the same values set in the slots play the same games; another
-    screening width, or every decision searched, plays others."""
-    novice, normal = params_of(Rules(players=2, difficulty="novice")), params_of(Rules(players=4, difficulty="normal"))
-    assert lookahead.cell_value(lookahead.CELL_SCREEN, novice) == 8
-    assert lookahead.cell_value(lookahead.CELL_ROUNDS, novice) == 6
-    assert lookahead.cell_value(lookahead.CELL_HORIZON, novice) == 3
-    assert lookahead.cell_value(lookahead.CELL_SHARE, novice) == 1.0
-    assert lookahead.cell_value(lookahead.CELL_CONFIRM, novice) == 16
-    assert lookahead.cell_value(lookahead.CELL_SCREEN, normal) == 1
-    assert lookahead.cell_value(lookahead.CELL_HORIZON, normal) == 2
-    assert lookahead.cell_value(lookahead.CELL_SHARE, normal) == 0.5
+def test_one_budget_at_every_level_and_player_count_unless_a_slot_says_otherwise():
+    """A yardstick is one fixed player: the same budget at every level and player count (module
+    doc). Defaults and the same values set in the slots play the same games at every cell;
+    another screening width, or half of the decisions searched, plays others."""
     explicit = lookahead.default_params()
-    explicit[0], explicit[1], explicit[3], explicit[6], explicit[11] = 8.0, 16.0, 3.0, 1.0, 6.0
-    narrow = explicit.copy()
-    narrow[0] = 1.0
-    default = run_games(PAIRED, "lookahead", 6, seed=3)
-    assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=explicit) == default).all()
-    assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=narrow) != default).any()
-    four = Rules(players=4, difficulty="normal")
-    half = lookahead.default_params()
+    explicit[0], explicit[1], explicit[3], explicit[6], explicit[11] = (
+        lookahead.SCREEN, lookahead.CONFIRM, lookahead.HORIZON, lookahead.SHARE, lookahead.ROUNDS)
+    wide = explicit.copy()
+    wide[0] = 4.0
+    half = explicit.copy()
     half[6] = 0.5
-    every = lookahead.default_params()
-    every[6] = 1.0
-    default = run_games(four, "lookahead", 8, seed=3)
-    assert (run_games(four, "lookahead", 8, seed=3, policy_params=half) == default).all()
-    assert (run_games(four, "lookahead", 8, seed=3, policy_params=every) != default).any()
+    for rules in (PAIRED, Rules(players=4, difficulty="normal"), Rules(players=3, difficulty="legendary")):
+        default = run_games(rules, "lookahead", 6, seed=3)
+        assert (run_games(rules, "lookahead", 6, seed=3, policy_params=explicit) == default).all()
+    default = run_games(PAIRED, "lookahead", 6, seed=3)
+    assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=wide) != default).any()
+    assert (run_games(PAIRED, "lookahead", 8, seed=3, policy_params=half) != run_games(PAIRED, "lookahead", 8,
+                                                                                        seed=3)).any()
