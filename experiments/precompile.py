@@ -57,6 +57,19 @@ def compile_order(kernels: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return sorted(kernels, key=lambda kernel: (rank(kernel), turn[kernel]))
 
 
+def _leave_with_parent(parent: int) -> None:
+    """In a worker: end when the process that started it is gone (a killed `compile` would
+    otherwise leave its workers compiling, each a core for minutes)."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def compile_all(kernels: list[tuple[str, str]], jobs: int | None = None,
                 echo: Callable[[str], None] = print, work: Callable[[str, str], float] = compile_policy) -> float:
     """Compile `kernels` with `jobs` processes (default: one per core) in `compile_order`, a line
@@ -67,7 +80,8 @@ def compile_all(kernels: list[tuple[str, str]], jobs: int | None = None,
     start = time.perf_counter()
     failures = []
     # spawned, not forked: each worker starts numba afresh, like the commands it stands in for
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn"), initializer=_leave_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         futures = {pool.submit(work, game, policy): (game, policy) for game, policy in compile_order(kernels)}
         for done, future in enumerate(as_completed(futures), 1):
             game, policy = futures[future]

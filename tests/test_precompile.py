@@ -98,3 +98,42 @@ def test_a_failed_kernel_is_reported_after_the_others(tmp_path, monkeypatch):
                     work=record_order)
     assert sorted(line.split()[2] for line in lines) == ["broken", "random"]
     assert any("FAILED: no such kernel" in line for line in lines)
+
+
+def sleep_long(game: str, policy: str) -> float:
+    """A stand-in for a long compile: notes its process id, then sleeps."""
+    import time
+    from pathlib import Path
+
+    (Path(os.environ["ORDER_DIR"]) / f"{os.getpid()}.pid").write_text("")
+    time.sleep(60)
+    return 60.0
+
+
+def test_a_killed_compile_leaves_no_workers_behind(tmp_path):
+    """SIGTERM to the step (not its process group) ends its workers too, within seconds."""
+    import signal
+    import time
+
+    code = ("import sys; from experiments.precompile import compile_all; from tests.test_precompile import sleep_long;"
+            "compile_all([('island-escape', 'idle'), ('island-escape', 'random')], 2, work=sleep_long)")
+    parent = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "ORDER_DIR": str(tmp_path)})
+    deadline = time.time() + 60
+    while len(list(tmp_path.glob("*.pid"))) < 2 and time.time() < deadline:
+        time.sleep(0.2)
+    workers = [int(f.stem) for f in tmp_path.glob("*.pid")]
+    assert len(workers) == 2
+    parent.send_signal(signal.SIGTERM)
+    parent.wait(timeout=30)
+    deadline = time.time() + 15
+    while any(_alive(pid) for pid in workers) and time.time() < deadline:
+        time.sleep(0.2)
+    assert not any(_alive(pid) for pid in workers)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return not open(f"/proc/{pid}/stat").read().split()[2] == "Z"
