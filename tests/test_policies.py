@@ -60,7 +60,7 @@ names = list(POLICIES)
 assert "expert" in POLICIES and "nobody" not in POLICIES and len(POLICIES) == len(names)
 policy_id("skilled@0.5")
 print(sorted(m for m in sys.modules if m.startswith("policies.")
-             and m not in ("policies.island_escape", "policies.island_escape.registry")))
+             and m not in ("policies.island_escape", "policies.island_escape.registry", "policies.specs")))
 print(POLICIES["greedy"][1].__name__,
       sorted(m for m in sys.modules if m in ("policies.island_escape.greedy", "policies.island_escape.expert")))
 """

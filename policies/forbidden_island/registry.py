@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import importlib
 
+from policies import specs
+
 # name -> (id the play loop is compiled for, module in policies/forbidden_island); ids are fixed.
 POLICIES: dict[str, tuple[int, str]] = {
     "random": (0, "uniform_random"),
@@ -61,27 +63,13 @@ def takes_skill(name: str) -> bool:
 
 
 def with_skill(name: str, skill: float) -> str:
-    """The player spec of policy `name` at `skill` (0 to 1), e.g. `skilled@0.5`."""
-    if not takes_skill(name):
-        able = ", ".join(n for n in POLICIES if takes_skill(n))
-        raise UnknownPolicy(f"policy {name!r} takes no skill (only {able} does)")
-    if not 0.0 <= skill <= 1.0:
-        raise UnknownPolicy(f"skill must be from 0 to 1, not {skill:g}")
-    return f"{name}@{skill:g}"
+    """The player spec of policy `name` at `skill` (0 to 1), e.g. `skilled@0.5` (policies/specs.py)."""
+    return specs.with_skill(name, skill, takes_skill, POLICIES, UnknownPolicy)
 
 
 def player_params(spec: str):
     """The parameter array of a player spec `name@skill`, or None for a plain policy name."""
-    name, _, arg = spec.partition("@")
-    policy_id(name)
-    if not arg:
-        return None
-    try:
-        skill = float(arg)
-    except ValueError:
-        raise UnknownPolicy(f"bad skill {arg!r} in player {spec!r}: a number from 0 to 1") from None
-    with_skill(name, skill)
-    return module(name).skill_params(skill)
+    return specs.spec_params(spec, policy_id, with_skill, module, UnknownPolicy)
 
 
 def describe() -> list[tuple[str, str]]:

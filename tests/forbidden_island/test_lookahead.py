@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from experiments.sweep import paired_difference
+from policies.forbidden_island import checks as fi_checks
 from policies.forbidden_island import entries, expert, lookahead
 from policies.forbidden_island.registry import POLICIES, ROLLOUT
 from policies.forbidden_island.runner import run_games
@@ -77,18 +78,9 @@ def _decisions(rules: Rules, games: int, start: int, every: int):
 
 
 def _reshuffle_hidden(s: np.ndarray, rng: np.ndarray, shuffle: np.random.Generator) -> tuple:
-    """The same public state with the draw piles in another order: the treasure pile as a whole,
-    the flood pile within each public layer; and another shuffle stream."""
-    t = s.copy()
-    n = t[L.TPILE_N]
-    t[L.TPILE:L.TPILE + n] = shuffle.permutation(t[L.TPILE:L.TPILE + n])
-    layers = t[L.FLAYERS_N]
-    for k in range(layers):
-        lo = L.FPILE + t[L.FLAYER + k]
-        hi = L.FPILE + (t[L.FLAYER + k + 1] if k + 1 < layers else t[L.FPILE_N])
-        t[lo:hi] = shuffle.permutation(t[lo:hi])
-    r = rng.copy()
-    r[L.STREAM_SHUFFLE] = np.uint64(shuffle.integers(1 << 62))
+    """The same public state with the draw piles in another order and another shuffle stream
+    (the conformance suite's redraw, policies/forbidden_island/checks.py)."""
+    t, _, r = fi_checks.rehide((s, None, rng), shuffle)
     return t, r
 
 
