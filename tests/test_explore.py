@@ -79,7 +79,7 @@ BAD_QUERIES = [
     ("gauge=5C+4D+AC", "gauge"), ("gauge=AC&gauge_length=5", "gauge"), ("gauge_length=11", "gauge_length"),
     ("variant=sea", "variant"), ("policy=nobody", "policy"), ("policy=expert&skill=0.5", "skill"),
     ("skill=1.5", "skill"), ("skill=nan", "skill"), ("games=-1", "games"), ("games=200001", "games"),
-    ("games=ten", "games"), ("policy=lookahead&games=20000", "games"), ("seed=-3", "seed"),
+    ("games=ten", "games"), ("policy=lookahead&games=1001", "games"), ("seed=-3", "seed"),
     ("seed=99999999999999999999", "seed"), ("game=chess", "game"), ("colour=red", "colour"),
     ("game=forbidden-island&gauge=AC", "gauge"), ("game=forbidden-island&difficulty=hard", "difficulty"),
     ("game=forbidden-island&players=1", "players"), ("game=forbidden-island&skill=0.5", "skill"),

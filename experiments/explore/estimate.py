@@ -38,9 +38,17 @@ FIRST_GAMES = 2_000  # a run's first answer: a 95% interval of about +-2 points,
 CURVE_FIRST = 1_000  # a curve point's first answer (+-3 points): five of them, twice, stay within the second
 TARGET_GAMES = 10_000  # the report's precision (its printed-rules rows): about +-1 point
 MAX_TARGET = 100_000  # the most a page update refines a run to
-MAX_GAMES = 200_000  # the most games `GET /api/estimate` plays for one answer (a search: a twentieth)
+MAX_GAMES = 200_000  # the most games `GET /api/estimate` plays for one answer: two to five seconds
+MAX_SEARCH_GAMES = 1_000  # the same for a search (seconds for Island Escape's, minutes for Forbidden Island's)
 SEARCH_SHARE = 20  # a search plays a twentieth of the games of a fast player (as calibrate's SLOW_SHARE)
 SEARCH_MARK_GAMES = 200  # the search beside the curve (the report's skill axis plays 60)
+# A search's games take from milliseconds (Island Escape's lookahead) to a fifth of a second of a
+# core (Forbidden Island's on its hardest cells): the first answer waits at most FIRST_SEARCH_SECONDS
+# for a search, and the mark beside the curve is played for at most SEARCH_SECONDS; each shows its
+# games and interval.
+FIRST_SEARCH_SECONDS = 1.0
+SEARCH_SECONDS = 10.0
+SEARCH_BATCH = 10  # a search's games between two looks at whether a newer request came
 BATCH = 2_000  # games between two looks at whether a newer request superseded the job
 SKILLS = (0.0, 0.25, 0.5, 0.75, 1.0)  # the skill curve's points
 STORE_GAMES = 4_000_000  # games the store keeps over all its runs (4 bytes a game)
@@ -128,7 +136,7 @@ class Run:
             while self.n < target:
                 if stop():
                     return False
-                count = min(batch // SEARCH_SHARE if self.search else batch, target - self.n)
+                count = min(SEARCH_BATCH if self.search else batch, target - self.n)
                 start = time.perf_counter()
                 raw = self.game.run_games(self.rules, self.player, count, self.seed, first_game=self.n,
                                           threads=threads or self.threads)
@@ -336,7 +344,7 @@ def parse_query(items: list[tuple[str, str]]) -> Query:
     game = game_of(values.pop("game", None))
     seed = whole("seed", values.pop("seed", "0"), 0, MAX_SEED)
     player = player_of(game, values.pop("policy", None), values.pop("skill", None))
-    cap = MAX_GAMES // SEARCH_SHARE if player.partition("@")[0] in game.search_policies() else MAX_GAMES
+    cap = MAX_SEARCH_GAMES if player.partition("@")[0] in game.search_policies() else MAX_GAMES
     games = whole("games", values.pop("games", str(TARGET_GAMES)), 0, cap)
     players = values.pop("players", None)
     players = None if players is None else any_whole("players", players)
@@ -435,6 +443,7 @@ class Task:
     run: Run
     games: int
     role: str  # what it is on the page: "count", "curve" or "search"
+    seconds: float | None = None  # at most this long (from the stage's start), then the stage goes on
 
 
 @dataclass
@@ -457,10 +466,15 @@ class Plan:
         return out
 
     def progress(self) -> dict:
+        """Games played of the games planned; `fraction` counts a search's game as SEARCH_SHARE
+        games (it takes about as long), so that the bar moves with the time left."""
         runs = self.runs().values()
         planned = sum(games for _, games in runs)
         done = sum(min(run.n, games) for run, games in runs)
-        return {"games": done, "planned": planned, "fraction": done / planned if planned else 1.0}
+        weight = {id(run): SEARCH_SHARE if run.search else 1 for run, _ in runs}
+        work = sum(weight[id(run)] * games for run, games in runs)
+        worked = sum(weight[id(run)] * min(run.n, games) for run, games in runs)
+        return {"games": done, "planned": planned, "fraction": worked / work if work else 1.0}
 
 
 def search_judge(game: Game, player: str) -> bool:
@@ -497,8 +511,11 @@ def plan(store: RunStore, spec: Spec) -> Plan:
         search = (name, run(spec.setting, spec.curve_players, name), run(spec.reference, spec.curve_players, name))
 
     p = Plan(spec, counts, curve, search)
-    first = [Task(r, share(r.player, FIRST_GAMES), "count") for pair in counts.values() for r in pair]
-    first += [Task(r, share(r.player, CURVE_FIRST), "curve") for _, _, *pair in curve for r in pair]
+    def budget(r: Run) -> float | None:
+        return FIRST_SEARCH_SECONDS if r.search else None
+
+    first = [Task(r, share(r.player, FIRST_GAMES), "count", budget(r)) for pair in counts.values() for r in pair]
+    first += [Task(r, share(r.player, CURVE_FIRST), "curve", budget(r)) for _, _, *pair in curve for r in pair]
     p.stages.append(first)
     refine = []
     for games in range(FIRST_GAMES + BATCH, spec.target + BATCH, BATCH):  # the counts in turn, a batch each
@@ -508,7 +525,7 @@ def plan(store: RunStore, spec: Spec) -> Plan:
     curve_games = max(CURVE_FIRST, spec.target // 2)
     p.stages.append([Task(r, share(r.player, curve_games), "curve") for _, _, *pair in curve for r in pair])
     if search:
-        p.stages.append([Task(r, SEARCH_MARK_GAMES, "search") for r in search[1:]])
+        p.stages.append([Task(r, SEARCH_MARK_GAMES, "search", SEARCH_SECONDS) for r in search[1:]])
     return p
 
 
@@ -538,8 +555,22 @@ class Job:
             with ThreadPoolExecutor(threads, thread_name_prefix="explore-run") as pool:
                 for k, stage in enumerate(self.plan.stages):
                     self.state = "first" if k == 0 else "refining"
-                    grown = list(pool.map(lambda task: task.run.grow(task.games, self.superseded, threads=1), stage))
-                    if not all(grown):
+                    wanted: dict[int, Task] = {}  # a run named twice (setting and reference alike) is one task
+                    for task in stage:
+                        if task.games > wanted.get(id(task.run), task).games or id(task.run) not in wanted:
+                            wanted[id(task.run)] = task
+                    each = max(1, threads // len(wanted)) if wanted else 1  # a lone run takes every core
+                    began = time.perf_counter()
+
+                    def grow(task: Task, each: int = each, began: float = began) -> None:
+                        def stop() -> bool:
+                            late = task.seconds is not None and time.perf_counter() - began > task.seconds
+                            return late or self.superseded()
+
+                        task.run.grow(task.games, stop, threads=each)
+
+                    list(pool.map(grow, wanted.values()))
+                    if self.superseded():
                         self.state = "superseded"
                         return
                     if k == 0:
@@ -603,6 +634,9 @@ def answer(job: Job) -> dict:
     """What the page shows of a job now: every number from the games played so far."""
     p, spec = job.plan, job.plan.spec
     game = spec.game
+    progress = p.progress()
+    if job.state == "done":  # a search's time ran out before its games: what it played is the plan
+        progress = {**progress, "planned": progress["games"], "fraction": 1.0}
     rows = []
     longest = max([int(r.turns[:r.n].max(initial=0)) for pair in p.counts.values() for r in pair] + [1])
     for n, (a, b) in p.counts.items():
@@ -623,7 +657,7 @@ def answer(job: Job) -> dict:
             curve["search"] = {"player": name, "setting": _rate(a), "reference": _rate(b)}
     return {
         "request": job.request, "job": job.number, "state": job.state, "error": job.error,
-        "progress": p.progress(), "game": game.name, "title": game.title, "seed": spec.seed,
+        "progress": progress, "game": game.name, "title": game.title, "seed": spec.seed,
         "target": spec.target, "bands": bands(),
         "setting": {"player": spec.setting.player, "line": game.setting_line(spec.setting.rules(game, spec.counts[0])),
                     "options": dict(spec.setting.options)},

@@ -90,6 +90,7 @@ def curve(a: dict) -> tuple[Figure, str, str]:
         ax.text(0.5, 0.5, "no curve for this game", ha="center", va="center", transform=ax.transAxes)
         return fig, "Win rate curve", "no curve for this game"
     skill = c["axis"] == "skill"
+    search_name = c["search"]["player"] if c["search"] else "search"
     xs = [p["x"] if skill else k for k, p in enumerate(c["points"])]
     for side, colour, style, label in (("setting", SETTING, "-o", "this setting"),
                                        ("reference", REFERENCE, "--s", a["reference"]["label"])):
@@ -108,8 +109,6 @@ def curve(a: dict) -> tuple[Figure, str, str]:
                 ax.errorbar([edge + (0.03 if side == "reference" else 0)], [100 * r["win_rate"]],
                             yerr=[[100 * (r["win_rate"] - r["ci95"][0])], [100 * (r["ci95"][1] - r["win_rate"])]],
                             fmt="^", color=colour, mfc=fill, ms=8, capsize=3)
-        ax.annotate(s["player"], (edge, 100 * s["setting"]["win_rate"]), textcoords="offset points", xytext=(6, -3),
-                    fontsize=8)
         words.append(f"{s['player']} (the strongest fair search): {_pct(s['setting']['win_rate'])} "
                      f"on {s['setting']['games']} games")
     marked = c["marked"]
@@ -121,11 +120,11 @@ def curve(a: dict) -> tuple[Figure, str, str]:
     if skill:
         ax.set_xlim(-0.04, edge + 0.12)
         ax.set_xticks([p["x"] for p in c["points"]], [f"{p['x']:g}" for p in c["points"]])
-        ax.set_xlabel("skill (0 careless - 1 the expert);  ▲ search")
+        ax.set_xlabel(f"skill (0 careless - 1 the expert);  ▲ {search_name}")
     else:
         ax.set_xlim(-0.4, edge + 0.6)
         ax.set_xticks(xs, [p["label"].capitalize() for p in c["points"]])
-        ax.set_xlabel("level;  ▲ search, at the setting's level")
+        ax.set_xlabel(f"level;  ▲ {search_name}, at the setting's level")
     ax.set_ylim(0, 100)
     ax.set_ylabel("win rate, % (95% band)")
     ax.grid(alpha=0.3, axis="y")

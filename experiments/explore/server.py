@@ -121,7 +121,8 @@ def setup_json(defaults: dict) -> dict:
                       "levels": list(g.levels or ()), "rulebook": g.setting_line(g.rules_from_options())})
     return {"games": games, "bands": E.bands(), "defaults": defaults,
             "limits": {"first_games": E.FIRST_GAMES, "target_games": E.TARGET_GAMES, "max_target": E.MAX_TARGET,
-                       "max_games": E.MAX_GAMES, "search_share": E.SEARCH_SHARE, "skills": list(E.SKILLS)}}
+                       "max_games": E.MAX_GAMES, "max_search_games": E.MAX_SEARCH_GAMES,
+                       "search_share": E.SEARCH_SHARE, "skills": list(E.SKILLS)}}
 
 
 def warm() -> None:

@@ -43,7 +43,8 @@ function fresh(gameName) {
   const rules = {};
   for (const c of g.controls) if (c.kind !== "variants") rules[c.name] = Array.isArray(c.default) ? [...c.default] : c.default;
   let counts = g.players.filter((n) => !(n === 1 && g.players.includes(2)));
-  if (d.players && d.game === g.name) counts = d.players.filter((n) => g.players.includes(n));
+  if (d.players && (!d.game || d.game === g.name)) counts = d.players.filter((n) => g.players.includes(n));
+  if (!counts.length) counts = [g.players[0]];
   return {game: g.name, rules, counts, policy: g.default_policy, skill: 0.5, reference: null,
           curvePlayers: counts[0], seed: d.seed || 0, games: d.games || setup.limits.target_games};
 }
@@ -178,7 +179,7 @@ function draw() {
   // the controls show `state`
   const g = gameInfo();
   $("game").value = state.game;
-  for (const b of document.querySelectorAll(".gcard")) {
+  for (const b of document.querySelectorAll("#rule-controls button.gcard")) {
     const on = state.rules.gauge.includes(b.dataset.card);
     b.setAttribute("aria-pressed", on ? "true" : "false");
     b.setAttribute("aria-label", `${b.textContent}: ${on ? "in the gauge" : "off the gauge"}`);
