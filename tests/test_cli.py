@@ -215,3 +215,10 @@ def test_find_names_the_causes_and_columns_when_nothing_matches(tmp_path):
     bad = run("find", str(table), "--where", "caus == 'water'", "--records", str(tmp_path / "recs"))
     assert bad.returncode == 2 and "name 'caus' is not defined" in bad.stderr
     assert "the columns are seed, game" in bad.stderr and "the causes are win, treasure" in bad.stderr
+
+
+def test_explore_refuses_bad_options_in_one_line():
+    r = run("explore", "--no-browser", "--players", "2,9")
+    assert r.returncode == 2 and r.stderr.strip() == "island-escape: --players: '2,9': Island Escape is played by 1-4"
+    r = run("explore", "--no-browser", "--games", "10")
+    assert r.returncode == 2 and "--games" in r.stderr

@@ -25,6 +25,7 @@ session has come.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import threading
 from collections import deque
@@ -97,8 +98,10 @@ class Worker:
             job = self.jobs.get()
             if job is None:
                 return
-            with contextlib.suppress(Exception):  # a failed job says so in its answer
+            try:
                 job.run()
+            except Exception:  # the job's answer says it failed; the server's log keeps why
+                logging.getLogger(__name__).exception("an update of the explorer failed")
 
     def stop(self) -> None:
         self.stopping.set()

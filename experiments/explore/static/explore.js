@@ -456,6 +456,11 @@ function copy(kind) {
 async function start() {
   setup = await api("GET", "/api/setup");
   for (const g of setup.games) $("game").add(new Option(g.title, g.name));
+  const games = $("games");
+  const asked = (setup.defaults || {}).games;
+  if (asked && ![...games.options].some((o) => Number(o.value) === asked)) {
+    games.add(new Option(`${asked.toLocaleString("en")} games a setting`, String(asked)));
+  }
   await newSession();
   const d = setup.defaults || {};
   state = fresh(d.game || setup.games[0].name);
