@@ -483,8 +483,8 @@ def search_judge(game: Game, player: str) -> bool:
 
 def plan(store: RunStore, spec: Spec) -> Plan:
     """The runs of an update and its stages: first a couple of thousand games of every run (the
-    first answer), then the player counts refined towards `spec.target` a batch at a time in
-    turn, then the curve, then the search beside it."""
+    first answer), then the player counts refined towards `spec.target` a batch at a time, all
+    of them in step, then the curve, then the search beside it."""
     game, seed = spec.game, spec.seed
 
     def run(side: Side, players: int, player: str | None = None, **more) -> Run:
@@ -511,17 +511,16 @@ def plan(store: RunStore, spec: Spec) -> Plan:
         search = (name, run(spec.setting, spec.curve_players, name), run(spec.reference, spec.curve_players, name))
 
     p = Plan(spec, counts, curve, search)
+
     def budget(r: Run) -> float | None:
         return FIRST_SEARCH_SECONDS if r.search else None
 
     first = [Task(r, share(r.player, FIRST_GAMES), "count", budget(r)) for pair in counts.values() for r in pair]
     first += [Task(r, share(r.player, CURVE_FIRST), "curve", budget(r)) for _, _, *pair in curve for r in pair]
     p.stages.append(first)
-    refine = []
-    for games in range(FIRST_GAMES + BATCH, spec.target + BATCH, BATCH):  # the counts in turn, a batch each
-        refine += [Task(r, share(r.player, min(games, spec.target)), "count") for pair in counts.values()
-                   for r in pair]
-    p.stages.append(refine)
+    for games in range(FIRST_GAMES + BATCH, spec.target + BATCH, BATCH):  # every count a batch further, in step
+        p.stages.append([Task(r, share(r.player, min(games, spec.target)), "count") for pair in counts.values()
+                         for r in pair])
     curve_games = max(CURVE_FIRST, spec.target // 2)
     p.stages.append([Task(r, share(r.player, curve_games), "curve") for _, _, *pair in curve for r in pair])
     if search:
@@ -574,6 +573,7 @@ class Job:
                         self.state = "superseded"
                         return
                     if k == 0:
+                        self.state = "refining" if len(self.plan.stages) > 1 else self.state
                         self.first.set()
             self.state = "done"
         except Exception as exc:  # a kernel that cannot play: the page says so; the server's log keeps why
@@ -753,7 +753,9 @@ def commands(spec: Spec) -> dict:
     simulate = [simulate_line(spec, spec.setting, n) for n in spec.counts]
     compare = [line for line in (compare_line(spec, n) for n in spec.counts) if line]
     if not compare:  # no compare command for this game or these players: the same games, side by side
-        compare = [f"{simulate_line(spec, spec.setting, n)}\n{simulate_line(spec, spec.reference, n)}"
-                   for n in spec.counts]
+        compare = ["# compare plays Island Escape with one player: here the two sides' simulate commands, "
+                   "the same games each"]
+        compare += [f"{simulate_line(spec, spec.setting, n)}\n{simulate_line(spec, spec.reference, n)}"
+                    for n in spec.counts]
     return {"sweep_toml": sweep_toml(spec), "simulate": "\n".join(simulate), "compare": "\n".join(compare),
             "summary": f"{spec.game.title}: {counted(len(spec.counts), 'player count')}, seed {spec.seed}"}

@@ -298,7 +298,7 @@ function show(answer) {
   if (answer.state === "failed") showError(answer.error);
   numbers(answer);
   const now = Date.now();
-  if (answer.job !== figuresShown.job || over(answer) || now - figuresShown.at > 1500) {
+  if (answer.job !== figuresShown.job || over(answer) || now - figuresShown.at > 2500) {
     figuresShown = {job: answer.job, at: now};
     figures(answer);
   }
