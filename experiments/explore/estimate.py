@@ -68,14 +68,18 @@ def bands() -> dict[str, tuple[float, float]]:
 
 class Kernels:
     """Which players' kernels this process has loaded. With `compile_apart`, a player's first use
-    compiles it in a process of its own (`island-escape compile`; only loaded when numba's cache
-    holds it already): compiling holds the GIL for tens of seconds, which would freeze a server's
-    every answer meanwhile, where loading from the cache takes a moment."""
+    compiles it in a process of its own (only loaded there when numba's cache holds it already):
+    compiling holds the GIL for tens of seconds, which would freeze a server's every answer
+    meanwhile, where loading the compiled kernel from the cache takes a moment."""
+
+    _CHILD = ("import sys; from policies.game import game; g = game(sys.argv[1]); "
+              "g.run_games(g.rules(), sys.argv[2], 1, 0, threads=1)")
 
     def __init__(self, compile_apart: bool = False):
         self.compile_apart = compile_apart
         self.loaded: set[tuple[str, str]] = set()
         self.lock = threading.Lock()
+        self.pending: dict[tuple[str, str], threading.Lock] = {}
 
     def load(self, game: Game, player: str) -> None:
         """Compile or load the player's kernel in this process (one game)."""
@@ -89,13 +93,16 @@ class Kernels:
         with self.lock:
             if key in self.loaded:
                 return
+            lock = self.pending.setdefault(key, threading.Lock())
+        with lock:  # one compile a player; the others' answers go on meanwhile
+            if key in self.loaded:
+                return
             if self.compile_apart:
                 import subprocess
                 import sys
 
-                subprocess.run([sys.executable, "-m", "experiments.cli", "compile", "--game", key[0],
-                                "--policy", key[1], "--jobs", "1"], check=True, capture_output=True)
-        self.load(game, player)
+                subprocess.run([sys.executable, "-c", self._CHILD, *key], check=True, capture_output=True)
+            self.load(game, player)
 
 
 class Run:
