@@ -296,9 +296,9 @@ def explore_times(repeat: int = 7, echo=print) -> dict | None:
 
         estimate(999)
         estimates = [timed(lambda i=i: estimate(1000 + i)) for i in range(repeat)]
-        session = client.post("/api/sessions", json={}).json()
-        client.headers["X-Game-Token"] = session["token"]
-        path = f"/api/sessions/{session['id']}/explore"
+        page = client.post("/api/pages", json={}).json()
+        client.headers["X-Game-Token"] = page["token"]
+        path = f"/api/pages/{page['id']}/explore"
         updates = []
         for i in range(repeat):
             body = {"request": i, "players": [2, 3, 4], "seed": 2000 + i, "games": 2000,

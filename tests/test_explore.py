@@ -107,8 +107,8 @@ def test_random_junk_is_never_a_5xx(client):
         assert res.status_code == 200 or "error" in res.json()
 
 
-def new_session(client) -> str:
-    s = client.post("/api/sessions", json={}).json()
+def new_page(client) -> str:
+    s = client.post("/api/pages", json={}).json()
     client.headers["X-Game-Token"] = s["token"]
     return s["id"]
 
@@ -117,10 +117,10 @@ UPDATE = {"players": [2, 3], "setting": {"rules": {"gauge": "AD 2C 2D 3C 3D 4C 4
           "seed": 21, "games": 4000}
 
 
-def wait_done(client, sid: str, timeout: float = 300) -> dict:
+def wait_done(client, pid: str, timeout: float = 300) -> dict:
     deadline = time.time() + timeout
     while time.time() < deadline:
-        answer = client.get(f"/api/sessions/{sid}/explore").json()
+        answer = client.get(f"/api/pages/{pid}/explore").json()
         if answer["state"] in ("done", "failed", "superseded"):
             return answer
         time.sleep(0.2)
@@ -128,13 +128,13 @@ def wait_done(client, sid: str, timeout: float = 300) -> dict:
 
 
 def test_an_update_answers_first_then_refines_to_simulates_numbers(client):
-    sid = new_session(client)
-    first = client.post(f"/api/sessions/{sid}/explore", json={"request": 1, **UPDATE})
+    pid = new_page(client)
+    first = client.post(f"/api/pages/{pid}/explore", json={"request": 1, **UPDATE})
     assert first.status_code == 200, first.text
     a = first.json()
     assert a["request"] == 1 and a["state"] in ("refining", "done")
     assert all(row["setting"]["games"] >= E.FIRST_GAMES for row in a["counts"])
-    done = wait_done(client, sid)
+    done = wait_done(client, pid)
     assert done["state"] == "done" and done["progress"]["fraction"] == 1.0
     g = game()
     for row in done["counts"]:
@@ -158,15 +158,15 @@ def test_an_update_answers_first_then_refines_to_simulates_numbers(client):
     rates = [p["setting"]["win_rate"] for p in curve["points"]]
     assert rates[0] < rates[-1]  # a careless table wins less than the expert
     for name in FIGURES:
-        svg = client.get(f"/api/sessions/{sid}/figures/{name}.svg?job={done['job']}")
+        svg = client.get(f"/api/pages/{pid}/figures/{name}.svg?job={done['job']}")
         assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg+xml")
         assert "<title" in svg.text and "<desc" in svg.text
 
 
 def test_the_copied_commands_reproduce_the_setting(client):
-    sid = new_session(client)
-    client.post(f"/api/sessions/{sid}/explore", json={"request": 1, **UPDATE})
-    done = wait_done(client, sid)
+    pid = new_page(client)
+    client.post(f"/api/pages/{pid}/explore", json={"request": 1, **UPDATE})
+    done = wait_done(client, pid)
     commands = done["commands"]
     config = parse_config(tomllib.loads(commands["sweep_toml"]), "explore.toml")
     g = game()
@@ -186,16 +186,16 @@ def test_the_copied_commands_reproduce_the_setting(client):
 
 
 def test_a_newer_update_supersedes_the_older_which_stops_early(client):
-    sid = new_session(client)
+    pid = new_page(client)
     big = {**UPDATE, "players": [2, 3, 4], "seed": 77, "games": E.MAX_TARGET}
     answers = {}
 
     def ask(number: int, body: dict) -> None:
-        answers[number] = client.post(f"/api/sessions/{sid}/explore", json={"request": number, **body}).json()
+        answers[number] = client.post(f"/api/pages/{pid}/explore", json={"request": number, **body}).json()
 
     ask(1, big)
-    session = client.app_state.sessions.games[sid]
-    old = session.jobs[-1]
+    page = client.app_state.pages.games[pid]
+    old = page.jobs[-1]
     planned = old.plan.progress()["planned"]
     assert old.state == "refining"
     ask(2, {**UPDATE, "seed": 78})
@@ -205,10 +205,10 @@ def test_a_newer_update_supersedes_the_older_which_stops_early(client):
     assert old.state == "superseded"
     assert old.plan.progress()["games"] < planned / 2  # stopped early, far from its plan
     assert answers[2]["request"] == 2
-    done = wait_done(client, sid)
+    done = wait_done(client, pid)
     assert done["request"] == 2 and done["state"] == "done"
-    assert client.get(f"/api/sessions/{sid}/figures/rates.svg?job={done['job'] + 1}").status_code == 404
-    assert client.get(f"/api/sessions/{sid}/figures/nothing.svg?job={done['job']}").status_code == 404
+    assert client.get(f"/api/pages/{pid}/figures/rates.svg?job={done['job'] + 1}").status_code == 404
+    assert client.get(f"/api/pages/{pid}/figures/nothing.svg?job={done['job']}").status_code == 404
 
 
 def test_a_job_stops_between_batches_when_told():
@@ -245,32 +245,32 @@ BAD_UPDATES = [
 
 @pytest.mark.parametrize(("body", "named"), BAD_UPDATES, ids=[json.dumps(b) for b, _ in BAD_UPDATES])
 def test_a_bad_update_is_a_400_naming_the_key(client, body, named):
-    sid = new_session(client)
-    res = client.post(f"/api/sessions/{sid}/explore", json=body)
+    pid = new_page(client)
+    res = client.post(f"/api/pages/{pid}/explore", json=body)
     assert res.status_code == 400, res.text
     message = res.json()["error"]
     assert message.startswith(named) or message.startswith(f"'{named}'"), message
 
 
 def test_the_session_is_this_browsers(client):
-    sid = new_session(client)
+    pid = new_page(client)
     other = TestClient(client.app, base_url="http://127.0.0.1")
-    assert other.post(f"/api/sessions/{sid}/explore", json={}).status_code == 403
+    assert other.post(f"/api/pages/{pid}/explore", json={}).status_code == 403
     other.headers["X-Game-Token"] = "0" * 32
-    assert other.get(f"/api/sessions/{sid}/explore").status_code == 403
-    assert other.get("/api/sessions/nope/explore").status_code == 404
+    assert other.get(f"/api/pages/{pid}/explore").status_code == 403
+    assert other.get("/api/pages/nope/explore").status_code == 404
     # the shared hardening: JSON only, loopback hosts only
-    assert client.post(f"/api/sessions/{sid}/explore", content="players=2",
+    assert client.post(f"/api/pages/{pid}/explore", content="players=2",
                        headers={"Content-Type": "application/x-www-form-urlencoded"}).status_code == 415
     assert TestClient(client.app, base_url="http://evil.example").get("/api/setup").status_code == 400
 
 
 def test_forbidden_island_updates_through_the_same_interface(client):
-    sid = new_session(client)
+    pid = new_page(client)
     body = {"request": 1, "game": "forbidden-island", "players": [2, 4], "seed": 4, "games": 2000,
             "setting": {"rules": {"difficulty": "elite"}, "policy": "expert"}}
-    assert client.post(f"/api/sessions/{sid}/explore", json=body).status_code == 200
-    done = wait_done(client, sid)
+    assert client.post(f"/api/pages/{pid}/explore", json=body).status_code == 200
+    done = wait_done(client, pid)
     assert done["state"] == "done" and done["game"] == "forbidden-island"
     assert [p["x"] for p in done["curve"]["points"]] == ["novice", "normal", "elite", "legendary"]
     assert done["curve"]["marked"] == "elite"
@@ -319,11 +319,11 @@ def test_a_run_is_simulates_games_however_it_grows():
 
 def test_the_first_answer_waits_in_a_thread_not_the_server(client):
     # another request is answered while an update plays its first games
-    sid = new_session(client)
+    pid = new_page(client)
     done = threading.Event()
 
     def slow() -> None:
-        client.post(f"/api/sessions/{sid}/explore", json={**UPDATE, "seed": 1234, "request": 5})
+        client.post(f"/api/pages/{pid}/explore", json={**UPDATE, "seed": 1234, "request": 5})
         done.set()
 
     thread = threading.Thread(target=slow)

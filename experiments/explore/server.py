@@ -7,19 +7,19 @@ Endpoints (JSON unless said otherwise):
 - `GET  /api/estimate?players=3&gauge=…`    `simulate --json`'s object for `simulate`'s options
   (`game`, `players`, `difficulty`, `cards_per_treasure`, `gauge`, `gauge_length`, `swim_cost`,
   `actions`, `variant`, `policy`, `skill`, `games`, `seed`): the same games, the same numbers
-- `POST /api/sessions`                      a page's session: its `id` and `token` (sent back in
-  the X-Game-Token header)
-- `POST /api/sessions/{id}/explore`         an update `{request, game, players, setting,
-  reference, curve_players, seed, games}`: supersedes the session's previous one and answers
+- `POST /api/pages`                         an open page: its `id` and `token` (sent back in the
+  X-Game-Token header)
+- `POST /api/pages/{id}/explore`            an update `{request, game, players, setting,
+  reference, curve_players, seed, games}`: supersedes the page's previous one and answers
   the first estimate (a couple of thousand games a run) once it is ready
-- `GET  /api/sessions/{id}/explore`         the latest update's answer now, as it refines
-- `GET  /api/sessions/{id}/figures/{name}.svg?job=N`   a figure of update N's answer (SVG)
+- `GET  /api/pages/{id}/explore`            the latest update's answer now, as it refines
+- `GET  /api/pages/{id}/figures/{name}.svg?job=N`   a figure of update N's answer (SVG)
 
 A refused request gets `{"error": message}` naming the parameter or key, with status 400
-(malformed), 403 (another browser's session), 404 (no such session or figure), 413 or 415;
-never a traceback. The updates of all sessions are played one at a time by one worker thread
+(malformed), 403 (another browser's page), 404 (no such page or figure), 413 or 415;
+never a traceback. The updates of all pages are played one at a time by one worker thread
 (the kernel itself uses every core), each stopping between batches once a newer update of its
-session has come.
+page has come.
 """
 
 from __future__ import annotations
@@ -43,13 +43,13 @@ from experiments.pages import LOOPBACK_HOSTS, TOKEN_HEADER, GameStore, PageError
 from policies.game import every_game
 
 STATIC = Path(__file__).parent / "static"
-LIVE_SESSIONS = 50  # a designer has a tab or two open: room to spare, memory bounded
+LIVE_PAGES = 50  # a designer has a tab or two open: room to spare, memory bounded
 IDLE_SECONDS = 8 * 3600
 FIRST_WAIT = 300.0  # seconds an update waits for its first answer (a kernel compiled on first use takes a minute)
 
 
-class Session:
-    """One page's updates: a generation counter, bumped by every update, and the last few jobs."""
+class Page:
+    """An open page's updates: a generation counter, bumped by every update, and the last few jobs."""
 
     def __init__(self, sid: str):
         self.id = sid
@@ -139,7 +139,7 @@ def warm() -> None:
 
 
 def create_app(defaults: dict | None = None, hosts=LOOPBACK_HOSTS, store: E.RunStore | None = None,
-               live_sessions: int = LIVE_SESSIONS, idle_seconds: float = IDLE_SECONDS,
+               live_pages: int = LIVE_PAGES, idle_seconds: float = IDLE_SECONDS,
                kernels: E.Kernels | None = None):
     """The app. `defaults` pre-fills the page (game, players, seed, games); `store` keeps the
     runs (a new one by default, its players' kernels loaded by `kernels`: E.Kernels); `hosts`
@@ -148,14 +148,14 @@ def create_app(defaults: dict | None = None, hosts=LOOPBACK_HOSTS, store: E.RunS
     worker = Worker()
     threading.Thread(target=warm, name="explore-warm", daemon=True).start()
 
-    def drop(session: Session) -> None:
-        session.closed = True  # its job stops at its next batch
+    def drop(page: Page) -> None:
+        page.closed = True  # its job stops at its next batch
 
-    sessions: GameStore[Session] = GameStore(live_sessions, idle_seconds, on_drop=drop)
+    pages: GameStore[Page] = GameStore(live_pages, idle_seconds, on_drop=drop)
     setup = setup_json(dict(defaults or {}))
 
-    def session_of(request: Request) -> Session:
-        return sessions.get(request.path_params["sid"], request.headers.get(TOKEN_HEADER))
+    def page_of(request: Request) -> Page:
+        return pages.get(request.path_params["pid"], request.headers.get(TOKEN_HEADER))
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
@@ -167,40 +167,40 @@ def create_app(defaults: dict | None = None, hosts=LOOPBACK_HOSTS, store: E.RunS
         query = E.parse_query(list(request.query_params.multi_items()))
         return JSONResponse(await run_in_threadpool(E.estimate, store, query))
 
-    async def new_session(request: Request):
+    async def new_page(request: Request):
         await json_object(request)
-        session, token = sessions.add(Session)
-        return JSONResponse({"id": session.id, "token": token})
+        page, token = pages.add(Page)
+        return JSONResponse({"id": page.id, "token": token})
 
     async def explore(request: Request):
-        session = session_of(request)
+        page = page_of(request)
         data = await json_object(request)
         number = E.whole("request", data.pop("request", 0), 0, 2**53)
         spec = E.parse_spec(data)
-        job = session.start(E.plan(store, spec), number, worker.stopping)
+        job = page.start(E.plan(store, spec), number, worker.stopping)
         worker.submit(job)
         await run_in_threadpool(job.first.wait, FIRST_WAIT)
-        return JSONResponse(await run_in_threadpool(session.answer, job))
+        return JSONResponse(await run_in_threadpool(page.answer, job))
 
     async def latest(request: Request):
-        session = session_of(request)
-        job = session.current
+        page = page_of(request)
+        job = page.current
         if job is None:
-            raise PageError("this session has asked for no update yet", 404)
-        return JSONResponse(await run_in_threadpool(session.answer, job))
+            raise PageError("this page has asked for no update yet", 404)
+        return JSONResponse(await run_in_threadpool(page.answer, job))
 
     async def figure(request: Request):
-        session = session_of(request)
+        page = page_of(request)
         name = request.path_params["name"]
         if name not in FIGURES:
             raise PageError(f"no figure {clip(name)} (the figures: {', '.join(FIGURES)})", 404)
         number = E.whole("job", request.query_params.get("job", ""), 0, 2**53)
-        job = next((j for j in session.jobs if j.number == number), None)
+        job = next((j for j in page.jobs if j.number == number), None)
         if job is None:
-            raise PageError(f"job: this session has no update {number} (a newer one replaced it)", 404)
+            raise PageError(f"job: this page has no update {number} (a newer one replaced it)", 404)
         if not job.first.is_set() or not job.plan.progress()["games"]:
             raise PageError("job: its first answer is not ready yet", 409)
-        answer = await run_in_threadpool(session.answer, job)
+        answer = await run_in_threadpool(page.answer, job)
         svg = await run_in_threadpool(figure_svg, name, answer)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
@@ -208,10 +208,10 @@ def create_app(defaults: dict | None = None, hosts=LOOPBACK_HOSTS, store: E.RunS
         Route("/", page),
         Route("/api/setup", setup_endpoint),
         Route("/api/estimate", estimate_endpoint),
-        Route("/api/sessions", new_session, methods=["POST"]),
-        Route("/api/sessions/{sid}/explore", explore, methods=["POST"]),
-        Route("/api/sessions/{sid}/explore", latest, methods=["GET"]),
-        Route("/api/sessions/{sid}/figures/{name}.svg", figure),
+        Route("/api/pages", new_page, methods=["POST"]),
+        Route("/api/pages/{pid}/explore", explore, methods=["POST"]),
+        Route("/api/pages/{pid}/explore", latest, methods=["GET"]),
+        Route("/api/pages/{pid}/figures/{name}.svg", figure),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
 
@@ -221,5 +221,5 @@ def create_app(defaults: dict | None = None, hosts=LOOPBACK_HOSTS, store: E.RunS
         worker.stop()
 
     app = hardened_app(routes, hosts, lifespan=lifespan)
-    app.state.store, app.state.sessions, app.state.worker = store, sessions, worker
+    app.state.store, app.state.pages, app.state.worker = store, pages, worker
     return app

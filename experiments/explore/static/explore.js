@@ -5,7 +5,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 let setup = null;
-let session = null;  // {id, token}: the server's session of this page
+let page = null;  // {id, token}: how the server knows this page (the token proves it is this browser)
 let state = null;  // the setting being explored (see fresh())
 const past = [];
 const future = [];
@@ -22,7 +22,7 @@ const plural = (n, word) => `${n.toLocaleString("en")} ${word}${n === 1 ? "" : "
 
 async function api(method, path, body, signal) {
   const headers = {"Content-Type": "application/json"};
-  if (session) headers["X-Game-Token"] = session.token;
+  if (page) headers["X-Game-Token"] = page.token;
   const res = await fetch(path, {method, headers, signal, body: body === undefined ? undefined : JSON.stringify(body)});
   const type = res.headers.get("content-type") || "";
   const data = type.includes("json") ? await res.json() : await res.text();
@@ -240,8 +240,8 @@ function body(number) {
 // --- talking to the server --------------------------------------------------------------------------
 
 async function newSession() {
-  session = null;
-  session = await api("POST", "/api/sessions", {});
+  page = null;
+  page = await api("POST", "/api/pages", {});
 }
 
 async function update() {
@@ -255,7 +255,7 @@ async function update() {
   showError("");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const answer = await api("POST", `/api/sessions/${session.id}/explore`, body(mine), controller.signal);
+      const answer = await api("POST", `/api/pages/${page.id}/explore`, body(mine), controller.signal);
       if (mine === requestNo) show(answer);
       return;
     } catch (e) {
@@ -271,7 +271,7 @@ async function update() {
 async function poll() {
   const mine = requestNo;
   try {
-    const answer = await api("GET", `/api/sessions/${session.id}/explore`);
+    const answer = await api("GET", `/api/pages/${page.id}/explore`);
     if (mine === requestNo && answer.request === mine) show(answer);
   } catch (e) {
     if (mine === requestNo) showError(e.message);
@@ -310,7 +310,7 @@ async function figures(answer) {
   const mine = requestNo;
   await Promise.all(["rates", "curve", "causes", "hazard"].map(async (name) => {
     try {
-      const svg = await api("GET", `/api/sessions/${session.id}/figures/${name}.svg?job=${answer.job}`);
+      const svg = await api("GET", `/api/pages/${page.id}/figures/${name}.svg?job=${answer.job}`);
       if (mine === requestNo) $(`figure-${name}`).innerHTML = svg;
     } catch (e) { /* a newer update replaced the job; its own figures follow */ }
   }));
