@@ -252,7 +252,7 @@ def test_a_bad_update_is_a_400_naming_the_key(client, body, named):
     assert message.startswith(named) or message.startswith(f"'{named}'"), message
 
 
-def test_the_session_is_this_browsers(client):
+def test_a_page_is_this_browsers(client):
     pid = new_page(client)
     other = TestClient(client.app, base_url="http://127.0.0.1")
     assert other.post(f"/api/pages/{pid}/explore", json={}).status_code == 403

@@ -239,7 +239,7 @@ function body(number) {
 
 // --- talking to the server --------------------------------------------------------------------------
 
-async function newSession() {
+async function openPage() {
   page = null;
   page = await api("POST", "/api/pages", {});
 }
@@ -260,7 +260,7 @@ async function update() {
       return;
     } catch (e) {
       if (e.name === "AbortError" || mine !== requestNo) return;
-      if (e.status === 404 && attempt === 0) { await newSession(); continue; }  // the server restarted
+      if (e.status === 404 && attempt === 0) { await openPage(); continue; }  // the server restarted
       document.body.dataset.state = "error";
       showError(e.message);
       return;
@@ -461,7 +461,7 @@ async function start() {
   if (asked && ![...games.options].some((o) => Number(o.value) === asked)) {
     games.add(new Option(`${asked.toLocaleString("en")} games a setting`, String(asked)));
   }
-  await newSession();
+  await openPage();
   const d = setup.defaults || {};
   state = fresh(d.game || setup.games[0].name);
   buildControls();
