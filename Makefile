@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 # `simulate`). Python still reads bytecode it finds, and ignores it once a source is newer.
 BYTECODE := $(BIN)/python -m compileall -q sim policies experiments
 
-.PHONY: setup run test test-slow lint bench sweep calibrate report notebook play browser clean mutants
+.PHONY: setup run test test-slow lint bench sweep calibrate report notebook play explore browser clean mutants
 CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
@@ -60,6 +60,10 @@ test: setup lint browser
 # A game in the browser: island-escape play with its defaults (ARGS="--players 3 --level hard" etc.)
 play: $(STAMP)
 	$(BIN)/island-escape play $(ARGS)
+
+# The balance explorer in the browser: island-escape explore (ARGS="--game forbidden-island" etc.)
+explore: $(STAMP)
+	$(BIN)/island-escape explore $(ARGS)
 
 bench: $(STAMP)
 	$(BYTECODE)

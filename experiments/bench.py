@@ -261,6 +261,60 @@ def other_game_rows(name: str, games: int, threads: int, echo=print) -> list[dic
     return rows
 
 
+def explore_times(repeat: int = 7, echo=print) -> dict | None:
+    """The explore page's answers (experiments/explore), the median of `repeat`, wall seconds and
+    CPU seconds of the whole process (every thread): `GET /api/estimate` for 2,000 `expert`
+    games, and one full page update's first answer (three player counts, the setting and the
+    rulebook beside it at each, a five-point skill curve for both: 22,000 games), each on games
+    no answer has played before (a new seed each time). Through the app in this process
+    (Starlette's test client: no network between); None without the play extra."""
+    try:
+        from starlette.testclient import TestClient
+
+        from experiments.explore.estimate import Kernels
+        from experiments.explore.server import create_app, warm
+    except ImportError:
+        return None
+    import statistics
+
+    from policies.game import game as game_named
+
+    game = game_named()
+    kernels = Kernels()
+    for policy in (game.default_policy, game.skill_policy):
+        kernels.load(game, policy)
+    warm()
+
+    def timed(call) -> tuple[float, float]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        call()
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+    with TestClient(create_app(kernels=kernels), base_url="http://127.0.0.1") as client:
+        def estimate(seed: int) -> None:
+            assert client.get(f"/api/estimate?policy=expert&games=2000&seed={seed}").json()["games"] == 2000
+
+        estimate(999)
+        estimates = [timed(lambda i=i: estimate(1000 + i)) for i in range(repeat)]
+        page = client.post("/api/pages", json={}).json()
+        client.headers["X-Game-Token"] = page["token"]
+        path = f"/api/pages/{page['id']}/explore"
+        updates = []
+        for i in range(repeat):
+            body = {"request": i, "players": [2, 3, 4], "seed": 2000 + i, "games": 2000,
+                    "setting": {"rules": {"gauge": "AD 2C 2D 3C 3D 4C 4D 5C"}}}
+            updates.append(timed(lambda body=body: client.post(path, json=body).raise_for_status()))
+            while client.get(path).json()["state"] not in ("done", "failed", "superseded"):
+                time.sleep(0.05)  # the next update starts on a quiet machine, not beside this one's refining
+    out = {"estimate_2000_expert_s": statistics.median(w for w, _ in estimates),
+           "estimate_2000_expert_cpu_s": statistics.median(c for _, c in estimates),
+           "page_update_s": statistics.median(w for w, _ in updates),
+           "page_update_cpu_s": statistics.median(c for _, c in updates), "repeat": repeat}
+    echo(f"  explore: /api/estimate 2,000 expert games {out['estimate_2000_expert_s']:.3f} s; a full page update "
+         f"{out['page_update_s']:.3f} s (medians of {repeat})")
+    return out
+
+
 def run_bench(games: int = 400_000, engine_games: int = 100,
               memory_games: tuple[int, int] = (100_000, 1_000_000), quick: bool = False,
               policies: tuple[str, ...] = POLICIES_BENCHED, echo=print) -> dict:
@@ -290,6 +344,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
     for name in OTHER_GAMES:
         searches += other_game_searches(name, 40 if quick else 300, threads, echo)
         other_rows += other_game_rows(name, games, threads, echo)
+    explore = explore_times(echo=echo)
     startup = start_up()
     echo(f"  start-up {startup:.2f} s")
     cold = cold_compile(DEFAULT_POLICY)
@@ -313,6 +368,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
         "cold_compile_policy": DEFAULT_POLICY,
         "cold_compile_s": cold,
         "memory": mem,
+        "explore": explore,
     }
 
 
@@ -338,6 +394,12 @@ def format_table(result: dict) -> str:
         for r in result["other_games"]:
             lines.append(f"{r['policy']:<8} {r['kernel_1_thread']:>13,.0f} {r[f'kernel_{threads}_threads']:>13,.0f}"
                          f"   engine {r['engine_replay']:>8,.0f}   {r['setting']}")
+    explore = result.get("explore")
+    if explore:
+        lines.append(f"explore: GET /api/estimate of 2,000 expert games {explore['estimate_2000_expert_s']:.3f} s "
+                     f"({explore['estimate_2000_expert_cpu_s']:.3f} CPU-s); a full page update (3 player counts and "
+                     f"a 5-point skill curve, 22,000 games) {explore['page_update_s']:.3f} s "
+                     f"({explore['page_update_cpu_s']:.3f} CPU-s); medians of {explore['repeat']}")
     lines.append(f"start-up {result['start_up_s']:.2f} s (simulate --games 1000 --policy random --json, "
                  "fresh process, warm cache)")
     lines.append(f"cold compile {result['cold_compile_s']:.1f} s ({result['cold_compile_policy']}: fresh process, "

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from experiments.runner import wilson_interval
+from policies.game import counted
 from policies.island_escape.registry import POLICIES, SLOW, UNFAIR, takes_skill
 from policies.island_escape.runner import run_games
 from sim.island_escape.rules import FULL_GAUGE, Rules, gauge_name, pretty
@@ -249,7 +250,8 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
     for changes in range(max_changes + 1):
         batch = candidate_settings(changes, knobs)
         screened += len(batch)
-        echo(f"  {changes} change(s): screening {len(batch)} settings x {len(sims)} player group(s)")
+        echo(f"  {counted(changes, 'change')}: screening {counted(len(batch), 'setting')} x "
+             f"{counted(len(sims), 'player group')}")
         for sim in sims:
             for s in batch:
                 screen[(sim, s)] = measure(s.rules(sim), policy, screen_games, seed, threads)
@@ -455,8 +457,8 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
         centre = (lo + hi) / 2
         rules = [LevelRule(c, d) for c in ((1, 2, 3) if "cards" in knobs else (2,))
                  for d in ((False, True) if "divers" in knobs and divers_allowed(band) else (False,))]
-        echo(f"  ladder, {level}: {len(rules)} level rule(s) x {len(gauges)} gauge(s) x {len(sims)} "
-             "player group(s)")
+        echo(f"  ladder, {level}: {counted(len(rules), 'level rule')} x {counted(len(gauges), 'gauge')} x "
+             f"{counted(len(sims), 'player group')}")
         best = None
         for rule in rules:
             ranked, out, far = {}, 0, 0.0

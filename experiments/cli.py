@@ -183,6 +183,8 @@ def warm_up(*policies: str, play: bool = True, logged: bool = False, game=None) 
 
 
 def _summary_text(summary: dict, threads: int) -> str:
+    from policies.game import counted
+
     lo, hi = summary["ci95"]
     causes = "  ".join(f"{c} {100 * v:.1f}%" for c, v in summary["loss_rates"].items())
     lines = [
@@ -192,7 +194,7 @@ def _summary_text(summary: dict, threads: int) -> str:
         f"mean turns  {summary['mean_turns']:.2f}",
     ]
     if summary["games_per_second"]:
-        lines.append(f"speed       {summary['games_per_second']:,.0f} games/s on {threads} thread(s)")
+        lines.append(f"speed       {summary['games_per_second']:,.0f} games/s on {counted(threads, 'thread')}")
     return "\n".join(lines)
 
 
@@ -358,7 +360,7 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
     if records_dir:
         _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    from experiments.runner import RunningSummary
+    from experiments.runner import RunningSummary, summary_object
 
     threads = threads or default_threads()
     writer = None
@@ -366,8 +368,7 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
 
     def show(summary: dict) -> None:
         if as_json:
-            game_key = {"game": game.name} if game.name != DEFAULT_GAME else {}
-            click.echo(json.dumps({**game_key, "policy": policy, "seed": seed, "rules": rules.as_record(), **summary}))
+            click.echo(json.dumps(summary_object(game, rules, policy, seed, summary)))
             return
         click.echo(f"rules       {game.setting_line(rules)}; policy {policy}, seed {seed}")
         click.echo(_summary_text(summary, threads))
@@ -526,7 +527,11 @@ def find_cmd(table, where, limit, records_dir, png_dir):
     except FindError as exc:
         fail(f"{table}: {exc}")
     if rows.empty:
-        click.echo(f"no game in {table} matches")
+        from experiments.find import no_match_text
+
+        click.echo(f"no game in {table} matches" + (f" {where!r}" if where else ""))
+        for line in no_match_text(df, where):
+            click.echo(f"  {line}")
         return
     from experiments.find import planned_paths
 
@@ -648,11 +653,12 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
             client.close()
         if cluster is not None:
             cluster.close()
+    from experiments.sweep import summary_display
+    from policies.game import counted
+
     s = result.summary
     resumed = len(s) - len(result.ran)
-    click.echo(f"{len(result.ran)} cell(s) played, {resumed} resumed; tables in {result.out}")
-    from experiments.sweep import summary_display
-
+    click.echo(f"{counted(len(result.ran), 'cell')} played, {resumed} resumed; tables in {result.out}")
     shown = summary_display(cfg.game, s)
     with pd_options():
         click.echo(shown.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
@@ -774,8 +780,11 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     for level, setting in cal.shared.items():
         if setting is not None:
             click.echo(f"{level}: one setting serves every player count: {setting.describe()}")
+    from policies.game import counted
+
     for p, level in cal.missing:
-        click.echo(f"{level} for {p} player(s): nothing confirmed within {max_changes} changes; nearest:")
+        click.echo(f"{level} for {counted(p, 'player')}: nothing confirmed within {counted(max_changes, 'change')}; "
+                   "nearest:")
         for n in cal.near.get((p, level), []):
             lo, hi = n.result.ci
             click.echo(f"  {n.setting.describe()}: {100 * n.result.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, "
@@ -1005,6 +1014,62 @@ def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost,
     app = create_app(records, defaults, levels_file)
     url = f"http://127.0.0.1:{port}/"
     click.echo(f"Island Escape playtest at {url} (Ctrl-C to stop); records go to {records}/")
+    if not no_browser:
+        webbrowser.open(url)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+@cli.command("explore")
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
+              help="The game the page opens on (it switches between them).")
+@click.option("--players", help="Player counts the page starts with, comma-separated.  [default: 2,3,4]")
+@click.option("--seed", type=click.IntRange(min=0, max=2**53), default=0, show_default=True,
+              help="The games every setting plays: game g of this seed, as simulate --seed.")
+@click.option("--games", type=click.IntRange(min=2000, max=100_000), default=10_000, show_default=True,
+              help="Games a setting is refined to (a first answer comes from 2,000).")
+@click.option("--port", type=click.IntRange(min=1, max=65535), default=8766, show_default=True)
+@click.option("--no-browser", is_flag=True, help="Print the address instead of opening a browser.")
+def explore_cmd(game_kind, players, seed, games, port, no_browser):
+    """Explore the rules in the browser: change one, see what it does.
+
+    Serves a page on 127.0.0.1 where the gauge, the cards a treasure, the swim cost, the actions,
+    the variants, the player counts, the judge and a skill are set by clicking (Forbidden
+    Island: its level). Every change plays the same games as `simulate` and shows, within a
+    second and then refined: the win rate with its 95% interval per player count and the band
+    it falls in, the win rate across skill, how and when games are lost, near misses, all beside
+    the rulebook or a pinned setting on the same games. `GET /api/estimate` answers
+    `simulate --json`'s object for simulate's options (README). Needs the `play` extra.
+    """
+    import socket
+    import webbrowser
+
+    try:
+        import uvicorn
+
+        from experiments.explore.server import create_app
+    except ImportError as exc:
+        fail(f"explore needs the 'play' extra ({exc.name} is missing): pip install -e '.[play]'")
+    from policies.game import game as game_named
+
+    game = game_named(game_kind)
+    counts = _player_counts(game, players) if players else None
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            fail(f"port {port} on 127.0.0.1 is in use; choose another with --port")
+    from experiments.explore.estimate import Kernels
+
+    # The first answer needs the judge and the skilled player: compiled (or loaded) now, with the
+    # notice, rather than on the page's first click. Other players compile apart on first use.
+    kernels = Kernels(compile_apart=True)
+    for policy in (game.default_policy, game.skill_policy):
+        if policy:
+            compile_notice(policy, lambda policy=policy: kernels.load(game, policy))
+    defaults = {"game": game.name, "seed": seed, "games": games, **({"players": counts} if counts else {})}
+    app = create_app(defaults, kernels=kernels)
+    url = f"http://127.0.0.1:{port}/"
+    click.echo(f"Balance explorer at {url} (Ctrl-C to stop)")
     if not no_browser:
         webbrowser.open(url)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

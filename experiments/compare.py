@@ -15,6 +15,7 @@ import numpy as np
 
 from experiments.runner import wilson_interval
 from experiments.sweep import paired_difference
+from policies.island_escape.game import gauge_order_problem
 from policies.island_escape.runner import run_games
 from sim.island_escape.layout import CAUSES
 from sim.island_escape.rules import VARIANTS, RuleError, Rules, gauge_of_length
@@ -77,6 +78,9 @@ def parse_rules_text(text: str) -> Rules:
     for key, words in values.items():
         if key == "gauge":
             changes["gauge"] = [w.upper() for w in words]
+            problem = gauge_order_problem(changes["gauge"])
+            if problem:
+                raise RuleError(f"gauge: {problem}")
             continue
         try:
             number = int(words[0])

@@ -33,16 +33,52 @@ def table_game(df: pd.DataFrame) -> Game:
 
 
 def find_games(df: pd.DataFrame, where: str | None = None, limit: int | None = 10) -> pd.DataFrame:
-    """Rows matching a pandas query, e.g. "cause == 'treasure' and treasures_raised == 3"."""
-    missing = [c for c in needed_columns(table_game(df)) if c not in df.columns]
+    """Rows matching a pandas query, e.g. "cause == 'treasure' and treasures_raised == 3". A
+    query pandas cannot evaluate is a FindError that names the table's columns and causes."""
+    game = table_game(df)
+    missing = [c for c in needed_columns(game) if c not in df.columns]
     if missing:
-        raise FindError(f"the table lacks the column(s) {', '.join(missing)} needed to replay a game")
+        raise FindError(f"the table lacks the column{'s' if len(missing) > 1 else ''} {', '.join(missing)} "
+                        "needed to replay a game")
     if where:
         try:
             df = df.query(where)
         except Exception as exc:  # pandas raises many kinds for a bad expression
-            raise FindError(f"--where {where!r}: {str(exc).splitlines()[0]}") from None
+            raise FindError(f"--where {where!r}: {str(exc).splitlines()[0]}; {columns_text(df, game)}") from None
     return df.head(limit) if limit else df
+
+
+def columns_text(df: pd.DataFrame, game: Game) -> str:
+    """The names a query can use: the table's columns and the game's causes."""
+    return f"the columns are {', '.join(map(str, df.columns))}; the causes are {', '.join(game.causes)}"
+
+
+def no_match_text(df: pd.DataFrame, where: str | None) -> list[str]:
+    """Why a query may have matched nothing, for the message that says so: every quoted value
+    that no column of the table holds, with the values the column it is compared to takes (a
+    cause is `drowned`, not `drowning`), then the names a query can use; a line each."""
+    import re
+
+    game = table_game(df)
+    lines = []
+    named = [c for c in df.columns if re.search(rf"\b{re.escape(str(c))}\b", where or "")]
+    for literal in dict.fromkeys(a or b for a, b in re.findall(r"'([^']*)'|\"([^\"]*)\"", where or "")):
+        texts = [c for c in named if df[c].dtype == object or isinstance(df[c].dtype, pd.CategoricalDtype)]
+        if any(literal in set(map(str, _values(df[c]))) for c in texts):
+            continue
+        for column in texts or ["cause"]:
+            if column in df.columns:
+                known = ", ".join(map(str, _values(df[column])))
+                lines.append(f"{literal!r} is not a value of {column} (its values: {known})")
+    lines.append(columns_text(df, game))
+    return lines
+
+
+def _values(column: pd.Series) -> list:
+    """A text column's possible values: a category's categories, else the values it holds."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return list(column.cat.categories)
+    return sorted(column.dropna().astype(str).unique())[:30]
 
 
 def records_for(rows: pd.DataFrame) -> list[tuple[pd.Series, object]]:
@@ -76,7 +112,8 @@ def planned_paths(rows: pd.DataFrame, folder: str | Path) -> tuple[pd.DataFrame,
     existing = [p for p in paths if p.exists()]
     if existing:
         more = f" and {len(existing) - 1} more" if len(existing) > 1 else ""
-        raise FindError(f"{existing[0]}{more} already exist(s); choose another folder or remove them")
+        raise FindError(f"{existing[0]}{more} already exist{'' if more else 's'}; choose another folder or "
+                        "remove them")
     return rows, paths
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from experiments.pages import clip, parse_json, shorten
+from policies.game import counted
 from sim.island_escape.engine import LOSS_CAUSES
 from sim.island_escape.rules import RuleError, Rules, pretty
 
@@ -233,8 +234,8 @@ def read_logs(paths: Iterable[str | Path]) -> tuple[list[Game], list[str]]:
 
 
 def describe(rules: Rules) -> str:
-    return (f"{rules.players}p, {rules.cards_per_treasure} cards, swim {rules.swim_cost}, "
-            f"{rules.actions_per_turn} actions, gauge {' '.join(pretty(c) for c in rules.gauge)}")
+    return (f"{rules.players}p, {counted(rules.cards_per_treasure, 'card')}, swim {rules.swim_cost}, "
+            f"{counted(rules.actions_per_turn, 'action')}, gauge {' '.join(pretty(c) for c in rules.gauge)}")
 
 
 def by_setting(games: list[Game]) -> list[tuple[Rules, int, int]]:
@@ -366,8 +367,8 @@ def format_text(summaries: list[dict]) -> str:
     lines = []
     for s in summaries:
         lo, hi = s["ci95"]
-        lines.append(f"{s['table']}: {s['games']} game(s), {s['wins']} won, win rate {100 * s['win_rate']:.0f}% "
-                     f"(95% interval {100 * lo:.0f}-{100 * hi:.0f}%)")
+        lines.append(f"{s['table']}: {counted(s['games'], 'game')}, {s['wins']} won, "
+                     f"win rate {100 * s['win_rate']:.0f}% (95% interval {100 * lo:.0f}-{100 * hi:.0f}%)")
         for st in s["settings"]:
             lo, hi = st["ci95"]
             lines.append(f"  {st['setting']:<66} {st['wins']:>3}/{st['games']:<3} won  {100 * st['win_rate']:>3.0f}% "

@@ -13,6 +13,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from policies.game import counted  # noqa: E402
+
 CAUSE_COLOURS = {"treasure": "#c0392b", "helicopter": "#8e44ad", "drowned": "#2c3e50",
                  "water": "#2980b9", "cut_off": "#e67e22", "cards": "#7f8c8d"}
 LOSS_CAUSES = tuple(CAUSE_COLOURS)
@@ -50,78 +52,189 @@ def _save(fig, path: Path) -> Path:
     return path
 
 
-def _groups(summary: pd.DataFrame) -> list[tuple[tuple, pd.DataFrame]]:
-    keys = ["policy", "variant", "swim_cost", "actions_per_turn"]
-    return list(summary.groupby(keys, sort=False, observed=True))
+# The columns of a sweep's summary that can vary from cell to cell, as figures name them; `skill`
+# is read off a player spec `name@skill` (a skill sweep), `player` is the spec without it.
+SWEPT = ("gauge_length", "cards_per_treasure", "swim_cost", "actions_per_turn", "variant", "player", "skill")
+X_AXES = ("gauge_length", "skill", "cards_per_treasure", "swim_cost", "actions_per_turn")  # first swept one wins
+X_LABELS = {"gauge_length": "gauge (first-last card)", "skill": "skill (0 careless - 1 expert)",
+            "cards_per_treasure": "cards a treasure", "swim_cost": "actions a swim costs",
+            "actions_per_turn": "actions a turn"}
+MAX_PANELS = 12  # panels a figure holds; more slices go on to further figures (name-2.png, …)
 
 
-def win_rate_by_gauge(summary: pd.DataFrame, path: Path) -> Path | None:
-    """Win rate against gauge length, a line per player count, a panel per cards-per-treasure."""
-    groups = [(k, g) for k, g in _groups(summary) if g["gauge_length"].nunique() > 1]
-    if not groups:
-        return None
-    (policy, variant, swim, actions), g = groups[0]
-    g, names = _solo_folded(g)
-    ticks = g.drop_duplicates("gauge_length").set_index("gauge_length")["gauge"].sort_index()
-    cpts = sorted(g["cards_per_treasure"].unique())
-    fig, axes = plt.subplots(1, len(cpts), figsize=(4.2 * len(cpts), 3.6), sharey=True, squeeze=False)
-    for ax, cpt in zip(axes[0], cpts, strict=True):
-        part = g[g["cards_per_treasure"] == cpt]
-        for players, line in part.groupby("players"):
-            line = line.sort_values("gauge_length")
-            x = line["gauge_length"]
-            ax.plot(x, 100 * line["win_rate"], marker="o", label=names[players])
-            ax.fill_between(x, 100 * line["ci_low"], 100 * line["ci_high"], alpha=0.2)
-        ax.set_title(f"{cpt} card{'s' if cpt > 1 else ''} a treasure")
-        ax.set_xlabel("gauge (first-last card)")
-        ax.set_xticks(list(ticks.index), [_gauge_tick(v) for v in ticks], fontsize=7)
-        ax.grid(alpha=0.3)
+def _with_skill(summary: pd.DataFrame) -> pd.DataFrame:
+    """The summary with `player` and `skill` columns split off its player specs (`skilled@0.5`)."""
+    summary = summary.copy()
+    spec = summary["policy"].astype(str)
+    summary["player"] = spec.str.partition("@")[0]
+    summary["skill"] = pd.to_numeric(spec.str.partition("@")[2].replace("", np.nan))
+    return summary
+
+
+def swept(summary: pd.DataFrame) -> list[str]:
+    """The columns of SWEPT whose value differs between the summary's cells."""
+    summary = _with_skill(summary)
+    return [k for k in SWEPT if k in summary and summary[k].nunique(dropna=False) > 1]
+
+
+def slice_title(key: dict) -> str:
+    """A panel's title: the value of every swept column its cells share, in words."""
+    parts = []
+    for name, value in key.items():
+        if name == "gauge_length":
+            parts.append(f"gauge of {counted(int(value), 'card')}")
+        elif name == "cards_per_treasure":
+            parts.append(f"{counted(int(value), 'card')} a treasure")
+        elif name == "swim_cost":
+            parts.append(f"swim {int(value)}")
+        elif name == "actions_per_turn":
+            parts.append(counted(int(value), "action"))
+        elif name == "skill":
+            parts.append(f"skill {value:g}" if pd.notna(value) else "no skill")
+        else:
+            parts.append(str(value))
+    return ", ".join(parts) or "every cell"
+
+
+def slices(summary: pd.DataFrame, x: str | None,
+           inside: tuple[str, ...] = ("players",)) -> list[tuple[dict, pd.DataFrame]]:
+    """The summary cut into one part per combination of the swept columns other than `x` and
+    `inside` (what one panel draws): every cell lands in exactly one part, none is left out."""
+    summary = _with_skill(summary)
+    keys = [k for k in swept(summary) if k != x and k not in inside]
+    if not keys:
+        return [({}, summary)]
+    return [(dict(zip(keys, value if isinstance(value, tuple) else (value,), strict=True)), part)
+            for value, part in summary.groupby(keys, sort=False, observed=True, dropna=False)]
+
+
+def _pages(items: list, size: int = MAX_PANELS) -> list[list]:
+    return [items[i:i + size] for i in range(0, len(items), size)] or [[]]
+
+
+def _page_path(path: Path, page: int) -> Path:
+    return path if page == 0 else path.with_name(f"{path.stem}-{page + 1}{path.suffix}")
+
+
+def win_rate_figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
+    """Win rate against the first swept rule (gauge length, skill, cards a treasure, swim cost
+    or actions a turn), a line per player count, one panel per combination of the other swept
+    columns (policy, variant, …), so that no cell is left out; with no such rule swept, the win
+    rate by player count, a line per combination. `win_rate_by_<rule>.png` (and -2, -3, … when
+    the panels do not fit in one figure)."""
+    summary = _with_skill(summary)
+    x = next((k for k in X_AXES if k in swept(summary)), None)
+    if x is None:
+        parts = slices(summary, "players", inside=())
+        fig, ax = plt.subplots(figsize=(6.5, 3.8))
+        for key, part in parts:
+            part = part.sort_values("players")
+            ax.errorbar(part["players"], 100 * part["win_rate"],
+                        yerr=[100 * (part["win_rate"] - part["ci_low"]), 100 * (part["ci_high"] - part["win_rate"])],
+                        marker="o", capsize=3, label=slice_title(key))
+        ax.set_xticks(sorted(summary["players"].unique()))
+        ax.set_xlabel("players")
+        ax.set_ylabel("win rate, % (95% interval)")
         ax.set_ylim(0, 100)
-    axes[0][0].set_ylabel("win rate, % (95% band)")
-    axes[0][-1].legend(loc="lower right", fontsize=8)
-    fig.suptitle(f"Win rate by gauge length - policy {policy}, {variant}, swim {swim}, {actions} actions",
-                 y=1.03)
-    return _save(fig, path)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+        ax.set_title("Win rate by player count")
+        return [_save(fig, folder / "win_rate_by_players.png")]
+    name = "gauge" if x == "gauge_length" else x
+    paths = []
+    for page, parts in enumerate(_pages(slices(summary, x))):
+        cols = min(len(parts), 3)
+        rows = -(-len(parts) // cols)
+        fig, axes = plt.subplots(rows, cols, figsize=(4.4 * cols, 3.6 * rows), sharey=True, squeeze=False)
+        for ax in axes.flat[len(parts):]:
+            ax.set_visible(False)
+        for ax, (key, part) in zip(axes.flat, parts, strict=False):
+            part, names = _solo_folded(part)
+            for players, line in part.groupby("players"):
+                line = line.sort_values(x)
+                ax.plot(line[x], 100 * line["win_rate"], marker="o", label=names[players])
+                ax.fill_between(line[x], 100 * line["ci_low"], 100 * line["ci_high"], alpha=0.2)
+            if x == "gauge_length":
+                ticks = part.drop_duplicates(x).set_index(x)["gauge"].sort_index()
+                ax.set_xticks(list(ticks.index), [_gauge_tick(v) for v in ticks], fontsize=7)
+            else:
+                ax.set_xticks(sorted(part[x].unique()))
+            ax.set_title(slice_title(key), fontsize=9)
+            ax.set_xlabel(X_LABELS[x])
+            ax.grid(alpha=0.3)
+            ax.set_ylim(0, 100)
+            ax.legend(loc="lower right", fontsize=7)
+        for row in axes:
+            row[0].set_ylabel("win rate, % (95% band)")
+        fig.suptitle(f"Win rate by {X_LABELS[x].split(' (')[0]}" + (f" ({page + 1})" if page else ""), y=1.02)
+        fig.tight_layout()
+        paths.append(_save(fig, _page_path(folder / f"win_rate_by_{name}.png", page)))
+    return paths
 
 
 def heatmaps(summary: pd.DataFrame, folder: Path) -> list[Path]:
-    """Win rate over cards per treasure x gauge length, one heatmap per player count."""
+    """Win rate over cards per treasure x gauge length: a row of heatmaps (one per player count)
+    for every combination of the other swept columns."""
+    summary = _with_skill(summary)
+    if summary["gauge_length"].nunique() < 2 or summary["cards_per_treasure"].nunique() < 2:
+        return []
     out = []
-    groups = [(k, g) for k, g in _groups(summary)
-              if g["gauge_length"].nunique() > 1 and g["cards_per_treasure"].nunique() > 1]
-    if not groups:
-        return out
-    (policy, variant, _, _), g = groups[0]
-    g, names = _solo_folded(g)
-    ticks = g.drop_duplicates("gauge_length").set_index("gauge_length")["gauge"]
-    players_list = sorted(g["players"].unique())
-    fig, axes = plt.subplots(1, len(players_list), figsize=(3.8 * len(players_list), 3.4), squeeze=False)
-    for ax, players in zip(axes[0], players_list, strict=True):
-        table = g[g["players"] == players].pivot_table(index="cards_per_treasure", columns="gauge_length",
-                                                       values="win_rate")
-        im = ax.imshow(100 * table.values, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto", origin="lower")
-        ax.set_xticks(range(len(table.columns)), [_gauge_tick(ticks[c]) for c in table.columns], fontsize=6)
-        ax.set_yticks(range(len(table.index)), table.index)
-        for (i, j), v in np.ndenumerate(table.values):
-            ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8)
-        ax.set_title(names[players])
-        ax.set_xlabel("gauge (first-last card)")
-    axes[0][0].set_ylabel("cards per treasure")
-    fig.colorbar(im, ax=axes[0].tolist(), label="win rate, %")
-    fig.suptitle(f"Win rate - policy {policy}, {variant}", y=1.04)
-    out.append(_save(fig, folder / "heatmap_win_rate.png"))
+    rows_per_page = max(1, MAX_PANELS // max(1, summary["players"].nunique()))
+    for page, parts in enumerate(_pages(slices(summary, "gauge_length", ("players", "cards_per_treasure")),
+                                        rows_per_page)):
+        folded = [(key, *_solo_folded(part)) for key, part in parts]
+        players_list = sorted({p for _, part, _ in folded for p in part["players"].unique()})
+        fig, axes = plt.subplots(len(folded), len(players_list), figsize=(3.8 * len(players_list), 3.4 * len(folded)),
+                                 squeeze=False)
+        im = None
+        for r, (key, g, names) in enumerate(folded):
+            ticks = g.drop_duplicates("gauge_length").set_index("gauge_length")["gauge"]
+            for ax, players in zip(axes[r], players_list, strict=True):
+                part = g[g["players"] == players]
+                if part.empty:
+                    ax.set_visible(False)
+                    continue
+                table = part.pivot_table(index="cards_per_treasure", columns="gauge_length", values="win_rate")
+                im = ax.imshow(100 * table.values, vmin=0, vmax=100, cmap="RdYlGn", aspect="auto", origin="lower")
+                ax.set_xticks(range(len(table.columns)), [_gauge_tick(ticks[c]) for c in table.columns], fontsize=6)
+                ax.set_yticks(range(len(table.index)), table.index)
+                for (i, j), v in np.ndenumerate(table.values):
+                    ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8)
+                ax.set_title(f"{names[players]}; {slice_title(key)}", fontsize=8)
+                ax.set_xlabel("gauge (first-last card)")
+            axes[r][0].set_ylabel("cards per treasure")
+        if im is not None:
+            fig.colorbar(im, ax=axes.ravel().tolist(), label="win rate, %")
+        fig.suptitle("Win rate over cards a treasure and gauge" + (f" ({page + 1})" if page else ""), y=1.02)
+        out.append(_save(fig, _page_path(folder / "heatmap_win_rate.png", page)))
     return out
+
+
+def cell_label(row) -> str:
+    """A sweep cell in one line: its players, cards a treasure, gauge, swim cost, actions,
+    variant and policy."""
+    gauge = _gauge_tick(row.gauge).replace(chr(10), " ")
+    return (f"{row.players}p, {counted(row.cards_per_treasure, 'card')}, gauge {gauge}, swim {row.swim_cost}, "
+            f"{counted(row.actions_per_turn, 'action')}, {row.variant}, {row.policy}")
+
+
+def loss_causes_pages(summary: pd.DataFrame, path: Path, max_rows: int = 40) -> list[Path]:
+    """`loss_causes` of every cell of a sweep, `max_rows` cells a figure (path, path-2, …)."""
+    rows = list(range(len(summary)))
+    return [loss_causes(summary.iloc[part], _page_path(path, page), max_rows=max_rows,
+                        title="How games end" + (f" ({page + 1})" if page else ""))
+            for page, part in enumerate(_pages(rows, max_rows))]
 
 
 def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40, labels: list[str] | None = None,
                 title: str = "How games end", colours: dict[str, str] | None = None) -> Path:
     """Stacked bars: how each setting's games end (wins and each loss cause; `colours` names the
-    causes and their colours, Island Escape's by default)."""
+    causes and their colours, Island Escape's by default); the first `max_rows` settings (a
+    sweep's figures page through them all: loss_causes_pages)."""
     colours = colours or CAUSE_COLOURS
     s = summary.head(max_rows)
     if labels is None:
-        labels = [f"{r.players}p, {r.cards_per_treasure} cards, gauge {_gauge_tick(r.gauge).replace(chr(10), ' ')},"
-                  f" {r.variant}, {r.policy}" for r in s.itertuples()]
+        labels = [cell_label(r) for r in s.itertuples()]
     labels = labels[:max_rows]
     fig, ax = plt.subplots(figsize=(8, 0.28 * len(s) + 1.5))
     left = np.zeros(len(s))
@@ -141,7 +254,8 @@ def loss_causes(summary: pd.DataFrame, path: Path, max_rows: int = 40, labels: l
     return _save(fig, path)
 
 
-def loss_hazard(games: pd.DataFrame, path: Path, colours: dict[str, str] | None = None) -> Path:
+def loss_hazard(games: pd.DataFrame, path: Path, colours: dict[str, str] | None = None,
+                title: str = "Loss hazard over turns, by cause") -> Path:
     """When games are lost: per turn, the share of games still running that are lost, by cause."""
     colours = colours or CAUSE_COLOURS
     turns = np.arange(1, int(games["turns"].max()) + 1)
@@ -155,7 +269,7 @@ def loss_hazard(games: pd.DataFrame, path: Path, colours: dict[str, str] | None 
         bottom += rate
     ax.set_xlabel("turn")
     ax.set_ylabel("% of games still running, lost this turn")
-    ax.set_title("Loss hazard over turns, by cause")
+    ax.set_title(title)
     ax.legend(fontsize=7, ncol=3)
     ax.grid(alpha=0.3, axis="y")
     return _save(fig, path)
@@ -282,9 +396,12 @@ def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path, game
     folder = Path(folder)
     if game is not None and game.levels:
         return printed_level_figures(games, summary, folder)
-    paths = [win_rate_by_gauge(summary, folder / "win_rate_by_gauge.png")]
+    paths = win_rate_figures(summary, folder)
     paths += heatmaps(summary, folder)
-    paths.append(loss_causes(summary, folder / "loss_causes.png"))
+    paths += loss_causes_pages(summary, folder / "loss_causes.png")
     if len(games):
-        paths.append(loss_hazard(games, folder / "loss_hazard.png"))
+        cells = games["cell"].nunique() if "cell" in games else 1
+        paths.append(loss_hazard(games, folder / "loss_hazard.png",
+                                 title="Loss hazard over turns, by cause" + (f" ({cells} cells together)"
+                                                                             if cells > 1 else "")))
     return [p for p in paths if p is not None]

@@ -118,7 +118,7 @@ def markdown(result: dict) -> str:
             found = "no wins at any count"
         else:
             easiest = " and ".join(n for n, r in shown.items() if r["win_rate"] == top)
-            found = f"easiest with {easiest} player(s)"
+            found = f"easiest with {easiest} player{'' if easiest == '1' else 's'}"
         lines.append(f"| best with 2 or 3 players | `{p}` wins {rates} (players: win rate); {found} | Normal "
                      f"rules, {result['games']:,} games each; win rates cannot say which count plays *best* "
                      "(a claim about enjoyment), only which is easiest |")

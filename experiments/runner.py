@@ -68,6 +68,16 @@ def summarize(df: pd.DataFrame, seconds: float | None = None) -> dict:
     return summary_of(len(df), int(counts[0]), counts, int(df["turns"].sum()), causes, seconds)
 
 
+def summary_object(game, rules, policy: str, seed: int, summary: dict) -> dict:
+    """`simulate --json`'s object: the game (unless it is the default game), the player, the
+    seed and the rules, then the summary's keys. `GET /api/estimate` of the explore page answers
+    the same object, so a script gets the same JSON from either."""
+    from policies.game import DEFAULT_GAME
+
+    game_key = {"game": game.name} if game.name != DEFAULT_GAME else {}
+    return {**game_key, "policy": policy, "seed": seed, "rules": rules.as_record(), **summary}
+
+
 class RunningSummary:
     """The `summarize_raw` dict of a run seen batch by batch of raw rows, in constant memory:
     counts only, so a run of any length can be summarized (and an interrupted one summarizes

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.runner import wilson_interval
-from policies.game import DEFAULT_GAME, GAMES, Game, game_of_rules
+from policies.game import DEFAULT_GAME, GAMES, Game, counted, game_of_rules
 from policies.game import game as game_named
 
 TOP_KEYS = {"name", "description", "game", "games", "seed", "grid", "adaptive"}
@@ -462,8 +462,8 @@ def prepare_out(config: SweepConfig, out: str | Path, resume: bool = False, forc
     per_cell = max(config.games, config.adaptive.max_games if config.adaptive else 0)
     need = per_cell * len(config.cells) * table_bytes_per_game(config.game)
     if need > machine_memory():
-        raise SweepError(f"{config.path}: games: {per_cell:,} games a cell × {len(config.cells)} cell(s) make a "
-                         f"{_size(need)} table, more than this machine's {_size(machine_memory())} of memory")
+        raise SweepError(f"{config.path}: games: {per_cell:,} games a cell × {counted(len(config.cells), 'cell')} "
+                         f"make a {_size(need)} table, more than this machine's {_size(machine_memory())} of memory")
     cells_dir = out / "cells"
     held = (out / "sweep.json").exists() or any(cells_dir.glob("*.parquet"))
     if held and not (resume or force):

@@ -31,6 +31,12 @@ DEFAULT_GAME = next(iter(GAMES))
 GAME_COLUMN = "game_kind"  # the table column naming a game (tables of the default game may lack it)
 
 
+def counted(n: int, noun: str, nouns: str | None = None) -> str:
+    """`n` and its noun in the right number: "1 player", "3 players", "1 card a treasure" is
+    `counted(1, "card") + " a treasure"`; `nouns` for a plural that is not noun + "s"."""
+    return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
+
+
 class Game:
     """What a command needs to know of one game. A game's `game.py` subclasses it and fills in
     the class attributes and the methods that raise NotImplementedError."""
@@ -59,6 +65,12 @@ class Game:
     # Named settings the printed game offers (its levels), easiest first; None where the rules
     # themselves are what a designer varies.
     levels: dict[str, dict[str, Any]] | None = None
+    # The result column counting the treasures a game raised (or captured) by its end: a loss
+    # with all four was lost on the way home, a near miss.
+    treasures_field: str = "treasures"
+    # The player that takes a skill (0 careless to 1 the expert), for a win rate across skill;
+    # None where the game's players take none.
+    skill_policy: str | None = None
 
     def _module(self, attr: str):
         return import_module(getattr(self, attr))
@@ -90,6 +102,20 @@ class Game:
     def setting(self, rules) -> dict:
         """The setting as table columns (a sweep's summary row starts with them)."""
         raise NotImplementedError
+
+    def options_of(self, rules) -> dict[str, Any]:
+        """The `rules_from_options` keywords (simulate's options) that give `rules` back, only
+        those that differ from the rules' defaults, players always: what a command line or a
+        query string needs to name the setting."""
+        raise NotImplementedError
+
+    def rule_controls(self) -> list[dict[str, Any]]:
+        """The rule options as a form shows them, one dict a control: `name` (the option),
+        `kind` ("cards", "number" or "choice"), `label`, `default` and the kind's own keys
+        (`cards` with their labels, `low`/`high`, `choices`); and the named variants as
+        {"kind": "variants", "variants": [{name, label, sets}]}, `sets` being the options a
+        variant changes and their values. A page draws its controls from this."""
+        return []
 
     def value_text(self, key: str, value) -> str:
         """A setting's value as tables and figures show it (a rule key of `grid_keys`)."""

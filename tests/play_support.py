@@ -113,3 +113,24 @@ class ServerThread:
     def __exit__(self, *exc):
         self.server.should_exit = True
         self.thread.join(10)
+
+
+def chrome(width: int = 1360, height: int = 860):
+    """Chromium from the system's packages, headless, driven by Selenium (the play extra)."""
+    import shutil
+    from pathlib import Path
+
+    import pytest
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+    if not binary or not Path(driver).exists():
+        pytest.fail("Chromium and its driver are needed (make test installs the Debian packages "
+                    "chromium and chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service(driver), options=options)

@@ -12,3 +12,20 @@ def test_memory_is_the_childs_own_peak():
     block = np.ones(80_000_000)  # 640 MB, touched, in this process
     peak, table = memory("random", 1000)
     assert table < peak < block.nbytes
+
+
+def test_the_explore_figures_are_measured_and_shown():
+    """The explorer's two answer times (the figures themselves are not tested: a shared machine)."""
+    import pytest
+
+    pytest.importorskip("starlette", reason="the play extra is installed by make test")
+    from experiments.bench import explore_times, format_table
+
+    figures = explore_times(repeat=1, echo=lambda line: None)
+    assert set(figures) == {"estimate_2000_expert_s", "estimate_2000_expert_cpu_s", "page_update_s",
+                            "page_update_cpu_s", "repeat"}
+    assert 0 < figures["estimate_2000_expert_s"] and 0 < figures["page_update_s"]
+    result = {"machine": {"threads": 2, "processor": "x", "cores": 2, "python": "3", "numba": "0"}, "rows": [],
+              "start_up_s": 0.5, "cold_compile_s": 20.0, "cold_compile_policy": "expert", "memory": {},
+              "explore": figures}
+    assert "a full page update" in format_table(result)

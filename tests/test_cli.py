@@ -99,7 +99,7 @@ def test_simulate_json_table_and_records_replay_identically(tmp_path):
 def test_simulate_summary_text_and_variants():
     r = run("simulate", "--games", "2000", "--variant", "short", "--policy", "random")
     assert r.returncode == 0
-    assert "1 cards a treasure" in r.stdout and "gauge AD 2C" in r.stdout
+    assert "2 players, 1 card a treasure" in r.stdout and "gauge AD 2C" in r.stdout
     assert "win rate    0.00%" in r.stdout and "95% Wilson interval" in r.stdout
 
 
@@ -169,3 +169,56 @@ def test_the_command_keeps_numpy_from_starting_blas_threads():
                            cwd=ROOT, capture_output=True, text=True, check=True)
     assert int(mine.stdout) == 1
     assert int(asked.stdout) == min(2, os.cpu_count() or 1)  # OpenBLAS starts no more than the cores
+
+
+def test_a_sweep_over_swim_and_actions_prints_both_columns(tmp_path):
+    cfg = tmp_path / "s.toml"
+    cfg.write_text('games = 20\n[grid]\nswim_cost = [1, 2]\nactions_per_turn = [3, 4]\npolicy = "random"\n')
+    r = run("sweep", str(cfg), "--out", str(tmp_path / "out"), "--no-plots")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0] == "4 cells played, 0 resumed; tables in " + str(tmp_path / "out")
+    head = lines[1].split()
+    assert "swim_cost" in head and "actions_per_turn" in head
+    assert head[-9:-7] == ["swim_cost", "actions_per_turn"]  # the gauge's name has spaces: count from the end
+    rows = {tuple(line.split()[-9:-7]) for line in lines[2:]}
+    assert rows == {("1", "3"), ("1", "4"), ("2", "3"), ("2", "4")}
+
+
+def test_a_gauge_out_of_rank_order_is_refused_in_one_line():
+    r = run("simulate", "--games", "10", "--gauge", "5C 4D AC")
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "island-escape: --gauge: the cards must go in rank order, top first (AC AD 2C 2D 3C 3D 4C 4D 5C 5D, or any "
+        "of them in that order), not 5C 4D AC; in rank order: AC 4D 5C"]
+    r = run("compare", "--a", "gauge=2C,AC", "--b", "players=2", "--games", "10")
+    assert r.returncode == 2 and "gauge: the cards must go in rank order" in r.stderr
+
+
+def test_numbers_are_in_the_right_number(tmp_path):
+    r = run("simulate", "--games", "50", "--players", "1", "--cards-per-treasure", "1", "--actions", "1",
+            "--threads", "1", "--policy", "random")
+    assert r.returncode == 0, r.stderr
+    assert "rules       1 player, 1 card a treasure, swim 2, 1 action, gauge" in r.stdout
+    assert "on 1 thread\n" in r.stdout
+    replayed = run("replay", WORKED)
+    assert "2 players, 2 cards a treasure, swim 2, 4 actions, gauge" in replayed.stdout.splitlines()[0]
+
+
+def test_find_names_the_causes_and_columns_when_nothing_matches(tmp_path):
+    table = tmp_path / "g.parquet"
+    assert run("simulate", "--games", "200", "--policy", "random", "--out", str(table)).returncode == 0
+    r = run("find", str(table), "--where", "cause == 'drowning'", "--records", str(tmp_path / "recs"))
+    assert r.returncode == 0, r.stderr
+    assert "no game in" in r.stdout and "'drowning' is not a value of cause" in r.stdout
+    assert "drowned" in r.stdout and "the columns are seed, game" in r.stdout
+    bad = run("find", str(table), "--where", "caus == 'water'", "--records", str(tmp_path / "recs"))
+    assert bad.returncode == 2 and "name 'caus' is not defined" in bad.stderr
+    assert "the columns are seed, game" in bad.stderr and "the causes are win, treasure" in bad.stderr
+
+
+def test_explore_refuses_bad_options_in_one_line():
+    r = run("explore", "--no-browser", "--players", "2,9")
+    assert r.returncode == 2 and r.stderr.strip() == "island-escape: --players: '2,9': Island Escape is played by 1-4"
+    r = run("explore", "--no-browser", "--games", "10")
+    assert r.returncode == 2 and "--games" in r.stderr

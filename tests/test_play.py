@@ -96,7 +96,7 @@ def test_bad_new_game_requests(tmp_path):
     for body, message in [({"players": 5}, "'players' must be a whole number from 1 to 4"),
                           ({"players": 2, "rules": {"gauge": ["ZZ"]}}, "bad rules"),
                           ({"players": 2, "rules": {"colour": 1}}, "unknown rule 'colour'"),
-                          ({"players": 2, "level": "normal"}, "no normal rules for 2 player(s)"),
+                          ({"players": 2, "level": "normal"}, "no normal rules for 2 players"),
                           ({"players": 2, "seed": -1}, "'seed' must be a whole number")]:
         res = client.post("/api/games", json=body)
         assert res.status_code == 400 and message in res.json()["error"], (body, res.text)

@@ -7,24 +7,17 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("selenium", reason="the play extra is installed by make test")
-from selenium import webdriver  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from experiments.play.server import create_app  # noqa: E402
-from tests.play_support import SHORT_RULES, ServerThread, escape_plan, hidden_cards, leaks  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver") or "/usr/lib/chromium/chromedriver"
+from tests.play_support import SHORT_RULES, ServerThread, chrome, escape_plan, hidden_cards, leaks  # noqa: E402
 
 
 class Recorder:
@@ -51,14 +44,7 @@ class Recorder:
 
 @pytest.fixture
 def browser():
-    if not CHROMIUM or not Path(CHROMEDRIVER).exists():
-        pytest.fail("Chromium and its driver are needed (make test installs the Debian packages "
-                    "chromium and chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1360,860"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chrome()
     yield driver
     driver.quit()
 

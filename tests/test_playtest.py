@@ -177,7 +177,7 @@ def test_summarize_command_text_and_json(tmp_path):
     assert obj["ci95"][0] < 7 / 12 < obj["ci95"][1]
     text = subprocess.run([sys.executable, "-m", "experiments.cli", "playtest", "summarize", str(log),
                            "--lab-games", "200"], capture_output=True, text=True)
-    assert "club: 12 game(s), 7 won, win rate 58%" in text.stdout
+    assert "club: 12 games, 7 won, win rate 58%" in text.stdout
 
 
 @pytest.mark.skipif("not __import__('experiments.playtest').playtest.LabWinRate.available()",

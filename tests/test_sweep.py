@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from experiments.plots import slices, swept
 from experiments.sweep import (
     Adaptive,
     Cell,
@@ -16,6 +17,7 @@ from experiments.sweep import (
     parse_config,
     play_cell,
     run_sweep,
+    summary_display,
 )
 from sim.island_escape.rules import Rules, gauge_of_length
 
@@ -153,3 +155,46 @@ def test_every_error_of_a_sweep_file_at_once(tmp_path):
     good = tmp_path / "good.toml"
     good.write_text('games = 5\n[grid]\nplayers = [3]\n')
     assert load_config(good).games == 5  # a clean file is read as it is
+
+
+def test_a_swim_by_actions_sweep_shows_every_swept_column_and_slice(tmp_path):
+    cfg = parse_config({"name": "sa", "games": 60, "seed": 2,
+                        "grid": {"players": [2, 3], "swim_cost": [1, 2], "actions_per_turn": [3, 4],
+                                 "policy": "random"}}, "sa.toml")
+    result = run_sweep(cfg, tmp_path, progress=False)
+    shown = summary_display(cfg.game, result.summary)
+    rules = ["players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn"]
+    assert rules == [c for c in shown.columns if c in rules]
+    assert len(shown) == 8 and not shown[rules].duplicated().any()  # no two rows look alike
+    assert swept(result.summary) == ["swim_cost", "actions_per_turn"]
+    parts = slices(result.summary, "swim_cost")  # a panel per actions a turn, both counts in each
+    assert sorted(key["actions_per_turn"] for key, _ in parts) == [3, 4]
+    assert sorted(len(part) for _, part in parts) == [4, 4]
+    assert (tmp_path / "figures" / "win_rate_by_swim_cost.png").stat().st_size > 10_000
+
+
+def test_a_skill_sweep_draws_the_divers_half_too(tmp_path):
+    cfg = parse_config({"name": "sk", "games": 40, "grid": {"players": 2, "variant": ["normal", "divers"],
+                                                           "skill": [0.0, 1.0]}}, "sk.toml")
+    result = run_sweep(cfg, tmp_path, progress=False)
+    parts = slices(result.summary, "skill")
+    assert sorted(key["variant"] for key, _ in parts) == ["divers", "normal"]
+    assert sum(len(part) for _, part in parts) == len(result.summary) == 4
+    assert (tmp_path / "figures" / "win_rate_by_skill.png").exists()
+
+
+def test_every_policy_of_a_gauge_sweep_gets_its_panel():
+    summary = pd.DataFrame([{"players": 2, "cards_per_treasure": c, "gauge_length": g, "gauge": "AC", "swim_cost": 2,
+                             "actions_per_turn": 4, "variant": "normal", "policy": p, "win_rate": 0.5,
+                             "ci_low": 0.4, "ci_high": 0.6} for p in ("random", "greedy") for c in (1, 2)
+                            for g in (8, 9)])
+    parts = slices(summary, "gauge_length")
+    assert {(key["cards_per_treasure"], key["player"]) for key, _ in parts} == {
+        (1, "random"), (2, "random"), (1, "greedy"), (2, "greedy")}
+
+
+def test_a_gauge_out_of_rank_order_is_refused(tmp_path):
+    with pytest.raises(SweepError, match=r"grid\.gauge: the cards must go in rank order"):
+        parse_config({"grid": {"gauge": "5C 4D AC"}}, "bad.toml")
+    with pytest.raises(SweepError, match=r"grid\.gauge: .*in rank order: AD 2C"):
+        parse_config({"grid": {"gauge": [["AD", "2C"], ["2C", "AD"]]}}, "bad.toml")

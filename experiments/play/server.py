@@ -47,6 +47,8 @@ from experiments.pages import (
     whole_number,
 )
 from experiments.play.session import BOT_POLICIES, PlayError, Session, bot_result
+from policies.game import counted
+from policies.island_escape.game import gauge_order_problem
 from sim.island_escape.boards import board_svg
 from sim.island_escape.rules import RuleError, Rules
 
@@ -174,7 +176,7 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
             if level not in LEVELS:
                 raise PlayError(f"'level' must be one of {', '.join(LEVELS)}", 400)
             if level not in levels.get(players, {}):
-                raise PlayError(f"the difficulty report has no {level} rules for {players} player(s)", 400)
+                raise PlayError(f"the difficulty report has no {level} rules for {counted(players, 'player')}", 400)
             rule_keys = dict(levels[players][level]["rules"])
         else:
             rule_keys = data.get("rules", {})
@@ -188,6 +190,9 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
             rules = Rules(**rule_keys)
         except (RuleError, TypeError) as exc:
             raise PlayError(f"bad rules: {shorten(str(exc), 200)}", 400) from None
+        problem = gauge_order_problem(rules.gauge)
+        if problem:
+            raise PlayError(f"bad rules: gauge: {shorten(problem, 200)}", 400)
         chosen = data.get("seed")
         if isinstance(chosen, str) and re.fullmatch("[0-9]{1,19}", chosen):
             chosen = int(chosen)  # the page sends digits: a number of 63 bits is beyond a JavaScript number

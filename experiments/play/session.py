@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from experiments.pages import ECHO_LIMIT, PageError, clip, shorten
+from policies.game import counted
 from policies.island_escape.runner import card_code
 from sim.island_escape import layout as L
 from sim.island_escape.engine import DOWN, Action, Game, PileSource
@@ -80,7 +81,7 @@ def action_label(action: Action, game: Game) -> str:
         target = action_place(action, game)
         tile = game.board[target]
         what = "face down" if tile.state == DOWN else pretty(tile.card)
-        verb = "Move" if action.kind == "move" else f"Swim ({game.rules.swim_cost} actions)"
+        verb = "Move" if action.kind == "move" else f"Swim ({counted(game.rules.swim_cost, 'action')})"
         return f"{verb} {action.direction} to {target[0]},{target[1]} ({what})"
     if action.kind in ("shore", "salvage"):
         card = pretty(game.board[action.place].card)
@@ -189,7 +190,7 @@ class Session:
 
     def _start_floods(self) -> None:
         self.game.start_flood_phase()
-        self.story.append(f"  the flood phase: {self.game.floods_left} flood(s)")
+        self.story.append(f"  the flood phase: {counted(self.game.floods_left, 'flood')}")
 
     # -- the flood phase, one flood at a time --
 

@@ -51,6 +51,20 @@ class ForbiddenIsland(Game):
     def setting(self, rules) -> dict:
         return {"players": rules.players, "difficulty": rules.difficulty, "start_mark": rules.start_mark}
 
+    def options_of(self, rules) -> dict:
+        options = {"players": rules.players}
+        if rules.difficulty != self.rules_from_options().difficulty:
+            options["difficulty"] = rules.difficulty
+        return options
+
+    def rule_controls(self) -> list[dict]:
+        from sim.forbidden_island.rules import DIFFICULTIES
+
+        return [{"name": "difficulty", "kind": "choice", "label": "Level (the starting water mark, F4)",
+                 "choices": [{"value": name, "label": f"{name.capitalize()} (water mark {mark})"}
+                             for name, mark in DIFFICULTIES.items()],
+                 "default": self.rules_from_options().difficulty}]
+
     def cell_key(self, rules, policy, variant):
         return f"fi_p{rules.players}_{rules.difficulty}_{policy}"
 

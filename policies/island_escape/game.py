@@ -2,7 +2,25 @@
 
 from __future__ import annotations
 
-from policies.game import Game
+from policies.game import Game, counted
+
+
+def gauge_order_problem(cards) -> str | None:
+    """Why a gauge is not laid out in rank order, top first (None when it is): the water
+    rises down the gauge A♣ A♦ 2♣ 2♦ … 5♣ 5♦ (GAUGE_CARDS, R3), and a gauge is a run or any
+    subset of it in that order. Cards that are no gauge cards, or named twice, are left to
+    Rules' own checks, which say what is wrong with them."""
+    from sim.island_escape.rules import GAUGE_CARDS
+
+    cards = [str(c).upper() for c in cards]
+    known = [c for c in cards if c in GAUGE_CARDS]
+    if len(set(known)) != len(known):
+        return None
+    ordered = sorted(known, key=GAUGE_CARDS.index)
+    if known == ordered:
+        return None
+    return (f"the cards must go in rank order, top first ({' '.join(GAUGE_CARDS)}, or any of them in that "
+            f"order), not {' '.join(cards)}; in rank order: {' '.join(ordered)}")
 
 
 class IslandEscape(Game):
@@ -25,6 +43,8 @@ class IslandEscape(Game):
                   "variant", "policy", "skill")
     action_columns = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
     replay_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
+    treasures_field = "treasures_raised"
+    skill_policy = "skilled"
 
     def rules_from_options(self, players=None, cards_per_treasure=None, gauge=None, gauge_length=None,
                            swim_cost=None, actions=None, variants=()):
@@ -42,6 +62,9 @@ class IslandEscape(Game):
             raise RuleError("give --gauge or --gauge-length, not both")
         if gauge is not None:
             changes["gauge"] = [c.strip().upper() for c in gauge.replace(",", " ").split()]
+            problem = gauge_order_problem(changes["gauge"])
+            if problem:
+                raise RuleError(f"--gauge: {problem}")
         if gauge_length is not None:
             changes["gauge"] = list(gauge_of_length(gauge_length))
         if swim_cost is not None:
@@ -51,8 +74,58 @@ class IslandEscape(Game):
         return Rules(**{**rules.as_record(), **changes})
 
     def setting_line(self, rules) -> str:
-        return (f"{rules.players} player(s), {rules.cards_per_treasure} cards a treasure, swim {rules.swim_cost}, "
-                f"{rules.actions_per_turn} actions, gauge {' '.join(rules.gauge)}")
+        return (f"{counted(rules.players, 'player')}, {counted(rules.cards_per_treasure, 'card')} a treasure, "
+                f"swim {rules.swim_cost}, {counted(rules.actions_per_turn, 'action')}, gauge {' '.join(rules.gauge)}")
+
+    def tell(self, record, echo, board=False) -> None:
+        """The narrative's story, headed by the setting in the commands' own words (setting_line),
+        so that `replay` and `simulate` name a setting alike."""
+        first = True
+
+        def told(line: str) -> None:
+            nonlocal first
+            echo(self.setting_line(record.rules) if first else line)  # the story's first line is the setting
+            first = False
+
+        super().tell(record, told, board)
+
+    def options_of(self, rules) -> dict:
+        from sim.island_escape.rules import Rules
+
+        default = Rules()
+        options = {"players": rules.players}
+        for option, field in (("cards_per_treasure", "cards_per_treasure"), ("gauge", "gauge"),
+                              ("swim_cost", "swim_cost"), ("actions", "actions_per_turn")):
+            value = getattr(rules, field)
+            if value != getattr(default, field):
+                options[option] = " ".join(value) if field == "gauge" else value
+        return options
+
+    def rule_controls(self) -> list[dict]:
+        from sim.island_escape.rules import FULL_GAUGE, GAUGE_CARDS, VARIANTS, Rules, pretty
+
+        default = Rules()
+        variants = []
+        for name in VARIANTS[1:]:
+            changed = Rules().with_variant(name)
+            sets = {option: value for option, value in self.options_of(changed).items() if option != "players"}
+            if "gauge" in sets:
+                sets["gauge"] = list(changed.gauge)
+            labels = {"divers": "Divers: a swim costs 1 action",
+                      "short": "Short game: 1 card a treasure, A♣ off the gauge"}
+            variants.append({"name": name, "label": labels.get(name, name), "sets": sets})
+        return [
+            {"name": "gauge", "kind": "cards", "label": "Gauge, top first (where the water starts)",
+             "cards": [{"code": c, "label": pretty(c), "red": c.endswith("D")} for c in GAUGE_CARDS],
+             "default": list(FULL_GAUGE)},
+            {"name": "cards_per_treasure", "kind": "number", "label": "Cards a treasure", "low": 1, "high": 5,
+             "default": default.cards_per_treasure},
+            {"name": "swim_cost", "kind": "number", "label": "Actions a swim costs", "low": 1, "high": 12,
+             "default": default.swim_cost},
+            {"name": "actions", "kind": "number", "label": "Actions a turn", "low": 1, "high": 12,
+             "default": default.actions_per_turn},
+            {"name": "variants", "kind": "variants", "label": "Named variants", "variants": variants},
+        ]
 
     def setting(self, rules) -> dict:
         return {"players": rules.players, "cards_per_treasure": rules.cards_per_treasure,
@@ -121,7 +194,11 @@ class IslandEscape(Game):
             raw = grid["gauge"]
             one = isinstance(raw, str) or all(isinstance(c, str) and len(cards(c)) == 1 for c in raw)
             for g in [raw] if one else raw:
-                gauges.append((tuple(cards(g) if isinstance(g, str) else [str(c).upper() for c in g]), None))
+                gauge = tuple(cards(g) if isinstance(g, str) else [str(c).upper() for c in g])
+                problem = gauge_order_problem(gauge)
+                if problem:
+                    raise bad("grid.gauge", problem)
+                gauges.append((gauge, None))
         else:
             for length in values("gauge_length", [len(FULL_GAUGE)]):
                 try:
