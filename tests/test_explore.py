@@ -82,7 +82,7 @@ BAD_QUERIES = [
     ("games=ten", "games"), ("policy=lookahead&games=1001", "games"), ("seed=-3", "seed"),
     ("seed=99999999999999999999", "seed"), ("game=chess", "game"), ("colour=red", "colour"),
     ("game=forbidden-island&gauge=AC", "gauge"), ("game=forbidden-island&difficulty=hard", "difficulty"),
-    ("game=forbidden-island&players=1", "players"), ("game=forbidden-island&skill=0.5", "skill"),
+    ("game=forbidden-island&players=1", "players"), ("game=forbidden-island&policy=expert&skill=0.5", "skill"),
 ]
 
 

@@ -74,7 +74,8 @@ def describe(game: Game, event: dict) -> str:
         return f"{who} plays Sandbags on {_where(game, event['place'])}"
     if k == "lift":
         passengers = ", ".join(str(p) for p in event["pawns"])
-        return f"{who} plays Helicopter Lift: player(s) {passengers} to {_where(game, event['place'])}"
+        carried = "player" if len(event["pawns"]) == 1 else "players"
+        return f"{who} plays Helicopter Lift: {carried} {passengers} to {_where(game, event['place'])}"
     if k == "liftoff":
         return f"{who} plays Helicopter Lift from Fools' Landing: the team escapes with all four treasures!"
     return k

@@ -114,8 +114,11 @@ def tell(record, echo, board: bool = False) -> None:
     from sim.island_escape.records import replay
 
     rules = record.rules
-    echo(f"{rules.players} player(s), {rules.cards_per_treasure} cards a treasure, swim {rules.swim_cost}, "
-         f"{rules.actions_per_turn} actions, gauge {' '.join(rules.gauge)}")
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+    echo(f"{count(rules.players, 'player')}, {count(rules.cards_per_treasure, 'card')} a treasure, swim "
+         f"{rules.swim_cost}, {count(rules.actions_per_turn, 'action')}, gauge {' '.join(rules.gauge)}")
     narrator = Narrator()
     shown = 0
 
