@@ -27,18 +27,18 @@ import time
 
 # (game, policy, games a timed run plays): sized so that a run takes about a second on the old code
 CASES = (
-    ("ie", "idle", 300_000),
-    ("ie", "random", 100_000),
-    ("ie", "greedy", 20_000),
-    ("ie", "novice", 10_000),
-    ("ie", "expert", 20_000),
-    ("ie", "oracle", 20_000),
-    ("ie", "skilled@0.7", 10_000),
-    ("ie", "clairvoyant", 200),
-    ("ie", "lookahead", 150),
-    ("fi", "random", 50_000),
-    ("fi", "expert", 5_000),
-    ("fi", "lookahead", 4),
+    ("ie", "idle", 2_500_000),
+    ("ie", "random", 600_000),
+    ("ie", "greedy", 70_000),
+    ("ie", "novice", 35_000),
+    ("ie", "expert", 60_000),
+    ("ie", "oracle", 60_000),
+    ("ie", "skilled@0.7", 30_000),
+    ("ie", "clairvoyant", 500),
+    ("ie", "lookahead", 400),
+    ("fi", "random", 170_000),
+    ("fi", "expert", 12_000),
+    ("fi", "lookahead", 8),
 )
 
 

@@ -8,10 +8,10 @@ Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is pl
 
 Nothing here, nor in the goal-directed policies built on it (greedy, expert and the skill axis),
 allocates on the heap: scratch arrays come from `stack_empty` and, like the play loop's borrowed
-views of the state and parameters, carry no reference count (sim/intrinsics.py), so the atomic
-counting numba does for every array passed to a function that is not inlined finds nothing to
-count (80 call sites in the expert's decision). Such a function never hands a scratch array
-back to its caller.
+views of the state and parameters, carry no reference count (sim/intrinsics.py). Each function
+numba compiles on its own borrows its array arguments on entry, so that the compiler sees
+that too and drops the counting numba would otherwise do for every array the function holds;
+none hands a scratch array back to its caller (`fill` is called as a statement).
 """
 
 import numpy as np
