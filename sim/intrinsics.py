@@ -6,8 +6,17 @@ target has BMI2). Arrays that numba does not reference-count:
 
 - `stack_empty(n, dtype)` and `stack_empty_2d(rows, cols, dtype)`: scratch on the stack of the
   function that calls them (`np.empty` would allocate on the heap and count);
-- `borrowed(a)`: a view of an array the caller owns, with no reference slot. The entries
-  borrow what Python passed in once, and everything below works on the views.
+- `borrowed(a)`: a view of an array the caller owns, with no reference slot.
+
+numba counts the references of every array a function holds, with calls to NRT_incref and
+NRT_decref that it keeps out of line, and its pruning of them gives up in a function with
+branches and loops (a helper it inlines keeps its own, inside its caller). Where the compiler
+can see that an array's reference slot is empty (a borrowed view, a stack array, or a slice or
+`.view()` of either) every count of it folds away. It cannot see that of a function's
+arguments, so each kernel and policy function that numba compiles as a function of its own
+(not `inline="always"`) borrows its array arguments on entry; the helpers it inlines then work
+on its views, and it counts nothing. An array a called function returns is one the caller
+cannot see into either: fill scratch in place (`fill(a, 0)` as a statement, not a value).
 
 These fill the fields of numba's array model (meminfo, parent, nitems, itemsize, data, shape,
 strides), which is not documented, so each is checked against its plain version (`np.empty`, the

@@ -8,6 +8,8 @@ stream (a player that draws more) never moves the others.
 import numpy as np
 from numba import njit
 
+from sim.intrinsics import borrowed
+
 U30, U27, U31, U32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -32,6 +34,7 @@ def seed_streams(rng, seed, game):
 @njit(cache=True)
 def rand_below(rng, k, n):
     """A number in [0, n) from stream k: the top 32 bits scaled by n (no slow division)."""
+    rng = borrowed(rng)
     rng[k] = rng[k] + GOLDEN
     return np.int64(((_mix(rng[k]) >> U32) * np.uint64(n)) >> U32)
 
@@ -39,6 +42,7 @@ def rand_below(rng, k, n):
 @njit(cache=True)
 def rand_unit(rng, k):
     """A number in [0, 1) from stream k (30 bits)."""
+    rng = borrowed(rng)
     return rand_below(rng, k, 1 << 30) / float(1 << 30)
 
 

@@ -174,7 +174,7 @@ from sim.forbidden_island.layout import (
     TILE_TREASURE,
     TREASURE_DECK_COUNTS,
 )
-from sim.intrinsics import popcount
+from sim.intrinsics import borrowed, popcount
 
 MAX_GOALS = 16  # per seat: four treasures, three partners each, and a pickup pull
 THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
@@ -384,6 +384,7 @@ def _uncaptured(bi, t):
 
 @njit(cache=True)
 def _card_value(s, b, bi, seat, card, capture_cards):
+    s, b, bi = borrowed(s), borrowed(b), borrowed(bi)
     lifts = bi[BI_TEAM + C_LIFT]
     if card == C_LIFT:
         return b[B_W + W_LIFT_LAST] if lifts <= 1 else b[B_W + W_LIFT_SPARE] if lifts == 2 else b[B_W + W_LIFT_MORE]
@@ -436,6 +437,7 @@ def _list_goals(s, p, b, bi, seat):
     it, or the island its moves depend on has changed since, so that the goal terms kept by
     `_place_score` are found again. Listed again only when what every seat's goals follow from
     (`_board`'s BI_INPUTS) has changed since the seat's last list."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     bi[BI_GOALS_GEN + seat] = bi[BI_GEN]
     changed = False
     if bi[BI_GOALS_INPUTS + seat] != bi[BI_INPUTS_VER]:  # else the list in its slots still holds
@@ -453,6 +455,7 @@ def _list_goals(s, p, b, bi, seat):
 
 @njit(cache=True)
 def _fill_goals(s, p, b, bi, seat):
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     if bi[BI_CAPT] == 15:
         _add_goal(b, bi, seat, b[B_W + W_TO_LANDING], np.int64(1) << s[TILE_PLACE + T_FOOLS_LANDING])
         return
@@ -531,6 +534,7 @@ def _place_score(s, p, b, bi, seat, place, actions, shored):
 @njit(cache=True)
 def _soon(s, b, bi, tile):
     """`_risk_soon` out of line, for the rare place score that reads it."""
+    s, b, bi = borrowed(s), borrowed(b), borrowed(bi)
     return _risk_soon(s, b, bi, tile)
 
 
@@ -538,6 +542,7 @@ def _soon(s, b, bi, tile):
 def _keep_entry(s, b, bi, seat, place):
     """`_place_score`'s entry for the seat at `place`: its goal term and its distances to the
     threats' slots, each found again if its versions have moved on. Needs `_goals` and `_threats`."""
+    s, b, bi = borrowed(s), borrowed(b), borrowed(bi)
     role = bi[BI_ROLE + seat]
     entry = 24 * seat + place
     row = -2  # not looked up yet
@@ -566,6 +571,7 @@ def _score_bound(s, p, b, bi, seat, actions):
     best threat within reach, two ways off, a losing tile's risk from 0 to 1), whatever the
     weights' signs. A search of the whole island for a place that gains at least so much
     (`_lift_freely`) stops here when even this bound falls short. Needs `_threats`."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     _goals(s, p, b, bi, seat)
     role = bi[BI_ROLE + seat]
     bound = 0.0
@@ -600,6 +606,7 @@ def _place_scores(s, p, b, bi, seat, actions):
     read at q, and its distance to where it can shore up a threat is the threat's row read at
     q less one (paths.shore_distance): the sweep reads the rows of the goals' and the threats'
     places (a handful, mostly built already) rather than a row from each of the 24 places."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     _goals(s, p, b, bi, seat)
     role = bi[BI_ROLE + seat]
     for q in range(24):
@@ -790,6 +797,7 @@ def _flood_odds(s, p, b, bi):
     (kept from BI_ODDS_KEY on), and each new finding gets a new version number (BI_ODDS_VER)
     that the urgencies kept by tile (`_kept_urgency`) are stamped with. The pile's order is
     compared too, though the odds read only its layers: a difference there only costs a finding."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     top = s[FPILE_N]
     nl = s[FLAYERS_N]
     ph = phase(s, p)
@@ -875,6 +883,7 @@ def _find_threats(s, p, b, bi):
     same (BI_THREATS_KEY): the flood odds, the flooded and sunk places, the places of pawns with
     nowhere to swim (their tiles are losing ones), the captures, the layout and the weights.
     Between a turn's actions only a shore-up, a capture or a stranded pawn changes it."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     bi[BI_THREATS_GEN] = bi[BI_GEN]
     _flood_odds(s, p, b, bi)
     flooded = np.int64(s[FLOODED])
@@ -933,6 +942,7 @@ def _find_threats(s, p, b, bi):
 def _lift_ok(s, p, seat, pawns_mask, to):
     """F9: may `seat` play a Helicopter Lift moving the pawns of `pawns_mask` (standing together)
     to place `to` now? (The caller asks only in a phase where `seat` may play special cards.)"""
+    s, p = borrowed(s), borrowed(p)
     if s[HAND + HAND_STRIDE * seat + C_LIFT] <= 0 or pawns_mask <= 0 or pawns_mask >> p[P_PLAYERS]:
         return False
     at = s[PAWN + low_seat(pawns_mask)]
@@ -950,6 +960,7 @@ def _lift_code(seat, pawns_mask, place):
 @njit(cache=True)
 def _liftoff(s, p, lo, hi):
     """F13: the lift-off of the lowest seat of lo ... hi-1 holding a Lift, or -1."""
+    s, p = borrowed(s), borrowed(p)
     if not can_lift_off(s, p):
         return -1
     for seat in range(lo, hi):
@@ -963,12 +974,14 @@ def choose_code(s, p, b, bi):
     """expert_reference.choose over the kernel state: the code of the action it takes (never
     -1 while the game runs). `b` (NB floats, the weights from B_W on) and `bi` (NBI ints) are
     scratch arrays the caller keeps for the whole run."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     return _choose_code(s, p, b, bi, phase(s, p))
 
 
 @njit(cache=True)
 def _choose_code(s, p, b, bi, ph):
     """`choose_code` in phase `ph` (`choose` has found it already)."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     seat = -1
     targets = np.int64(0)
     if ph == PH_SWIM:  # F11: no special card while a pawn swims
@@ -1011,6 +1024,7 @@ def _draw_needs_no_card(s, p, b, ph):
     Landing (`_lift_to_landing`: all four treasures held and two Lifts) or, before a flood card,
     save a flooded tile worth a losing tile (`_rescue`): Fools' Landing, a pickup tile whose
     twin has sunk, or the tile of a pawn with nowhere to swim (`_tile_value`)."""
+    s, p, b = borrowed(s), borrowed(p), borrowed(b)
     return _no_card_at_draw(s, p, ph, b[B_W + W_LOSING], b[B_W + W_PLAIN], b[B_W + W_PICKUP_TWIN])
 
 
@@ -1082,6 +1096,7 @@ def _special_card(s, p, b, bi, ph):
 @njit(cache=True)
 def _bags_freely(s, p, b, bi):
     """expert_reference._bags_freely (the Sandbags of the fullest hand, ties to the lowest seat)."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     _threats(s, p, b, bi)
     if bi[BI_NTHR] == 0 or b[B_THRW] < b[B_W + W_BAGS_FREELY]:
         return -1
@@ -1109,6 +1124,7 @@ def _lift_freely(s, p, b, bi):
 @njit(cache=True)
 def _fly_freely(s, p, b, bi):
     """`_lift_freely` once the table holds Lifts enough and the player may fly."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     me = s[CUR]
     _threats(s, p, b, bi)
     here = bi[BI_PAWN + me]
@@ -1136,6 +1152,7 @@ def _fly_freely(s, p, b, bi):
 
 @njit(cache=True)
 def _rescue(s, p, b, bi):
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     players = bi[BI_PLAYERS]
     if bi[BI_TEAM + C_SANDBAGS] == 0 and bi[BI_TEAM + C_LIFT] == 0:
         return -1  # nothing to rescue with
@@ -1166,6 +1183,7 @@ def _rescue(s, p, b, bi):
 
 @njit(cache=True)
 def _safe_spot(s, p, b, bi, seat):
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     best = s[TILE_PLACE + T_FOOLS_LANDING]
     found = False
     best_score = 0.0
@@ -1192,6 +1210,7 @@ def _lift_to_landing(s, p, b, bi):
 @njit(cache=True)
 def _gather_at_landing(s, p, b, bi):
     """`_lift_to_landing` once all four treasures are held and the table has two Lifts."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     players = bi[BI_PLAYERS]
     landing = s[TILE_PLACE + T_FOOLS_LANDING]
     best_mask, best_size = 0, 0
@@ -1258,6 +1277,7 @@ def _lift_to_capture(s, p, b, bi):
 @njit(cache=True)
 def _fly_to_capture(s, p, b, bi):
     """`_lift_to_capture` for a player holding the cards of a capture."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     me = s[CUR]
     role = bi[BI_ROLE + me]
     for t in range(4):
@@ -1296,6 +1316,7 @@ def _lift_to_trade(s, p, b, bi):
 @njit(cache=True)
 def _fly_to_trade(s, p, b, bi):
     """`_lift_to_trade` for a player holding cards of a treasure another seat collects."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     me = s[CUR]
     role = bi[BI_ROLE + me]
     for t in range(4):
@@ -1317,6 +1338,7 @@ def _fly_to_trade(s, p, b, bi):
 
 @njit(cache=True)
 def _swim(s, p, b, bi, seat, targets):
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     best, best_score = -1, 0.0
     for q in range(24):
         if not _bit(targets, q):
@@ -1332,6 +1354,7 @@ def _swim(s, p, b, bi, seat, targets):
 
 @njit(cache=True)
 def _discard(s, p, b, bi, seat):
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     worst, worst_value = -1, 0.0
     for c in range(6):
         if _count(bi, seat, c) == 0:
@@ -1364,6 +1387,7 @@ def _discard(s, p, b, bi, seat):
 @njit(cache=True)
 def _lift_instead(s, p, b, bi, seat):
     """expert_reference._lift_instead."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     _threats(s, p, b, bi)
     stand = standing(s)
     best_pawn, best_to, best_gain = -1, -1, 0.0
@@ -1395,6 +1419,7 @@ def _better(a, score, best, best_score):
 
 @njit(cache=True)
 def _shore_worth(s, b, bi, place):
+    s, b, bi = borrowed(s), borrowed(b), borrowed(bi)
     return b[B_VALUE + s[PLACE_TILE + place]] * _kept_urgency(s, b, bi, s[PLACE_TILE + place]) + 0.5
 
 
@@ -1406,6 +1431,7 @@ def _turn_action(s, p, b, bi):
     pushed pawn where it stands) computed once. The Pilot's flights and the Navigator's pushes
     (up to 23 and 36 place scores) come last, each group skipped when an upper bound of its
     scores (`_score_bound`) falls below the best action found: none of them could be chosen."""
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     _threats(s, p, b, bi)
     me = s[CUR]
     role = bi[BI_ROLE + me]
@@ -1492,6 +1518,7 @@ def _below(top, best_score):
 
 @njit(cache=True)
 def _give_score(s, p, b, bi, giver, to, card):
+    s, p, b, bi = borrowed(s), borrowed(p), borrowed(b), borrowed(bi)
     if not _uncaptured(bi, card) or bi[BI_COLLECTOR + card] != to:
         return -1.0
     size = 0
@@ -1579,6 +1606,7 @@ def choose(s, p, pp, acts, n, rng):
     choice there; called blind (n = 0, as the play loop does for this policy) it writes its
     choice's code into acts[0] and returns 0. The scratch arrays live at the end of `pp` (an
     int64 view of the float64 slots: nothing allocated)."""
+    s, p, pp, acts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(acts), borrowed(rng)
     ph = phase(s, p)
     code = _draw_without_board(s, p, pp, ph)  # most decisions of a game: no weights read
     if code < 0:

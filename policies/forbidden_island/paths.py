@@ -30,6 +30,7 @@ from numba.extending import intrinsic
 
 from policies.forbidden_island.expert_reference import FAR
 from sim.forbidden_island.layout import FLOODED, NEIGH, NEIGH8, NPLACES, SUNK
+from sim.intrinsics import borrowed
 
 WALK, WALK_CORNERS, DIVE = 0, 1, 2  # the three kinds of step
 _GRAPH = NPLACES + NPLACES * NPLACES  # a row stamp per place, then the rows
@@ -91,6 +92,7 @@ def _stand(s):
 def _chains(s, arr, at, stamp):
     """The Diver's chains: the groups of flooded or sunk places joined by side steps, as place
     masks from arr[at + _POOLS + 2] on (found once an island)."""
+    s, arr = borrowed(s), borrowed(arr)
     base = at + _POOLS
     if arr[base] == stamp:
         return
@@ -128,6 +130,7 @@ def _dive_ring(arr, at, frontier, stand):
 def _build_row(arr, at, graph, row, src, stand):
     """arr[row + q]: the fewest moves of kind `graph` from `src` to q over the standing places;
     FAR where q cannot be reached or either place has sunk."""
+    arr = borrowed(arr)
     for q in range(NPLACES):
         arr[row + q] = FAR
     if not (stand >> src) & 1:

@@ -61,6 +61,7 @@ def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
 @njit(cache=True)
 def play_game(s, p, pid, pp, rng, acts, seed, game, log, logging):
     """Deal game `game` of `seed` and play it to its end; returns the number of logged codes."""
+    s, p, pp, rng, acts, log = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng), borrowed(acts), borrowed(log)
     K.init_game(s, p, rng, seed, game)
     return max(play_on(s, p, pid, pp, rng, acts, log, 0 if logging else -1, 0), 0)
 
@@ -70,6 +71,7 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
     """Play the games of rows lo ... hi-1 of `out` (row i is game first_game + i). Each game's
     randomness depends only on (seed, game), so any split into chunks and threads gives the same
     table; `nogil` lets the runner play chunks on several threads."""
+    p, pp, out = borrowed(p), borrowed(pp), borrowed(out)
     s = stack_empty(NSTATE, np.int32)
     rng = stack_empty(3, np.uint64)
     acts = stack_empty(MAX_LEGAL, np.int64)
@@ -87,6 +89,7 @@ def play_chunk(p, pid, pp, seed, first_game, out, lo, hi):
 def play_logged(p, pid, pp, seed, game, out, log):
     """One game with every decision's code logged; `out[0]` receives its results row.
     Returns the number of codes (log.size when the log ran out: the caller refuses that)."""
+    p, pp, out, log = borrowed(p), borrowed(pp), borrowed(out), borrowed(log)
     s = stack_empty(NSTATE, np.int32)
     rng = stack_empty(3, np.uint64)
     acts = stack_empty(MAX_LEGAL, np.int64)

@@ -7,6 +7,7 @@ Helicopter Lift has hundreds of codes, so this player lifts whenever someone hol
 from numba import njit
 
 from sim.forbidden_island.layout import STREAM_POLICY
+from sim.intrinsics import borrowed
 from sim.streams import rand_below
 
 DESCRIPTION = "uniform over the legal actions (any player's special cards included)"
@@ -14,4 +15,5 @@ DESCRIPTION = "uniform over the legal actions (any player's special cards includ
 
 @njit(cache=True)
 def choose(s, p, pp, acts, n, rng):
+    s, p, pp, acts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(acts), borrowed(rng)
     return rand_below(rng, STREAM_POLICY, n)

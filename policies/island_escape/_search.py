@@ -8,10 +8,10 @@ Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is pl
 
 Nothing here, nor in the goal-directed policies built on it (greedy, expert and the skill axis),
 allocates on the heap: scratch arrays come from `stack_empty` and, like the play loop's borrowed
-views of the state and parameters, carry no reference count (sim/intrinsics.py), so the atomic
-counting numba does for every array passed to a function that is not inlined finds nothing to
-count (80 call sites in the expert's decision). Such a function never hands a scratch array
-back to its caller.
+views of the state and parameters, carry no reference count (sim/intrinsics.py). Each function
+numba compiles on its own borrows its array arguments on entry, so that the compiler sees
+that too and drops the counting numba would otherwise do for every array the function holds;
+none hands a scratch array back to its caller (`fill` is called as a statement).
 """
 
 import numpy as np
@@ -19,7 +19,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from sim.intrinsics import stack_empty
+from sim.intrinsics import borrowed, stack_empty
 from sim.island_escape.layout import (
     A_END,
     A_GIVE,
@@ -400,11 +400,13 @@ def costs_and_nearer(p, tiles, mine, others, dist, level):
     places get their cost in a vector of the LANES costs (`_set_lanes`). With swims of cost 1 or
     2 (the rulebook's and the divers' rules) one loop without branches runs both searches, the
     pending levels in registers; dearer swims go through a ring of 16 levels (P_SWIM <= 12)."""
+    p, dist, level = borrowed(p), borrowed(dist), borrowed(level)
     swim = p[P_SWIM]
     sea = FULL & ~tiles if swim <= p[P_ACTIONS] else 0  # no turn has the actions for a swim: none
     mine &= tiles
     others &= tiles
-    costs = fill_lanes(stack_empty(LANES, np.float64), INF)
+    costs = stack_empty(LANES, np.float64)
+    fill_lanes(costs, INF)
     settled = 0
     nearer = 0
     c = 0
@@ -495,6 +497,7 @@ def path_costs(p, tiles, sources, dist):
 
 @njit(cache=True)
 def dist_from(p, tiles, src, dist):
+    p, dist = borrowed(p), borrowed(dist)
     path_costs(p, tiles, np.int64(1) << src, dist)
 
 
@@ -740,6 +743,7 @@ def raise_discard(s, p, me, suit):
 @njit(cache=True)
 def raise_is_safe(s, p, me, suit):
     """A raise that does not end the game by R17 (a short raise may spend needed cards)."""
+    s, p = borrowed(s), borrowed(p)
     cards = raise_discard(s, p, me, suit)
     if cards == 0:
         return False
@@ -773,6 +777,7 @@ def turns_left(s, p):
 def hit_chance(s, place, floods):
     """Chance that `place` is hit by one of the next `floods` floods, from the public piles:
     in this pass only while its column and its row are both undrawn (R19)."""
+    s = borrowed(s)
     pos = s[PILE_POS]
     m = 5 - pos
     c = place % 5 + 1
@@ -849,6 +854,7 @@ def suit_needs(s, p, team, need):
 def board_context(s, p, tiles, kpos, down, ctx):
     """ctx: the targets (R16, `targets_mask`) and the pawns; the fills are left for the accessors
     below to work out when first asked for."""
+    s, p, kpos, ctx = borrowed(s), borrowed(p), borrowed(kpos), borrowed(ctx)
     ctx[CX_TARGETS] = targets_mask(s, kpos, tiles, down)
     ctx[CX_PAWNS] = pawn_mask(s, p)
     ctx[CX_REACH] = -1
@@ -894,6 +900,7 @@ def salvage_ok_in(p, tiles, t, home_reaches_all, ctx):
     """0: salvaging `t` cuts a target off (R16) or, with `home_reaches_all`, strands a target
     away from the helicopter; 1: allowed but a walking path from the helicopter to a target
     breaks; 2: fine. Tested against the `board_context` ctx of this decision."""
+    p, ctx = borrowed(p), borrowed(ctx)
     swims = p[P_SWIM] <= p[P_ACTIONS]
     need = ctx[CX_TARGETS] & ~(1 << t)
     if home_reaches_all:  # from the helicopter first: with a pawn in its piece, the pawns' test is answered
@@ -989,6 +996,7 @@ def step_toward(s, p, legal, here, dist):
 @njit(cache=True)
 def walk_home(s, p, legal, here, tiles):
     """A step along a shortest path to the helicopter (A_END if none improves)."""
+    s, p = borrowed(s), borrowed(p)
     dist = stack_empty(LANES, np.float64)
     dist_from(p, tiles, CENTRE, dist)
     return step_toward(s, p, legal, here, dist)

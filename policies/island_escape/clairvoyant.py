@@ -11,15 +11,18 @@ from numba import njit
 
 from policies.island_escape.expert import pick_escape
 from policies.island_escape.lookahead import search
+from sim.intrinsics import borrowed
 
 DESCRIPTION = "CHEAT: lookahead on the true deal and flood order (how much is luck; not fair)"
 
 
 @njit(cache=True)  # may create arrays: see policies/island_escape/dispatch.py
 def choose(s, p, pp, legal, rng):
+    s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return search(s, p, pp, legal, rng, True)
 
 
 @njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
+    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, True)

@@ -73,6 +73,7 @@ from policies.island_escape._search import (
     tile_degree,
     walk_home,
 )
+from sim.intrinsics import borrowed
 from sim.island_escape.layout import (
     A_END,
     A_RAISE,
@@ -150,6 +151,7 @@ def _w(pp, k):
 def hit_risk(s, place, floods, cheat):
     """Chance that `place` is hit by one of the next `floods` floods. Fair: from the drawn
     column and row cards of this pass (R19). Cheat: the undrawn pile order is read."""
+    s = borrowed(s)
     if not cheat:
         return hit_chance(s, place, floods)
     pos = s[PILE_POS]
@@ -178,6 +180,7 @@ def king_places(s, kpos, cheat, sc):
 def _bridges_among(p, tiles, cand, ctx):
     """The flooded tiles of the mask `cand` whose sinking would cut a target off from the pawns
     (R16; ctx: `board_context`): guarded like Kings when W_BRIDGE is on."""
+    p, ctx = borrowed(p), borrowed(ctx)
     return cut_off_without(tiles, cand, ctx[CX_PAWNS], ctx[CX_TARGETS], p[P_SWIM] <= p[P_ACTIONS])
 
 
@@ -195,6 +198,7 @@ def _spare_shore(s, p, legal, tiles, ctx, need, level, cheat):
     """A shore-up for actions that would otherwise be lost: tiles that can still be hit soon
     first, bridges and needed tiles before the rest. The chances are worked out only where a
     legal shore-up reaches (`spare_shore` reads no other place)."""
+    s, p, ctx, need = borrowed(s), borrowed(p), borrowed(ctx), borrowed(need)
     soon = stack_empty(25, np.float64)
     here = s[PAWN + s[CUR]]
     for d in range(5):
@@ -259,7 +263,8 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
     # salvage a needed next-door land tile, from the edge: the suit's collector, or anyone when
     # a treasure needs at least W_ANY cards
     any_collects = cpt >= _w(pp, W_ANY)
-    salvage = fill(stack_empty(4, np.int64), 0)
+    salvage = stack_empty(4, np.int64)
+    fill(salvage, 0)
     for suit in range(4):
         if need[suit] and (mine[suit] >= other[suit] or any_collects):
             salvage[suit] = 1
@@ -268,7 +273,8 @@ def decide(s, p, pp, legal, cheat, misjudge, forget, rng):
         return a
 
     left = s[ACTS]
-    init = fill_lanes(stack_empty(LANES, np.float64), INF)
+    init = stack_empty(LANES, np.float64)
+    fill_lanes(init, INF)
     raise_goals(s, p, me, kpos, init, _w(pp, W_RAISE))
 
     # the goals that another pawn's being nearer makes worth less: needed face-up land tiles (the
@@ -405,10 +411,12 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
 def choose(s, p, pp, legal, rng):
+    s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return decide(s, p, pp, legal, False, 0.0, False, rng)
 
 
 @njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
+    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, False)
 

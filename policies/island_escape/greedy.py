@@ -72,6 +72,7 @@ from policies.island_escape._search import (
     tile_degree,
     walk_home,
 )
+from sim.intrinsics import borrowed
 from sim.island_escape.layout import (
     A_END,
     A_RAISE,
@@ -111,12 +112,14 @@ DEFAULTS = np.array([10.0, 8.0, 3.0, 5.0, 1.0, 0.5, 2.0, 3.0])
 @njit(cache=True)
 def _weights(pp, w):
     """w[k] = pp[k], or its default where pp has no slot k or holds a zero."""
+    pp, w = borrowed(pp), borrowed(w)
     for k in range(DEFAULTS.shape[0]):
         w[k] = pp[k] if k < pp.shape[0] and pp[k] != 0.0 else DEFAULTS[k]
 
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
 def choose(s, p, pp, legal, rng):
+    s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
     me = s[CUR]
@@ -165,7 +168,8 @@ def choose(s, p, pp, legal, rng):
         return a
 
     # (7) goals
-    init = fill_lanes(stack_empty(LANES, np.float64), INF)
+    init = stack_empty(LANES, np.float64)
+    fill_lanes(init, INF)
     raise_goals(s, p, me, kpos, init, w[W_RAISE])
 
     # explore while a King or a needed card may hide face down
@@ -221,7 +225,9 @@ def choose(s, p, pp, legal, rng):
     if a != A_END:
         return a
     # (8) at the goal: spare actions shore up next-door floods, bridges and needed tiles first
-    a = spare_shore(s, p, legal, tiles, ctx, collect, fill(stack_empty(25, np.float64), 0.0))
+    soon = stack_empty(25, np.float64)
+    fill(soon, 0.0)
+    a = spare_shore(s, p, legal, tiles, ctx, collect, soon)
     if a >= 0:
         return a
     return A_END
@@ -230,6 +236,7 @@ def choose(s, p, pp, legal, rng):
 @njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
     """R15: the option with most tile neighbours, then nearest the helicopter."""
+    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     tiles = np.int64(s[TILES])
     dist = stack_empty(LANES, np.float64)
     dist_from(p, tiles, CENTRE, dist)

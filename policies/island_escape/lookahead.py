@@ -52,7 +52,7 @@ from numba import njit
 import sim.island_escape.kernel as K
 from policies.island_escape import expert, play
 from policies.island_escape._search import fill
-from sim.intrinsics import stack_empty
+from sim.intrinsics import borrowed, stack_empty
 from sim.island_escape.layout import (
     CARD,
     COLP,
@@ -81,6 +81,7 @@ MAX_WORLDS = 256
 
 @njit(cache=True)
 def _param(pp, k, default):
+    pp = borrowed(pp)
     if k < pp.shape[0] and pp[k] != 0.0:
         return pp[k]
     return default
@@ -101,6 +102,7 @@ def _sort_small(a, n):
 def determinize(s, t, rng):
     """Write into `t` a copy of `s` whose hidden parts are drawn at random (policy stream of
     `rng`) from everything consistent with the public state."""
+    s, t, rng = borrowed(s), borrowed(t), borrowed(rng)
     for i in range(NSTATE):
         t[i] = s[i]
     down = np.empty(25, dtype=np.int64)
@@ -143,6 +145,7 @@ def rollout(t, p, pp, first, rr, opts, log, horizon, still):
     """Play action `first` for the current pawn of `t`, then the game on with expert (for
     `horizon` turns, 0: to the end); returns the score: 1 for a win, `still` for a game still
     going at the horizon, plus 0.05 per raised treasure."""
+    t, p, pp, rr, opts, log = borrowed(t), borrowed(p), borrowed(pp), borrowed(rr), borrowed(opts), borrowed(log)
     K.apply_action(t, p, first, log, -1)
     if t[OUTCOME] < 0:
         play.play_on(t, p, EXPERT_ID, pp, rr, opts, log, -1, horizon)
@@ -157,6 +160,8 @@ def rollout(t, p, pp, first, rr, opts, log, horizon, still):
 @njit(cache=True)
 def _score(worlds, seeds, w, a, p, none, u, rr, opts, log, horizon, still, value, done):
     """The score of action `a` in world `w`, computed once (value/done cache it)."""
+    worlds, seeds, p, none, u = borrowed(worlds), borrowed(seeds), borrowed(p), borrowed(none), borrowed(u)
+    rr, opts, log, value, done = borrowed(rr), borrowed(opts), borrowed(log), borrowed(value), borrowed(done)
     if done[a, w]:
         return value[a, w]
     for i in range(NSTATE):
@@ -174,6 +179,7 @@ def _score(worlds, seeds, w, a, p, none, u, rr, opts, log, horizon, still, value
 def _make_worlds(s, rng, worlds, seeds, lo, hi, exact):
     """Worlds lo … hi-1: sampled completions of the hidden state (fair), or with `exact` the
     true state and the game's own flood stream (the clairvoyant's one world)."""
+    s, rng, worlds, seeds = borrowed(s), borrowed(rng), borrowed(worlds), borrowed(seeds)
     for w in range(lo, hi):
         if exact:
             for i in range(NSTATE):
@@ -191,7 +197,9 @@ def _make_worlds(s, rng, worlds, seeds, lo, hi, exact):
 @njit(cache=True)
 def search(s, p, pp, legal, rng, exact):
     """The action to play: expert's unless another is confirmed better (see the module doc)."""
-    none = fill(stack_empty(1, np.float64), 0.0)  # expert's default weights, counted by nobody
+    s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
+    none = stack_empty(1, np.float64)  # expert's default weights, counted by nobody
+    fill(none, 0.0)
     base = expert.choose(s, p, none, legal, rng)
     nlegal = popcount(legal & 0xFFFFFFFF) + popcount(legal >> 32)
     if nlegal <= 1:
@@ -298,9 +306,11 @@ def search(s, p, pp, legal, rng, exact):
 
 @njit(cache=True)  # may create arrays: see policies/island_escape/dispatch.py
 def choose(s, p, pp, legal, rng):
+    s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return search(s, p, pp, legal, rng, False)
 
 
 @njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
+    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return expert.escape(s, p, pp, pawn, opts, n, rng)

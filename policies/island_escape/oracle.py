@@ -9,15 +9,18 @@ fair search, beats it; `clairvoyant` is the lab's bound for how much is luck.
 from numba import njit
 
 from policies.island_escape.expert import decide, pick_escape
+from sim.intrinsics import borrowed
 
 DESCRIPTION = "CHEAT: expert that reads face-down cards and the flood order (for comparison; not fair)"
 
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
 def choose(s, p, pp, legal, rng):
+    s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return decide(s, p, pp, legal, True, 0.0, False, rng)
 
 
 @njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
+    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, True)

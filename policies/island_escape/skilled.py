@@ -27,6 +27,7 @@ from numba import njit
 
 from policies.island_escape._search import fill, stack_empty
 from policies.island_escape.expert import decide, pick_escape
+from sim.intrinsics import borrowed
 from sim.island_escape.layout import A_MOVE, STREAM_POLICY, rand_below, rand_unit
 
 DESCRIPTION = "expert with a person's mistakes (misjudged goals, forgotten floods, wandering); --skill 0-1"
@@ -70,9 +71,11 @@ def _random_move(legal, rng):
 @njit(cache=True)
 def choose_at(s, p, legal, rng, skill):
     """The action of a player of `skill` (shared with `novice`, a fixed point of the axis)."""
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     care = 1.0 - min(max(skill, 0.0), 1.0)
     # no weights: the expert's defaults; on the stack, so that no decision allocates
-    none = fill(stack_empty(1, np.float64), 0.0)
+    none = stack_empty(1, np.float64)
+    fill(none, 0.0)
     if care <= 0.0:
         return decide(s, p, none, legal, False, 0.0, False, rng)
     if rand_unit(rng, STREAM_POLICY) < WANDER * care:
@@ -85,9 +88,11 @@ def choose_at(s, p, legal, rng, skill):
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
 def choose(s, p, pp, legal, rng):
+    s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return choose_at(s, p, legal, rng, pp[SKILL])
 
 
 @njit(cache=True)
 def escape(s, p, pp, pawn, opts, n, rng):
+    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, False)

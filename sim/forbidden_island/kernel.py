@@ -129,7 +129,7 @@ from sim.forbidden_island.layout import (
     TURN,
     WATERS_RISEN,
 )
-from sim.intrinsics import popcount
+from sim.intrinsics import borrowed, popcount
 from sim.streams import rand_below, seed_streams
 
 # --- small queries -----------------------------------------------------------------------------------
@@ -159,6 +159,7 @@ def low_seat(mask):
 @njit(cache=True)
 def over_limit(s, p):
     """engine.over_limit (F8): the seat holding more cards than the limit, or -1."""
+    s, p = borrowed(s), borrowed(p)
     for seat in range(p[P_PLAYERS]):
         if s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:
             return seat
@@ -168,6 +169,7 @@ def over_limit(s, p):
 @njit(cache=True)
 def phase(s, p):
     """engine.phase: PH_OVER, PH_SWIM, PH_DISCARD, or the stage (actions, treasure, flood draw)."""
+    s, p = borrowed(s), borrowed(p)
     if s[OUTCOME] >= 0:
         return PH_OVER
     if s[SWIMMERS]:
@@ -207,6 +209,7 @@ def seats_at(s, p, place):
 def diver_chain_ends(s, start):
     """engine._diver_chain_ends: standing tiles next to a chain of flooded or sunk places from
     `start` (or next to `start`), other than `start`."""
+    s = borrowed(s)
     wet = np.int64(s[FLOODED]) | np.int64(s[SUNK])
     stand = standing(s)
     seen = np.int64(1) << start
@@ -227,6 +230,7 @@ def diver_chain_ends(s, start):
 @njit(cache=True)
 def move_targets(s, p, seat):
     """engine.move_targets: a walk to a standing neighbour; the Diver also through chains."""
+    s, p = borrowed(s), borrowed(p)
     here = s[PAWN + seat]
     role = s[ROLE + seat]
     m = near(here, role) & standing(s)
@@ -239,6 +243,7 @@ def move_targets(s, p, seat):
 def fly_targets(s, p, seat):
     """engine.fly_targets (F10): the Pilot, once a turn, to any standing tile but its own, the
     ones it could walk to included."""
+    s, p = borrowed(s), borrowed(p)
     if s[ROLE + seat] != ROLE_PILOT or s[FLEW]:
         return np.int64(0)
     return standing(s) & ~(np.int64(1) << s[PAWN + seat])
@@ -248,6 +253,7 @@ def fly_targets(s, p, seat):
 def navigate_targets(s, p, pawn):
     """engine.navigate_targets: up to two steps of the pawn's own walk; the Diver may cross one
     sunk place; the pawn ends on a standing tile other than its start."""
+    s, p = borrowed(s), borrowed(p)
     role = s[ROLE + pawn]
     if role == ROLE_NAVIGATOR:
         return np.int64(0)
@@ -269,6 +275,7 @@ def navigate_targets(s, p, pawn):
 @njit(cache=True)
 def shore_targets(s, p, seat):
     """engine.shore_targets: flooded tiles at the player's place or next to it."""
+    s, p = borrowed(s), borrowed(p)
     here = s[PAWN + seat]
     return ((np.int64(1) << here) | near(here, s[ROLE + seat])) & np.int64(s[FLOODED])
 
@@ -276,6 +283,7 @@ def shore_targets(s, p, seat):
 @njit(cache=True)
 def escape_targets(s, p, seat):
     """engine.escape_targets (F11): where a pawn whose tile sank may swim; 0 means it drowns."""
+    s, p = borrowed(s), borrowed(p)
     role = s[ROLE + seat]
     here = s[PAWN + seat]
     stand = standing(s)
@@ -299,6 +307,7 @@ def escape_targets(s, p, seat):
 @njit(cache=True)
 def give_receivers(s, p, seat):
     """engine._give_receivers: seats on the giver's tile; anyone for the Messenger."""
+    s, p = borrowed(s), borrowed(p)
     if s[ROLE + seat] == ROLE_MESSENGER:
         return ((1 << p[P_PLAYERS]) - 1) & ~(1 << seat)
     return seats_at(s, p, s[PAWN + seat]) & ~(1 << seat)
@@ -307,6 +316,7 @@ def give_receivers(s, p, seat):
 @njit(cache=True)
 def can_capture(s, p, seat):
     """engine._capturable (F12): the treasure `seat` can capture where it stands, or -1."""
+    s, p = borrowed(s), borrowed(p)
     t = TILE_TREASURE[s[PLACE_TILE + s[PAWN + seat]]]
     if t < 0 or (s[CAPTURED] >> t) & 1:
         return -1
@@ -318,6 +328,7 @@ def can_capture(s, p, seat):
 @njit(cache=True)
 def can_lift_off(s, p):
     """engine._can_lift_off (F13): all four treasures and every pawn on Fools' Landing."""
+    s, p = borrowed(s), borrowed(p)
     if s[CAPTURED] != 15:
         return False
     landing = s[TILE_PLACE + T_FOOLS_LANDING]
@@ -330,6 +341,7 @@ def can_lift_off(s, p):
 @njit(cache=True)
 def top_layer_mask(s):
     """Tile mask of the flood pile's top layer: the cards drawn next, in an unknown order."""
+    s = borrowed(s)
     m = np.int64(0)
     if s[FLAYERS_N] == 0:
         return m
@@ -341,6 +353,7 @@ def top_layer_mask(s):
 @njit(cache=True)
 def decider(s, a):
     """The seat that takes decision `a` (engine.Game.decider)."""
+    s = borrowed(s)
     if a < A_DISCARD:
         return s[CUR]
     if a < A_SWIM:
@@ -370,6 +383,7 @@ def _emit(out, n, base, mask):
 def turn_actions(s, p, out, n):
     """engine._turn_actions: the current player's actions (F5, F10, F12), into out[n:]; returns the
     new n. Public: a player that lists its own candidates (expert) starts from these."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
     me = s[CUR]
     role = s[ROLE + me]
     n = _emit(out, n, A_MOVE, move_targets(s, p, me))
@@ -399,6 +413,7 @@ def turn_actions(s, p, out, n):
 @njit(cache=True)
 def _special_actions(s, p, lo, hi, out, n):
     """engine._special_actions (F9, F13): Helicopter Lift and Sandbags of seats lo ... hi-1."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
     stand = standing(s)
     players = p[P_PLAYERS]
     for seat in range(lo, hi):
@@ -424,6 +439,7 @@ def _special_actions(s, p, lo, hi, out, n):
 @njit(cache=True)
 def legal_actions(s, p, out):
     """Every action any player may take now, written to out[:n]; returns n (0 once over)."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
     ph = phase(s, p)
     if ph == PH_OVER:
         return 0
@@ -466,6 +482,7 @@ def _shuffle_stretch(s, lo, hi, rng, stream):
 @njit(cache=True)
 def _refill_treasure(s, rng):
     """F7: the treasure discard, shuffled, becomes the draw pile."""
+    s, rng = borrowed(s), borrowed(rng)
     n = 0
     for c in range(NCARDS):
         for _ in range(s[TDISC + c]):
@@ -480,6 +497,7 @@ def _refill_treasure(s, rng):
 @njit(cache=True)
 def _push_flood_discard(s, rng):
     """F6/F7: the flood discard, shuffled, goes on top of the flood pile as a new layer."""
+    s, rng = borrowed(s), borrowed(rng)
     lo = s[FPILE_N]
     n = lo
     disc = np.int64(s[FDISC])
@@ -502,6 +520,7 @@ def _push_flood_discard(s, rng):
 def deal(s, p, rng):
     """The kernel's own deal from the deal stream: island, flood deck, treasure deck, then roles
     (last, so that the island and decks of a game do not depend on the player count)."""
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     for i in range(NPLACES):
         s[PLACE_TILE + i] = i
         s[FPILE + i] = i
@@ -539,6 +558,7 @@ def set_up(s, p, rng):
     """engine.Game.__post_init__ and _set_up (F1, F3) from the island, roles and decks in `s`:
     pawns on their start tiles, six floods, two cards each with Waters Rise! set aside and
     shuffled back."""
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     players = p[P_PLAYERS]
     s[FLOODED] = 0
     s[SUNK] = 0
@@ -601,6 +621,7 @@ def set_up(s, p, rng):
 @njit(cache=True)
 def init_game(s, p, rng, seed, game):
     """Game `game` of `seed`: the random streams, the kernel's deal and the setup."""
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     seed_streams(rng, seed, game)
     deal(s, p, rng)
     set_up(s, p, rng)
@@ -695,6 +716,7 @@ def loss_cause(s, p):
 @njit(cache=True)
 def _advance(s, p):
     """engine._advance (F5): the turn moves on once nothing is pending."""
+    s, p = borrowed(s), borrowed(p)
     if s[OUTCOME] >= 0 or s[SWIMMERS] or over_limit(s, p) >= 0:
         return
     if s[STAGE] == STAGE_ACTIONS and s[ACTS] == 0:
@@ -724,6 +746,7 @@ def apply_action(s, p, a, rng):
     (a swim only takes a swimmer off the list; a capture can only end the treasure cause), and
     the game was running before it, so no cause held then (engine.apply checks after every
     action and finds the same)."""
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     if a == A_DRAW or a == A_FLOOD:
         if a == A_DRAW:  # of the causes only the water can hold now (`_draw` checks it)
             _draw(s, p, rng)
@@ -811,6 +834,7 @@ def apply_action(s, p, a, rng):
 @njit(cache=True)
 def write_result(s, p, out, row):
     """One row of layout.RESULT_FIELDS."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
     out[row, 0] = s[OUTCOME]
     out[row, 1] = s[TURN]
     out[row, 2] = popcount(s[CAPTURED])

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.intrinsics import borrowed
 from sim.island_escape.layout import (
     A_END,
     A_GIVE,
@@ -167,6 +168,7 @@ def deal_layout(rng, cards_out):
 
 @njit(cache=True)
 def init_game(s, p, rng, seed, game):
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     seed_streams(rng, seed, game)
     for i in range(NSTATE):
         s[i] = 0
@@ -250,6 +252,7 @@ def check_state_losses(s, p):
 @njit(cache=True)
 def raise_cards(s, p, me, suit):
     """The cards a raise on `suit` discards, as a bit mask (R12); 0 if it cannot be raised."""
+    s, p = borrowed(s), borrowed(p)
     return raise_discard_cards(np.int64(s[at(HAND + me)]), in_play(s, p), np.int64(s[RAISED]), suit, p[P_CPT])
 
 
@@ -548,6 +551,7 @@ def floods_due(s, p):
 
 @njit(cache=True)
 def write_result(s, p, out, row):
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
     out[row, 0] = s[OUTCOME]
     out[row, 1] = s[TURN]
     out[row, 2] = s[FLOODS]
