@@ -50,7 +50,7 @@ from policies.forbidden_island.expert import (
 )
 from sim.forbidden_island.kernel import move_targets, phase
 from sim.forbidden_island.layout import A_MOVE, CUR, PH_ACTIONS, STREAM_POLICY
-from sim.intrinsics import kth_set_bit, popcount
+from sim.intrinsics import borrowed, kth_set_bit, popcount
 from sim.streams import rand_below, rand_normal, rand_unit
 
 DESCRIPTION = "expert with a person's mistakes (misjudged goals, forgotten floods, wandering); --skill 0-1"
@@ -99,6 +99,7 @@ def default_params() -> np.ndarray:
 @njit(cache=True)
 def _wander(s, p, rng):
     """A walk to a random neighbouring tile (F5), or -1 if the current pawn has none."""
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     targets = move_targets(s, p, s[CUR])
     n = popcount(targets)
     if n == 0:
@@ -110,6 +111,7 @@ def _wander(s, p, rng):
 def choose(s, p, pp, acts, n, rng):
     """As the expert's `choose` (blind: the code into acts[0], returns 0), with the mistakes of
     a player of care pp[CARE]."""
+    s, p, pp, acts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(acts), borrowed(rng)
     epp = pp[SLOTS:]
     care = pp[CARE]
     if care <= 0.0:
