@@ -1,0 +1,24 @@
+"""The kernels' speed rests on numba counting no array references inside the decisions: every
+function numba compiles on its own borrows its array arguments (sim/intrinsics.py), and numba's
+clean-up then drops its NRT_incref/NRT_decref calls. A new compiled function that forgets the
+borrow line brings them back (a call per array passed on, in every decision); this counts them in
+the machine code of two kernels compiled afresh (experiments/profiling/nrt_sites.py)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+# the entries' own calls, once a chunk: their CPython wrapper and the chunk's copies
+ALLOWED = {("island-escape", "expert"): 6, ("forbidden-island", "random"): 14}
+
+
+@pytest.mark.parametrize("game,policy", sorted(ALLOWED))
+def test_the_decisions_count_no_array_references(game, policy):
+    out = subprocess.run([sys.executable, "-m", "experiments.profiling.nrt_sites", game, policy],
+                         capture_output=True, text=True, timeout=600, check=True).stdout
+    total = int(re.match(r"(\d+) call sites", out).group(1))
+    assert total <= ALLOWED[(game, policy)], out
