@@ -10,8 +10,9 @@ our rulings F1-F14 follow its reading of the rules so that the comparison is lik
 `measure_ladder` plays every level and player count (2-4) with each policy on the same deals
 (game g of a seed is dealt alike at every level, the kernel's deal). `forbidden_island_markdown`
 writes `reports/forbidden-island.md`; `island_escape_against_ladder` writes the section of
-`reports/difficulty.md` that says which Forbidden Island level each Island Escape recommendation
-plays like, and which Island Escape rules play like Novice, Normal and Elite.
+`reports/difficulty.md` that says which Forbidden Island level each of the expert's Island Escape
+levels plays like (the levels anchored on Forbidden Island for every skill are
+`experiments/calibrate.py`'s `anchored_ladder`).
 """
 
 from __future__ import annotations
@@ -255,13 +256,6 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figu
 
 # --- Island Escape against the ladder ---------------------------------------------------------------
 
-FI_FOR_IE_LEVEL = {"easy": "novice", "normal": "normal", "hard": "elite"}
-# A band around a Forbidden Island level's rate: a quarter of the rate either side, at least one
-# point and at most five (ten points wide at most, like the fixed bands; a rare win of 2% gets
-# 1-3%, not 0-7%, which any much harder rule would fit).
-HALF_WIDTH_SHARE, HALF_WIDTH_MIN, HALF_WIDTH_MAX = 0.25, 0.01, 0.05
-
-
 def _pts(x: float) -> str:
     return f"{100 * x:.1f}".removesuffix(".0")
 
@@ -283,29 +277,15 @@ def plays_like(rate: float, ladder: dict[str, float]) -> str:
     return f"harder than {levels[-1].capitalize()}"
 
 
-def anchored_bands(fi: pd.DataFrame, policy: str, players: int) -> dict[str, tuple[float, float]]:
-    """Island Escape's Easy, Normal and Hard as bands around Forbidden Island's Novice, Normal and
-    Elite rates under the same player at the same player count."""
-    out = {}
-    for ie_level, fi_level in FI_FOR_IE_LEVEL.items():
-        r = _rate(fi, policy, players, fi_level).win_rate
-        half = min(max(HALF_WIDTH_SHARE * r, HALF_WIDTH_MIN), HALF_WIDTH_MAX)
-        out[ie_level] = (max(0.0, r - half), min(1.0, r + half))
-    return out
-
-
-def island_escape_against_ladder(recs: list[dict], fi: pd.DataFrame, judge: str, calibration: dict,
-                                 seed: int, threads: int | None = None,
-                                 echo: Callable[[str], None] = lambda s: None) -> list[str]:
-    """The difficulty report's section: each recommendation placed on Forbidden Island's ladder
-    under the same kind of player, then rules anchored on that ladder beside the fixed bands."""
-    from experiments.calibrate import calibrate
-
-    md = ["## Against Forbidden Island's playtested ladder", "",
-          "Forbidden Island's levels were playtested by people (`reports/forbidden-island.md`). Played by the "
-          "same kind of player, an Island Escape level that wins as often as a Forbidden Island level is "
-          "about as hard for that player. Solo Island Escape is set against 2-player Forbidden Island (both "
-          "move two pawns, R5).", ""]
+def island_escape_against_ladder(recs: list[dict], fi: pd.DataFrame, judge: str) -> list[str]:
+    """The difficulty report's section: each of the expert's recommendations placed on Forbidden
+    Island's ladder under the same kind of player."""
+    md = ["## The expert's levels against Forbidden Island's playtested ladder", "",
+          "Where the fewest-changes levels for one near-perfect player fall on Forbidden Island's ladder "
+          "(`reports/forbidden-island.md`), for that player and for `lookahead`: why they are not the levels "
+          "to print. Played by the same kind of player, an Island Escape level that wins as often as a "
+          "Forbidden Island level is about as hard for that player. Solo Island Escape is set against "
+          "2-player Forbidden Island (both move two pawns, R5).", ""]
     kinds = [p for p in (judge, "lookahead") if p in set(fi.policy)]
     head = "| level | players | " + " | ".join(f"`{k}`: Island Escape" for k in kinds) + " |"
     md += [head, "| --- | ---: |" + " --- |" * len(kinds)]
@@ -323,44 +303,6 @@ def island_escape_against_ladder(recs: list[dict], fi: pd.DataFrame, judge: str,
         md.append(f"| {r['level'].capitalize()} | {r['players']} | " + " | ".join(cells) + " |")
     md += ["", "In brackets: Forbidden Island's win rates for the same player and player count (Novice, Normal, "
            "Elite, Legendary; a search only at the levels it played).", ""]
-    if "lookahead" in kinds:
-        md += ["Forbidden Island's `lookahead` is not one fixed player from cell to cell: its search budget is "
-               "set per player count and level, larger where its 4× target is hardest to reach (each played "
-               "cell's budget is listed in `reports/forbidden-island.md`). A placement under `lookahead` is "
-               f"therefore rougher than one under `{judge}`, which plays every cell the same way.", ""]
-
-    # rules that play like Novice, Normal and Elite, found the way the fixed bands' rules are
-    md += ["### Levels anchored on Forbidden Island", "",
-           f"Offered next to the fixed bands: Island Escape's Easy, Normal and Hard aimed at the `{judge}`'s win "
-           f"rate on Forbidden Island's Novice, Normal and Elite at the same player count (a quarter of that rate "
-           "either side, at least 1 and at most 5 points), searched like the recommendations above (fewest "
-           "changes from the rulebook, confirmed by its 95% interval).", "",
-           "| players | level | aim (Forbidden Island) | rules | win rate (95% CI) |",
-           "| ---: | --- | --- | --- | ---: |"]
-    for players in PLAYERS:
-        bands = anchored_bands(fi, judge, players)
-        echo(f"  anchored on Forbidden Island, {players} players: "
-             + ", ".join(f"{lv} {_pts(lo)}-{_pts(hi)}%" for lv, (lo, hi) in bands.items()))
-        cal = calibrate(players=[players], bands=bands, policy=judge, seed=seed, others=[], validate_games=0,
-                        threads=threads, **calibration)
-        chosen = {rec.level: rec for rec in cal.recommendations}
-        for level, (lo, hi) in bands.items():
-            aim = f"{FI_FOR_IE_LEVEL[level].capitalize()}: {_pts(lo)}–{_pts(hi)}%"
-            rec = chosen.get(level)
-            if rec is None:
-                near = cal.near.get((players, level), [])
-                most = calibration.get("max_changes", 3)
-                text = (f"none confirmed within {most} change{'s' if most != 1 else ''}"
-                        + (f"; nearest: {near[0].setting.describe()}, {_pct(near[0].result.rate)} "
-                           f"({near[0].verdict()})" if near else ""))
-                md.append(f"| {players} | {level.capitalize()} | {aim} | {text} | – |")
-                continue
-            lo_ci, hi_ci = rec.result.ci
-            md.append(f"| {players} | {level.capitalize()} | {aim} | {rec.setting.describe()} | "
-                      f"{_pct(rec.result.rate)} ({_pct(lo_ci)}–{_pct(hi_ci)}) |")
-    md += ["", "Solo plays as 2 players (R5). These rules make Island Escape as hard for the lab's expert as the "
-           "playtested levels are; whether people find them so is for the playtests (`island-escape "
-           "playtest`) to say.", ""]
     return md
 
 

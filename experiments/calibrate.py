@@ -578,6 +578,27 @@ def printed_level_fits(game, players: list[int], bands: dict[str, tuple[float, f
 ANCHOR_SKILLS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 ANCHOR_SEARCH = "lookahead"  # the strongest fair player, measured beside the skill grid
 ANCHOR_LEVELS = {"easy": "novice", "normal": "normal", "hard": "elite"}  # the anchor's level for each
+# A level plays like its anchor level for a player while its win rate is nearer that level's rate
+# than any other level's - or within this much of it: where a player wins (almost) never at any
+# level, the levels cannot be told apart by their rates, and a few points are not a difference a
+# table would notice in a season of games.
+LIKE_WITHIN = 0.05
+
+
+def likeness_bands(rates: dict[str, float], within: float = LIKE_WITHIN) -> dict[str, tuple[float, float]]:
+    """For one player's win rates on a ladder of levels (easiest first), the win rates that play
+    like each level: nearer its rate than its neighbours' (halfway to each; an end level reaches
+    as far beyond it as towards its one neighbour), and never less than `within` either side."""
+    levels = list(rates)
+    out = {}
+    for i, level in enumerate(levels):
+        r = rates[level]
+        harder = rates[levels[i + 1]] if i + 1 < len(levels) else None
+        easier = rates[levels[i - 1]] if i > 0 else None
+        down = (r - harder) / 2 if harder is not None else ((easier - r) / 2 if easier is not None else within)
+        up = (easier - r) / 2 if easier is not None else down
+        out[level] = (max(0.0, r - max(down, within)), min(1.0, r + max(up, within)))
+    return out
 
 
 @dataclass
@@ -586,6 +607,8 @@ class AnchoredRung:
     gauge: tuple[str, ...]
     rates: dict[str, float]  # the player ("skilled@S" or the search) -> Island Escape's win rate
     anchor_rates: dict[str, float]  # the same players on the anchor level
+    games: dict[str, int] = field(default_factory=dict)  # the games behind each player's rate
+    bands: dict[str, tuple[float, float]] = field(default_factory=dict)  # player -> likeness_bands' band
 
     @property
     def gaps(self) -> dict[str, float]:
@@ -596,6 +619,22 @@ class AnchoredRung:
         """The largest gap (a fraction, Island Escape's rate minus the anchor's) and where."""
         at = max(self.gaps, key=lambda k: abs(self.gaps[k]))
         return self.gaps[at], at
+
+    @property
+    def win_range(self) -> tuple[float, float]:
+        """The lowest and highest win rate over the skill grid (the search apart)."""
+        skilled = [r for k, r in self.rates.items() if "@" in k]
+        return min(skilled), max(skilled)
+
+    def leaves_band(self) -> list[str]:
+        """The players for whom this level's 95% interval lies wholly outside the band of rates
+        that play like the anchor level: there it plays like another level."""
+        out = []
+        for k, (lo, hi) in self.bands.items():
+            ci_lo, ci_hi = wilson_interval(round(self.rates[k] * self.games[k]), self.games[k])
+            if ci_hi < lo or ci_lo > hi:
+                out.append(k)
+        return out
 
 
 @dataclass
@@ -613,6 +652,9 @@ class AnchoredLadder:
     games: int
     search_games: int
     seed: int
+    # every rate the search measured: level, rule, player group, gauge, player, Island Escape's
+    # rate and the anchor level's (what the choice was made from, for a reader to check it)
+    candidates: list[dict] = field(default_factory=list)
 
     def to_json(self) -> list[dict]:
         out = []
@@ -624,9 +666,26 @@ class AnchoredLadder:
                             "level_rule": lv.rule.describe(), "gauge_change": gauge_change_text(r.gauge),
                             "largest_gap": abs(gap), "signed_gap": gap,
                             "gap_at": float(at.partition("@")[2]) if "@" in at else at,
+                            "win_range": list(r.win_range), "like_bands": {k: list(b) for k, b in r.bands.items()},
+                            "leaves_band_at": r.leaves_band(),
                             "win_rates": r.rates, "anchor_win_rates": r.anchor_rates,
                             "games": self.games, "search_games": self.search_games, "seed": self.seed})
         return out
+
+
+def no_easier(rate: float, before: float, games: int) -> bool:
+    """A level winning `rate` is no easier than the level before, winning `before`, each over
+    `games` games: not more often by more than the 95% margin of the difference of two such
+    rates. (Where both are near 0, noise alone reverses them; a strict order would then rule out
+    almost every gauge.)"""
+    margin = 1.96 * math.sqrt((rate * (1 - rate) + before * (1 - before)) / games)
+    return rate <= before + margin
+
+
+def gauge_key(gauge: tuple[str, ...]) -> tuple:
+    """Among gauges that fit equally well: fewer changes from the printed gauge first, then the
+    cards in rank order (so that a tie is broken the same way by anyone who checks)."""
+    return Setting(2, tuple(gauge), False).changes, tuple(ALL_GAUGE_CARDS.index(c) for c in gauge)
 
 
 def _player_name(skill_or_search) -> str:
@@ -640,7 +699,9 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
     levels, Forbidden Island): for each level, the level rule (as `ladder`'s) and each player
     count's gauge whose win rates over `skills` (the skilled player) and ANCHOR_SEARCH come
     closest to the anchor level's for the same players at the same player count (a solo game is
-    two pawns, R5: compared with the anchor's smallest player count), judged by the largest gap."""
+    two pawns, R5: compared with the anchor's smallest player count), judged by the largest gap.
+    Levels are chosen easiest first, each among the gauges that win no more often than the level
+    before for any player of the skill grid."""
     groups = player_groups(list(players))
     sims = sorted(set(groups.values()))
     gauges = ladder_gauges() if "gauge" in knobs else [FULL_GAUGE]
@@ -652,13 +713,23 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
     anchor_rates: dict[tuple[int, str], dict[str, float]] = {}
     for sim in sims:
         at = min(max(sim, anchor.players[0]), anchor.players[-1])
-        for level in ANCHOR_LEVELS.values():
+        for level in anchor.levels:  # every level, for the bands between them
             rules = anchor.rules(players=at, **anchor.levels[level])
             anchor_rates[(sim, level)] = {
                 w: float((anchor.run_games(rules, w, n_games(w), seed, threads=threads)[:, 0] == 0).mean())
                 for w in who}
             echo(f"  anchor {anchor.title} {at}p {level}: " + ", ".join(
                 f"{w} {100 * r:.0f}%" for w, r in anchor_rates[(sim, level)].items()))
+    bands = {(sim, level): {} for sim in sims for level in anchor.levels}
+    for sim in sims:
+        for w in who:
+            for level, band in likeness_bands({lv: anchor_rates[(sim, lv)][w] for lv in anchor.levels}).items():
+                bands[(sim, level)][w] = band
+    counts = {w: n_games(w) for w in who}
+    candidates: list[dict] = []
+    # Each level is no easier than the one before for every player of the skill grid: a harder
+    # label never plays easier for anyone.
+    easier: dict[int, dict[str, float]] = {}
     levels = []
     for level, fi_level in ANCHOR_LEVELS.items():
         band = DEFAULT_BANDS.get(level, (0.0, 1.0))
@@ -671,39 +742,67 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
             rungs = {}
             for sim in sims:
                 want = anchor_rates[(sim, fi_level)]
+
+                def rung(g, rates, no_easier, sim=sim, want=want, level=level, rule=rule, fi_level=fi_level):
+                    for w, rate in rates.items():
+                        candidates.append({"level": level, "cards_per_treasure": rule.cards_per_treasure,
+                                           "divers": rule.divers, "players": sim, "gauge": " ".join(g),
+                                           "player": w, "win_rate": rate, "anchor_win_rate": want[w],
+                                           "no_easier": no_easier})
+                    return AnchoredRung(sim, g, rates, want, {w: counts[w] for w in rates}, bands[(sim, fi_level)])
+
                 # screen every gauge on the skill grid alone (the search is slow), then measure the
-                # search on the closest few
+                # search on the closest few of those no easier than the level before
                 screened = []
                 for g in gauges:
                     rates = {w: measure(rule.setting(g).rules(sim), w, games, seed, threads).rate
                              for w in who if w != ANCHOR_SEARCH}
-                    screened.append((max(abs(rates[w] - want[w]) for w in rates), g, rates))
-                screened.sort(key=lambda x: (x[0], Setting(2, x[1], False).changes))
+                    ordered = sim not in easier or all(no_easier(rates[w], easier[sim][w], games) for w in rates)
+                    screened.append((not ordered, max(abs(rates[w] - want[w]) for w in rates), g, rates))
+                screened.sort(key=lambda x: (x[0], x[1], gauge_key(x[2])))
+                shortlist = [x for x in screened if not x[0]][:3]
+                for x in screened:
+                    if x not in shortlist:
+                        rung(x[2], x[3], not x[0])
+                if not shortlist:
+                    break  # this rule cannot be harder than the level before at this player count
                 closest = []
-                for _, g, rates in screened[:3]:
+                for _, _, g, rates in shortlist:
                     rates = {**rates, ANCHOR_SEARCH: measure(rule.setting(g).rules(sim), ANCHOR_SEARCH,
                                                              search_games, seed, threads).rate}
-                    closest.append(AnchoredRung(sim, g, rates, want))
-                rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), Setting(2, r.gauge, False).changes))
+                    closest.append(rung(g, rates, True))
+                rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), gauge_key(r.gauge)))
+            if len(rungs) < len(sims):
+                continue
             score = (round(max(abs(r.largest_gap[0]) for r in rungs.values()), 3), rule.changes)
             if best is None or score < best[0]:
                 best = (score, rule, rungs)
+        if best is None:
+            raise ValueError(f"no level rule makes {level} harder than the level before at every player count")
         _, rule, rungs = best
+        easier = {sim: {w: v for w, v in r.rates.items() if w != ANCHOR_SEARCH} for sim, r in rungs.items()}
         by_players = {p: AnchoredRung(p, rungs[groups[p]].gauge, rungs[groups[p]].rates,
-                                      rungs[groups[p]].anchor_rates) for p in players}
+                                      rungs[groups[p]].anchor_rates, rungs[groups[p]].games,
+                                      rungs[groups[p]].bands) for p in players}
         levels.append(AnchoredLevel(level, fi_level, rule, by_players))
-    return AnchoredLadder(anchor.name, levels, games, search_games, seed)
+    return AnchoredLadder(anchor.name, levels, games, search_games, seed, candidates)
 
 
 def anchored_table(lad: AnchoredLadder) -> str:
     """The anchored ladder as the terminal shows it."""
-    lines = [f"{'level':<7} {'players':>7}  {'anchor':<8} {'largest gap':>11}  {'where':<10} rules"]
+    lines = [f"{'level':<7} {'players':>7}  {'anchor':<8} {'wins over skill':>15}  {'largest gap':>11}  "
+             f"{'where':<10} {'plays like it':<14} rules"]
     for row in lad.to_json():
         at = row["gap_at"]
         where = f"skill {at:g}" if isinstance(at, float) else at
         rules = row["rules"]
         text = (f"{rules['cards_per_treasure']} card{'s' if rules['cards_per_treasure'] != 1 else ''} a treasure, "
                 f"swim {rules['swim_cost']}, gauge {gauge_name(rules['gauge'])}")
+        lo, hi = row["win_range"]
+        leaves = row["leaves_band_at"]
+        like = "everywhere" if not leaves else "not at " + ", ".join(
+            k.replace("skilled@", "") for k in leaves)
         lines.append(f"{row['level']:<7} {row['players']:>7}  {row['anchor']:<8} "
-                     f"{100 * row['signed_gap']:>+10.1f}%  {where:<10} {text}")
+                     f"{f'{100 * lo:.0f}-{100 * hi:.0f}%':>15}  {100 * row['signed_gap']:>+10.1f}%  {where:<10} "
+                     f"{like:<14} {text}")
     return "\n".join(lines)

@@ -1,14 +1,18 @@
 """The printable difficulty card: reports/difficulty-card.png and .pdf.
 
-One page a designer can put in the rulebook: for each player count, the gauge drawn as cards
-(A♣ at the top, where the water starts, down to 5♣ and the optional 5♦), and beside it a rail per
-level - like the difficulty marks on a water meter - with a mark on every card that level plays
-and a triangle where its water starts. Under the gauges, the one-line rule of each level.
+One page a designer can put in the rulebook, for the players rather than the lab: for each
+player count, the gauge drawn as cards (A♣ at the top, where the water starts, down to 5♣ and
+the optional 5♦), and beside it a rail per level - like the difficulty marks on a water meter -
+with a triangle on the top card that level plays, a dot on each card below it that it plays, and
+a cross on each card it leaves out. Under each rail, how often tables win that level, from a
+careless table to a sharp one; under the gauges, each level's rule and the Forbidden Island level
+it plays like. The levels are the anchored ladder (experiments/calibrate.py, `anchored_ladder`).
 """
 
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -18,14 +22,14 @@ if "ipykernel" not in sys.modules:
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import FancyBboxPatch  # noqa: E402
 
-from experiments.calibrate import ALL_GAUGE_CARDS, Ladder  # noqa: E402
+from experiments.calibrate import ALL_GAUGE_CARDS, AnchoredLadder  # noqa: E402
 from sim.island_escape.rules import FULL_GAUGE, pretty  # noqa: E402
 
 LEVEL_COLOURS = {"easy": "#2e8b57", "normal": "#d68910", "hard": "#c0392b"}
 RED_SUITS = ("D", "H")
 
 
-def _players_columns(lad: Ladder) -> list[tuple[str, int]]:
+def _players_columns(lad: AnchoredLadder) -> list[tuple[str, int]]:
     """(label, players) per column; R5: 1 and 2 players share a column."""
     counts = list(dict.fromkeys(p for lv in lad.levels for p in lv.rungs))
     out = []
@@ -45,28 +49,42 @@ def _card(ax, x: float, y: float, code: str, w: float, h: float, extra: bool) ->
             fontweight="bold")
 
 
-def difficulty_card(lad: Ladder, printed: dict[int, dict] | None, path: str | Path) -> Path:
-    """Draw the card for `lad` (the rulebook-ready ladder); `printed` (players -> win_rate) adds
-    the printed rules' win rates. Writes PNG and, beside it, PDF; returns the PNG path."""
+def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
+    """Draw the card for `lad`; writes PNG and, beside it, PDF; returns the PNG path."""
     path = Path(path)
     columns = _players_columns(lad)
     levels = lad.levels
     cw, ch, step = 0.95, 0.46, 0.54  # card width, height, vertical step
-    rail_gap = 0.62
-    col_w = cw + 0.55 + rail_gap * len(levels) + 0.25
+    rail_gap = 0.78
+    col_w = cw + 0.55 + rail_gap * len(levels) + 0.2
     width = max(0.6 + col_w * len(columns), 9.5)
     top = 7.0
     bottom_cards = top - step * (len(ALL_GAUGE_CARDS) - 1)
-    height = top + 2.9
-    low = bottom_cards - 1.3 - 0.5 * len(levels) - 0.32 * 3 - 0.1
+    height = top + 3.3
+    uses_5d = any("5D" in r.gauge for lv in levels for r in lv.rungs.values())
+    starred = any(r.leaves_band() for lv in levels for r in lv.rungs.values())
+    foot_lines = 2 + uses_5d + starred
+    anchor_title = lad.anchor_game.replace("-", " ").title()
+    level_texts = []
+    for lv in levels:
+        rule = lv.rule.describe()
+        rule = "the printed rules" if rule == "no other change" else rule
+        level_texts.append(f"{rule[0].upper()}{rule[1:]}; the gauge as marked. Plays like {anchor_title}'s "
+                           f"{lv.anchor.capitalize()}.")
+    chars = int((width - 2.0) * 11)  # characters of 10-point text a line holds
+    text_lines = sum(len(textwrap.wrap(t, chars)) for t in level_texts)
+    low = bottom_cards - 1.0 - 0.5 * text_lines - 0.32 * foot_lines - 0.1
     fig, ax = plt.subplots(figsize=(width * 0.72, (height - low) * 0.72))
     ax.set_xlim(0, width)
     ax.set_ylim(low, height)
     ax.axis("off")
     ax.text(0.3, height - 0.1, "Island Escape - difficulty levels", fontsize=17, fontweight="bold", va="top")
-    ax.text(0.3, height - 0.8, "Find your player count and your level. Lay out the gauge cards that have a "
-            "dot,\ntop card where the triangle points (the water starts there); then play with the level's "
-            "rule below.", fontsize=9.5, va="top", color="#333333", linespacing=1.4)
+    ax.text(0.3, height - 0.75, "For every table, from a first game to a seasoned group: each level is about as "
+            "hard as the Forbidden Island level named with it.", fontsize=9.5, va="top", color="#1b1b1b")
+    ax.text(0.3, height - 1.2, "Find your player count and your level. In that level's column, the triangle marks "
+            "the top card of the gauge (the water starts there)\nand a dot each card below it; lay out those "
+            "cards in that order and leave out the cards with a cross. Then play with the level's rule below.",
+            fontsize=9.5, va="top", color="#333333", linespacing=1.4)
 
     for k, (label, players) in enumerate(columns):
         x0 = 0.6 + k * col_w
@@ -89,29 +107,25 @@ def difficulty_card(lad: Ladder, printed: dict[int, dict] | None, path: str | Pa
                     ax.plot(xr, yc, "o", color=colour, markersize=7)
                 else:
                     ax.plot(xr, yc, marker="x", color="#999999", markersize=5, linestyle="none")
-            mark = "" if rung.inside else "*"
-            ax.text(xr, bottom_cards - 0.25, f"{100 * rung.result.rate:.0f}%{mark}", ha="center", fontsize=7.5,
+            lo, hi = rung.win_range
+            mark = "*" if rung.leaves_band() else ""
+            ax.text(xr, bottom_cards - 0.22, f"{100 * lo:.0f}-{100 * hi:.0f}%{mark}", ha="center", fontsize=7,
                     color=colour, va="top")
-        if printed:
-            rate = printed.get(players, {}).get("win_rate")
-            if rate is not None:
-                ax.text(x0, bottom_cards - 0.7, f"printed rules: {100 * rate:.0f}% won", ha="left",
-                        fontsize=8, color="#555555", va="top")
 
-    y = bottom_cards - 1.3
-    for lv in levels:
+    y = bottom_cards - 1.0
+    for lv, text in zip(levels, level_texts, strict=True):
         colour = LEVEL_COLOURS.get(lv.level, "#34495e")
         ax.text(0.3, y, f"{lv.level.capitalize()}:", fontsize=11, fontweight="bold", color=colour, va="top")
-        ax.text(1.65, y, f"{lv.rule.describe()}; the gauge as marked "
-                f"(aim: {100 * lv.band[0]:.0f}-{100 * lv.band[1]:.0f}% of games won).", fontsize=10, va="top")
-        y -= 0.5
-    outside = sum(not r.inside for lv in levels for r in lv.rungs.values())
-    foot = [f"Percentages: games won by the lab's judge ({lad.policy}, its strongest fast fair player), each "
-            "confirmed on thousands of simulated games.",
-            "A solo game is played with two pawns, like two players (R5). Dashed: 5♦ is not in the printed "
-            "gauge; add it at the bottom where it has a dot."]
-    if outside:
-        foot.append("* outside its aim: no gauge of up to three cards changed reaches it with this level's rule.")
+        ax.text(1.65, y, textwrap.fill(text, chars), fontsize=10, va="top", linespacing=1.3)
+        y -= 0.5 * len(textwrap.wrap(text, chars))
+    foot = ["Percentages: how often a table wins that level, from one that goes wrong in about two choices of "
+            "five (left) to one that plays almost without mistakes (right), over many simulated games.",
+            "Playing alone: take two pawns and play as two players."]
+    if uses_5d:
+        foot.append("Dashed: 5♦ is not in the printed gauge; where it is marked, add it at the bottom. The island "
+                    "then sinks when the water must rise while 5♦ shows.")
+    if starred:
+        foot.append(f"* For some tables this level plays more like a neighbouring {anchor_title} level.")
     for line in foot:
         ax.text(0.3, y - 0.05, line, fontsize=7.5, color="#555555", va="top")
         y -= 0.32

@@ -876,7 +876,13 @@ def report_cmd(study, report_dir, threads):
         recs = build_report(study, report_dir, threads=threads, echo=lambda line: click.echo(line, err=True))
     except SweepError as exc:
         fail(str(exc))
-    click.echo(difficulty_table(recs))
+    anchored = Path(report_dir) / "difficulty-anchored.json"
+    if anchored.exists():
+        from experiments.report import anchored_summary
+
+        click.echo(anchored_summary(json.loads(anchored.read_text())))
+    else:
+        click.echo(difficulty_table(recs))
     click.echo(f"report written to {report_dir}/difficulty.md")
 
 

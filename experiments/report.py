@@ -16,12 +16,17 @@ import pandas as pd
 
 from experiments import rulebook
 from experiments.calibrate import (
+    ANCHOR_LEVELS,
+    ANCHOR_SKILLS,
     DEFAULT_BANDS,
     KNOBS,
     LEVELS,
+    LIKE_WITHIN,
     UNFAIR,
+    AnchoredLadder,
     Calibration,
     Ladder,
+    anchored_ladder,
     calibrate,
     games_judged,
     gauge_change_text,
@@ -35,7 +40,8 @@ from policies.island_escape.registry import POLICIES
 from policies.island_escape.runner import results_frame, run_games
 from sim.island_escape.rules import gauge_name
 
-STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook", "skill", "forbidden_island"}
+STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook", "skill", "forbidden_island", "anchor"}
+ANCHOR_KEYS = {"game", "games", "search_games"}
 SKILL_KEYS = {"games", "search_games"}
 CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players",
                   "knobs"}
@@ -53,6 +59,7 @@ class Study:
     rulebook: dict
     skill: dict  # the "Who finds it easy" section: games per skill, games per search
     forbidden_island: dict = field(default_factory=dict)  # reports/forbidden-island.md and the ladder section
+    anchor: dict = field(default_factory=dict)  # the levels to print: the game anchored on, games per skill
 
 
 def load_study(path: str | Path) -> Study:
@@ -62,7 +69,7 @@ def load_study(path: str | Path) -> Study:
         if key not in STUDY_KEYS:
             raise SweepError(f"{path}: {key}: unknown key (a study has {', '.join(sorted(STUDY_KEYS))})")
     for section, allowed in (("calibrate", CALIBRATE_KEYS), ("rulebook", RULEBOOK_KEYS), ("skill", SKILL_KEYS),
-                             ("forbidden_island", FORBIDDEN_ISLAND_KEYS)):
+                             ("forbidden_island", FORBIDDEN_ISLAND_KEYS), ("anchor", ANCHOR_KEYS)):
         for key in data.get(section, {}):
             if key not in allowed:
                 raise SweepError(f"{path}: {section}.{key}: unknown key")
@@ -88,9 +95,19 @@ def load_study(path: str | Path) -> Study:
         if not isinstance(levels, list) or not levels or any(lv not in DIFFICULTIES for lv in levels):
             raise SweepError(f"{path}: forbidden_island.search_levels: a list of levels from "
                              f"{', '.join(DIFFICULTIES)}, not {levels!r}")
+    anchor = dict(data.get("anchor", {}))
+    if anchor:
+        from policies.game import GAMES, game
+
+        name = anchor.get("game")
+        if name not in GAMES or not game(name).levels:
+            raise SweepError(f"{path}: anchor.game: {name!r} is not a game with printed levels")
+        for key in ("games", "search_games"):
+            if key in anchor and (not isinstance(anchor[key], int) or anchor[key] < 10):
+                raise SweepError(f"{path}: anchor.{key}: a whole number of games, at least 10")
     return Study(path, data.get("sweep", "experiments/configs/gauge-by-players.toml"), policy,
                  int(data.get("seed", 2026)), dict(data.get("calibrate", {})), dict(data.get("rulebook", {})),
-                 dict(data.get("skill", {})), fi)
+                 dict(data.get("skill", {})), fi, anchor)
 
 
 def _pct(rate: float) -> str:
@@ -191,24 +208,141 @@ def ladder_table(lad: Ladder) -> str:
     return "\n".join(lines)
 
 
-def ladder_section(lad: Ladder, card: Path | None, report_dir: Path) -> list[str]:
+def ladder_section(lad: Ladder) -> list[str]:
     inside = sum(r.inside for lv in lad.levels for p, r in lv.rungs.items() if p != 1)
     total = sum(1 for lv in lad.levels for p in lv.rungs if p != 1)
-    lines = ["## Rulebook-ready levels", "",
+    lines = ["### The rulebook-ready ladder for the expert", "",
              "One rule per level, the same at every table; the player count only adjusts the gauge (a card "
              "or two taken off, or 5♦ added at the bottom). Each cell is confirmed on its own games; a cell "
              "no adjustment brings into its band says how far it stays. "
              f"{inside} of {total} cells are confirmed inside their band.", "", ladder_table(lad), ""]
+    return lines
+
+
+# --- the levels for people: anchored on Forbidden Island's playtested ladder ------------------------
+
+PEOPLE_NOTE = (
+    "Print these levels. They are tied to people: Forbidden Island's Novice, Normal and Elite were "
+    "playtested at real tables, and each level here wins about as often as its Forbidden Island level for "
+    "the same simulated player, at every skill from 0.5 (a table that departs from the expert's choice in "
+    "about two decisions of five) to 1 (the expert), and for the strongest fair search (`lookahead`). A "
+    "level that keeps to its anchor for every such player should feel as hard as that level to any table, "
+    "as far as the two games' skill scales agree (a skill is set to the same share of departing decisions "
+    "in both games: docs/RULES-FI.md). The bands of the section \"For one near-perfect player\" further "
+    "down answer another question, how the lab's expert fares; they are not for print.")
+
+
+def _skill_label(player: str) -> str:
+    return f"skill {player.partition('@')[2]}" if "@" in player else player
+
+
+def anchored_rows_table(lad: AnchoredLadder) -> list[str]:
+    """Per level and player count: both games' win rates for each player, the largest gap and
+    whether the level stays in its anchor's band (rates nearer the anchor level than any other)."""
+    rows = merge_solo(lad.to_json())
+    players = list(rows[0][1]["win_rates"]) if rows else []
+    lines = ["| level | players | gauge | " + " | ".join(_skill_label(w) for w in players)
+             + " | largest gap | plays like its anchor |",
+             "| --- | --- | --- |" + " ---: |" * len(players) + " ---: | --- |"]
+    for label, r in rows:
+        cells = [f"{100 * r['win_rates'][w]:.0f}% / {100 * r['anchor_win_rates'][w]:.0f}%" for w in players]
+        at = r["gap_at"]
+        where = f"skill {at:g}" if isinstance(at, float) else at
+        leaves = r["leaves_band_at"]
+        like = "at every skill and the search" if not leaves else "not for " + ", ".join(
+            _skill_label(w) for w in leaves)
+        lines.append(f"| {r['level'].capitalize()} ({r['anchor'].capitalize()}) | {label} | {r['gauge_change']} | "
+                     + " | ".join(cells) + f" | {100 * r['signed_gap']:+.1f} points at {where} | {like} |")
+    return lines
+
+
+def rulebook_text_section(lad: AnchoredLadder) -> list[str]:
+    """For each level, the rulebook's sentences that change, written out per player count (the
+    counts that share the rules share the sentences)."""
+    lines = ["### What the rulebook says at each level", "",
+             "The sentences of the rulebook each level changes, ready to print (solo is played as two players, "
+             "R5):", ""]
+    for lv in lad.levels:
+        groups: dict[tuple, list[int]] = {}
+        for p, r in lv.rungs.items():
+            groups.setdefault(tuple(rulebook.changed_sentences(lv.rule.setting(r.gauge).rules(p))), []).append(p)
+        lines.append(f"**{lv.level.capitalize()}** (plays like Forbidden Island's {lv.anchor.capitalize()}):")
+        lines.append("")
+        for sentences, counts in groups.items():
+            who = ", ".join(str(p) for p in counts[:-1]) + (" or " if len(counts) > 1 else "") + str(counts[-1])
+            lines.append(f"- {who} player{'s' if counts != [1] else ''}: "
+                         + (" ".join(sentences) if sentences else "the printed rules, unchanged."))
+        lines.append("")
+    return lines
+
+
+def scale_note(lad: AnchoredLadder) -> list[str]:
+    """Where people sit on the skill scale, as far as the anchor's own rates say: from which skill
+    its easiest level is won one game in ten, and what the weakest skill wins anywhere."""
+    easiest = lad.levels[0]
+    p = min(easiest.rungs)
+    rung = easiest.rungs[p]
+    skills = [w for w in rung.anchor_rates if "@" in w]
+    up = next((w for w in skills if rung.anchor_rates[w] >= 0.10), None)
+    weakest = max(max(r.rates[skills[0]], r.anchor_rates[skills[0]]) for lv in lad.levels for r in lv.rungs.values())
+    if up is None:
+        return []
+    return [f"Both games punish mistakes hard: Forbidden Island's {easiest.anchor.capitalize()} with "
+            f"{player_counts_text(str(max(2, p)))} is won one game in ten only from {_skill_label(up)} up, and "
+            f"even at {_skill_label(skills[-1])} {100 * rung.anchor_rates[skills[-1]]:.0f}% of the time; at "
+            f"{_skill_label(skills[0])} no level of either game is won more than {100 * weakest:.0f}% of the time. "
+            "A table that wins Forbidden Island now and then therefore plays high on this scale, where the "
+            "levels differ most; where a table stands, its own log of games says (below).", ""]
+
+
+def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -> list[str]:
+    counts = list(dict.fromkeys(p for lv in lad.levels for p in lv.rungs))
+    labels = merge_solo([{"players": p} for p in counts])
+    skills = [w for w in next(iter(lad.levels[0].rungs.values())).rates if "@" in w]
+    low, high = _skill_label(skills[0]), _skill_label(skills[-1])
+    lines = ["## The levels to print", "", PEOPLE_NOTE, "",
+             "| level | plays like | rule for every player count | " + " | ".join(
+                 player_counts_text(lab) for lab, _ in labels) + " |",
+             "| --- | --- | --- |" + " --- |" * len(labels)]
+    for lv in lad.levels:
+        cells = []
+        for _, row in labels:
+            r = lv.rungs[row["players"]]
+            lo, hi = r.win_range
+            star = " (leaves its band)" if r.leaves_band() else ""
+            cells.append(f"{gauge_change_text(r.gauge)}: wins {100 * lo:.0f}-{100 * hi:.0f}%{star}")
+        lines.append(f"| **{lv.level.capitalize()}** | Forbidden Island's {lv.anchor.capitalize()} | "
+                     f"{lv.rule.describe()} | " + " | ".join(cells) + " |")
+    worst = max((r for lv in lad.levels for r in lv.rungs.values()), key=lambda r: abs(r.largest_gap[0]))
+    gap, at = worst.largest_gap
+    lines += ["", f"Win rates: from a table at {low} to one at {high} ({lad.games:,} games at each skill, seed "
+              f"{lad.seed}). The largest gap between a level and its anchor is {100 * abs(gap):.1f} points "
+              f"({'easier' if gap > 0 else 'harder'} than the anchor, at {_skill_label(at)}); each cell's is below, "
+              f"as *Island Escape / Forbidden Island* for the same player (`lookahead`: {lad.search_games:,} "
+              "games). A level *plays like its anchor* for a player while its 95% interval reaches the rates "
+              "nearer the anchor level's than any other level's (or within "
+              f"{100 * LIKE_WITHIN:.0f} points of it, where that player hardly ever wins at any level).", ""]
+    lines += anchored_rows_table(lad) + [""]
+    lines += scale_note(lad)
+    lines += rulebook_text_section(lad)
     if card is not None:
         lines += [f"![the difficulty card]({card.relative_to(report_dir)})", "",
                   f"The card above (also as [PDF]({card.with_suffix('.pdf').relative_to(report_dir)})) is these "
-                  "levels for the rulebook: the gauge as cards, the level marks per player count.", ""]
+                  "levels for the rulebook: the gauge as cards, each level's marks per player count, the win "
+                  "range over skill.", ""]
+    lines += ["### Levels for your own table", "",
+              "A table that plays better or worse than most gets levels of its own: `island-escape calibrate "
+              "--skill 0.7` searches Easy, Normal and Hard for a table of that skill, and `island-escape "
+              "calibrate --table games.csv` first estimates the table's skill from its logged games, of "
+              "Island Escape or of Forbidden Island at its printed levels (README, \"Games played by "
+              "people\"). The bands there are the win rates a table wants; the levels above are the ones to "
+              "print for everyone.", ""]
     return lines
 
 
 def fewest_changes_section(cal: Calibration, recs: list[dict]) -> list[str]:
-    lines = ["## Fewest changes, per player count", "",
-             "The other answer: for each player count and level, the setting with the fewest changes from the "
+    lines = ["### Fewest changes, per player count", "",
+             "For each player count and level, the setting with the fewest changes from the "
              "rulebook whose interval lies inside the band. It may use a different kind of change for each "
              "player count. Divers (the rulebook's *easier* variant) only serves Easy. Bands: "
              + ", ".join(f"{lvl.capitalize()} {_band(b)}" for lvl, b in DEFAULT_BANDS.items()) + ".", ""]
@@ -443,23 +577,42 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     rb_games = study.rulebook.get("games", 20_000)
     rb = rulebook.check(rb_policies, games=rb_games, seed=study.seed, threads=threads)
     printed = rb["players"][study.policy]
-    card = difficulty_card(lad, printed, report_dir / "difficulty-card.png")
+    alad, card = None, None
+    if study.anchor:
+        from policies.game import game as game_named
+
+        anchor = game_named(study.anchor["game"])
+        echo(f"the levels to print: anchored on {anchor.title}'s")
+        alad = anchored_ladder(anchor, players, games=study.anchor.get("games", 1000),
+                               search_games=study.anchor.get("search_games", 100), seed=study.seed, knobs=knobs,
+                               threads=threads, echo=echo)
+        (report_dir / "difficulty-anchored.json").write_text(
+            json.dumps(alad.to_json(), indent=2, ensure_ascii=False) + "\n")
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        pd.DataFrame(alad.candidates).to_parquet(Path(out_dir) / "anchored-candidates.parquet")
+        card = difficulty_card(alad, report_dir / "difficulty-card.png")
 
     md = ["# Island Escape: which rules make Easy, Normal and Hard",
           "",
           f"*Generated by `make report` from `{study.path}` (seed {study.seed}); do not edit by hand.*",
-          "",
-          "## The answer in one look",
-          "",
-          f"Judged with `{study.policy}`, the strongest fair player fast enough for the whole study (it sees "
-          "only what a table sees, R19; the search `lookahead` plays better but slower, see \"Who finds it "
-          "easy\" for its measured speed), on the rules as printed:",
           ""]
+    if alad is not None:
+        md += anchored_section(alad, card, report_dir)
+    md += ["## The printed rules", "",
+           f"For the lab's `{study.policy}`, the strongest fair player fast enough for the whole study (it sees "
+           "only what a table sees, R19; the search `lookahead` plays better but slower, see \"Who finds it "
+           "easy\" for its measured speed), the rules as printed play:",
+           ""]
     md += headline(printed, study.policy, DEFAULT_BANDS)
     md += ["", SOLO_NOTE, "", "Bands: " + ", ".join(f"{lvl.capitalize()} {_band(b)}"
                                                   for lvl, b in DEFAULT_BANDS.items()) + ".", ""]
     md += printed_rules_table(printed, DEFAULT_BANDS, rb_games)
-    md += [""] + ladder_section(lad, card, report_dir)
+    md += ["", "## For one near-perfect player", "",
+           f"The bands below are win rates for `{study.policy}`, a player that makes almost no mistakes; a real "
+           "table plays each of these levels harder than its label (\"Who finds it easy\" shows by how much). "
+           + ("They answer how an expert table would fare; the levels to print are the anchored ones above."
+              if alad is not None else "They answer how an expert table would fare."), ""]
+    md += ladder_section(lad)
     md += fewest_changes_section(cal, recs)
     if any(r["rules"]["cards_per_treasure"] != 2 for r in recs) or any(
             lv.rule.cards_per_treasure != 2 for lv in lad.levels):
@@ -476,8 +629,18 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     if study.forbidden_island:  # the parent game's playtested ladder
         md += forbidden_island_sections(study, recs, report_dir, Path(out_dir), c, threads, echo)
     md += ["## The rulebook's numbers, checked", "", rulebook.markdown(rb), ""]
-    md += ["## How this was made", "",
-           f"- Policy for the verdict: `{study.policy}`; every fair policy is shown on the same rules. "
+    md += ["## How this was made", ""]
+    if alad is not None:
+        md += [f"- The levels to print: for each level, every rule for all player counts (cards a treasure; "
+               f"Divers for Easy) with every gauge adjustment of up to two cards per player count, played by the "
+               f"skilled player at skills {', '.join(f'{k:g}' for k in ANCHOR_SKILLS)} ({alad.games:,} games "
+               f"each) on Island Escape and on Forbidden Island's {', '.join(ANCHOR_LEVELS.values())} at the "
+               f"same player count; the three gauges closest on skill alone are also played by `lookahead` "
+               f"({alad.search_games:,} games), and the rule and gauges with the smallest largest gap win "
+               "(`island-escape calibrate --anchor forbidden-island`; every rate measured is in "
+               f"`{Path(out_dir) / 'anchored-candidates.parquet'}`, the chosen rows in "
+               "`reports/difficulty-anchored.json`)."]
+    md += [f"- Policy for the expert's verdicts: `{study.policy}`; every fair policy is shown on the same rules. "
            "Policies decide from public information only (R19); `oracle` would read hidden cards and is "
            "never used for a recommendation. `simulate`, `sweep` and `compare` play the same policy by default.",
            f"- Fewest changes: every setting a table can lay out with one deck (1-3 cards per treasure, gauges "
@@ -520,10 +683,7 @@ def forbidden_island_sections(study: Study, recs: list[dict], report_dir: Path, 
         fi, study.seed, study.path, figure=figure and f"figures/{figure.name}"))
     if study.policy not in set(fi.policy):
         return []
-    calibration = {k: c[k] for k in ("screen_games", "confirm_games", "max_changes") if k in c}
-    if c.get("knobs"):
-        calibration["knobs"] = parse_knobs(c["knobs"])
-    return fir.island_escape_against_ladder(recs, fi, study.policy, calibration, study.seed, threads, echo) + [""]
+    return fir.island_escape_against_ladder(recs, fi, study.policy) + [""]
 
 
 def difficulty_table(recs: list[dict]) -> str:
@@ -532,4 +692,15 @@ def difficulty_table(recs: list[dict]) -> str:
     for r in recs:
         lines.append(f"{r['level']:<7} {r['players']:>7}  {_pct(r['win_rate']):>6} ({_ci(r['ci95'])})"
                      f"{'':<3} {r['change']}")
+    return "\n".join(lines)
+
+
+def anchored_summary(rows: list[dict]) -> str:
+    """The levels to print as `make run` shows them: a line per level and player count."""
+    lines = [f"{'level':<7} {'players':>7}  {'plays like':<10} {'wins over skill':>15}  rules"]
+    for label, r in merge_solo(rows):
+        lo, hi = r["win_range"]
+        rule = r["level_rule"] if r["level_rule"] != "no other change" else ""
+        lines.append(f"{r['level']:<7} {label:>7}  {r['anchor']:<10} {f'{100 * lo:.0f}-{100 * hi:.0f}%':>15}  "
+                     + "; ".join(t for t in (rule, r["gauge_change"]) if t))
     return "\n".join(lines)

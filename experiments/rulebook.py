@@ -4,7 +4,8 @@ The rulebook's "Difficulty" section makes claims a designer may lean on: the ful
 45 floods, 22 turns and 88 actions; the Short game 17 turns and 68 actions; a Normal win needs
 "some 50-55 actions" (about 25 moves, 8 salvages, 4 raises, around 10 shore-ups, the way home and
 the take-off); over 45 floods "every place is hit almost twice on average"; and the game is
-"best with 2 or 3" players. This module measures each.
+"best with 2 or 3" players. This module measures each, and writes out the sentences of the
+rulebook that a level's rules change (`changed_sentences`), so a designer can print a level as text.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pandas as pd
 
 from experiments.runner import wilson_interval
 from policies.island_escape.runner import results_frame, run_games
-from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn
+from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn, pretty, rank_of
 
 
 def _frame(rules: Rules, policy: str, games: int, seed: int, threads: int | None) -> pd.DataFrame:
@@ -133,3 +134,35 @@ def summary_table(result: dict) -> pd.DataFrame:
                          "ci_high": r["ci95"][1]})
     return pd.DataFrame(rows)
 
+
+
+def changed_sentences(rules: Rules) -> list[str]:
+    """The rulebook's sentences these rules change, rewritten for them (none for the printed
+    rules): the gauge of the set-up (R3) with the water's first level, the clock it gives (R14),
+    the card the island sinks on, the cards a raise takes with the short-of-a-suit rule (R12), a
+    swim's cost (R8) and the actions of a turn (R6)."""
+    printed = Rules(players=rules.players)
+    out = []
+    if rules.gauge != printed.gauge:
+        cards = [pretty(c) for c in reversed(rules.gauge)]  # bottom first, as the set-up stacks them
+        stack = (f"{cards[0]} at the bottom, then {', '.join(cards[1:-1])} and {cards[-1]} on top"
+                 if len(cards) > 2 else " under ".join(reversed(cards)))
+        out.append(f"Set-up, water gauge: stack these {len(cards)} cards face up, the lowest on top: {stack}. "
+                   f"The water starts at level {rank_of(rules.gauge[0])}.")
+        turns = len(floods_per_turn(rules.gauge))
+        out.append(f"The budget: this gauge lets the island take {rules.max_floods} floods, which is {turns} turns "
+                   f"and {turns * rules.actions_per_turn} actions for the team; take off by turn {turns}.")
+        if rules.gauge[-1] != printed.gauge[-1]:
+            out.append(f"End of the game: you lose when the water has to rise while the gauge shows its last "
+                       f"card, {pretty(rules.gauge[-1])} (not {pretty(printed.gauge[-1])}).")
+    if rules.cards_per_treasure != printed.cards_per_treasure:
+        n = rules.cards_per_treasure
+        out.append(f"Raise a treasure: discard {n} salvaged card{'s' if n != 1 else ''} of the King's suit. "
+                   f"Short of a suit: raise it with any {n + 1} salvaged cards.")
+    if rules.swim_cost != printed.swim_cost:
+        n = rules.swim_cost
+        out.append(f"Swim: costs {n} action{'s' if n != 1 else ''}"
+                   + (" (the Divers variant)." if n == 1 else "."))
+    if rules.actions_per_turn != printed.actions_per_turn:
+        out.append(f"Your turn: take up to {rules.actions_per_turn} actions.")
+    return out

@@ -37,15 +37,6 @@ def test_plays_like_places_a_rate_on_the_ladder():
     assert fir.plays_like(0.005, ladder) == "harder than Legendary"
 
 
-def test_anchored_bands_sit_around_novice_normal_and_elite():
-    bands = fir.anchored_bands(_ladder({"expert": EXPERT}), "expert", 3)
-    assert bands["easy"] == pytest.approx((0.40, 0.50))  # 45%: five points, the most
-    assert bands["normal"] == pytest.approx((0.20, 0.30))  # 25%: a quarter would be 6.25, capped at 5
-    assert bands["hard"] == pytest.approx((0.075, 0.125))  # 10%: a quarter, 2.5 points
-    rare = fir.anchored_bands(_ladder({"expert": {**EXPERT, "elite": 0.02}}), "expert", 2)
-    assert rare["hard"] == pytest.approx((0.01, 0.03))  # at least one point either side
-
-
 def test_the_markdown_shows_published_and_lab_rates_side_by_side():
     md = fir.forbidden_island_markdown(_ladder({"random": dict.fromkeys(fir.LEVELS, 0.0), "expert": EXPERT}),
                                        seed=5, study_path="study.toml")
@@ -133,24 +124,13 @@ def test_measured_cells_are_kept_and_a_rerun_plays_only_what_changed(tmp_path, m
     assert md.count("not played") == 9 and "`lookahead` searches with one budget" in md
 
 
-def test_island_escape_is_placed_on_the_ladder_and_anchored_levels_are_searched():
+def test_island_escape_is_placed_on_the_ladder():
     fi = _ladder({"expert": EXPERT, "lookahead": {"novice": 0.7, "normal": 0.5, "elite": 0.3, "legendary": 0.1}})
-    fi = fi[(fi.policy == "expert") | fi.level.isin(["novice", "normal"])]  # the search plays only its targets
+    fi = fi[(fi.policy == "expert") | fi.level.isin(["novice", "normal"])]  # a search played at two levels
     recs = [{"players": 1, "level": "normal", "win_rate": 0.30,
              "other_policies": {"lookahead": {"win_rate": 0.52}}}]
-    md = fir.island_escape_against_ladder(recs, fi, "expert", {"screen_games": 400, "confirm_games": 3000,
-                                                               "max_changes": 1}, seed=9)
-    text = "\n".join(md)
+    text = "\n".join(fir.island_escape_against_ladder(recs, fi, "expert"))
     assert ("| Normal | 1 | 30.0%: between Novice and Normal (Nov 45%, Nor 25%, Eli 10%, Leg 4%) | "
             "52.0%: like Normal (Nov 70%, Nor 50%) |") in text
-    assert "`lookahead` is not one fixed player from cell to cell" in text  # its budget varies by cell
-    anchored = [line for line in md if line.startswith("| 2 |") or line.startswith("| 3 |")
-                or line.startswith("| 4 |")]
-    assert len(anchored) == 9  # Easy, Normal, Hard for 2, 3 and 4 players
-    assert "| 3 | Hard | Elite: 7.5–12.5% |" in text
-    found = [line for line in anchored if not line.endswith("| – |")]
-    assert found, "a 3,000-game confirmation fits some 10-point band within one change"
-    for line in found:  # each confirmed rate lies inside its aim
-        aim = line.split("|")[3].split(":")[1].strip().rstrip("%").split("–")
-        rate = float(line.split("|")[5].split("%")[0])
-        assert float(aim[0]) <= rate <= float(aim[1]), line
+    assert "not one fixed player" not in text and "### Levels anchored" not in text  # one budget; one ladder
+
