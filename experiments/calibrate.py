@@ -675,11 +675,13 @@ class AnchoredLadder:
 
 def no_easier(rate: float, before: float, games: int) -> bool:
     """A level winning `rate` is no easier than the level before, winning `before`, each over
-    `games` games: not more often by more than the 95% margin of the difference of two such
-    rates. (Where both are near 0, noise alone reverses them; a strict order would then rule out
-    almost every gauge.)"""
+    `games` games: it wins no more often - except where both win so rarely (under LIKE_WITHIN)
+    that the two cannot be told apart, and there by no more than the 95% margin of the
+    difference of two such rates (near 0, noise alone reverses them)."""
+    if rate <= before:
+        return True
     margin = 1.96 * math.sqrt((rate * (1 - rate) + before * (1 - before)) / games)
-    return rate <= before + margin
+    return max(rate, before) < LIKE_WITHIN and rate <= before + margin
 
 
 def gauge_key(gauge: tuple[str, ...]) -> tuple:
@@ -700,8 +702,8 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
     count's gauge whose win rates over `skills` (the skilled player) and ANCHOR_SEARCH come
     closest to the anchor level's for the same players at the same player count (a solo game is
     two pawns, R5: compared with the anchor's smallest player count), judged by the largest gap.
-    Levels are chosen easiest first, each among the gauges that win no more often than the level
-    before for any player of the skill grid."""
+    Levels are chosen easiest first, each among the settings other than the level before's that
+    win no more often than it for any player of the skill grid (`no_easier`)."""
     groups = player_groups(list(players))
     sims = sorted(set(groups.values()))
     gauges = ladder_gauges() if "gauge" in knobs else [FULL_GAUGE]
@@ -730,6 +732,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
     # Each level is no easier than the one before for every player of the skill grid: a harder
     # label never plays easier for anyone.
     easier: dict[int, dict[str, float]] = {}
+    before: dict[int, Setting] = {}
     levels = []
     for level, fi_level in ANCHOR_LEVELS.items():
         band = DEFAULT_BANDS.get(level, (0.0, 1.0))
@@ -757,7 +760,9 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
                 for g in gauges:
                     rates = {w: measure(rule.setting(g).rules(sim), w, games, seed, threads).rate
                              for w in who if w != ANCHOR_SEARCH}
-                    ordered = sim not in easier or all(no_easier(rates[w], easier[sim][w], games) for w in rates)
+                    ordered = sim not in easier or (
+                        rule.setting(g) != before[sim]  # a level is another setting than the one before
+                        and all(no_easier(rates[w], easier[sim][w], games) for w in rates))
                     screened.append((not ordered, max(abs(rates[w] - want[w]) for w in rates), g, rates))
                 screened.sort(key=lambda x: (x[0], x[1], gauge_key(x[2])))
                 shortlist = [x for x in screened if not x[0]][:3]
@@ -781,6 +786,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
             raise ValueError(f"no level rule makes {level} harder than the level before at every player count")
         _, rule, rungs = best
         easier = {sim: {w: v for w, v in r.rates.items() if w != ANCHOR_SEARCH} for sim, r in rungs.items()}
+        before = {sim: rule.setting(r.gauge) for sim, r in rungs.items()}
         by_players = {p: AnchoredRung(p, rungs[groups[p]].gauge, rungs[groups[p]].rates,
                                       rungs[groups[p]].anchor_rates, rungs[groups[p]].games,
                                       rungs[groups[p]].bands) for p in players}
