@@ -763,7 +763,8 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     With --table LOG...: the table's skill is estimated from all the logs' games together (both
     games' rows count; `playtest summarize` shows each table of a log apart), and the search is
     played by the skilled player at that skill; --players defaults to the player counts in the
-    logs. `playtest summarize` gives the same levels for the same logs and options.
+    logs. `playtest summarize` gives the same levels for the same logs and options. A log with a
+    bad row is refused (one line a bad row, exit status 2) before any game is played.
     """
     from policies.game import game as game_named
 
@@ -924,8 +925,9 @@ def _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, 
         click.echo(json.dumps(levels, ensure_ascii=False))
         return
     found = [lv for lv in levels if lv["rules"] is not None]
-    click.echo(f"judged by {levels[0]['policy']}, checked at skills {' and '.join(map(str, levels[0]['skill_ci']))}"
-               if levels else "no player count to calibrate")
+    ends = " and ".join(f"{s:.2f}" for s in est.ci)
+    click.echo(f"judged by {levels[0]['policy']}, each level played again at skills {ends}" if levels
+               else "no player count to calibrate")
     if found:
         click.echo(difficulty_table(found))
     for lv in found:
@@ -1250,7 +1252,8 @@ def playtest_summarize_cmd(logs, as_json, lab_games, lab_seed, bands, players, s
     are still used (exit status 2).
 
     Each table's win rates and skill are shown apart; the levels are searched once, for all the
-    logs' games together, exactly as `calibrate --table` does with the same options.
+    logs' games together, exactly as `calibrate --table` does with the same options (--seed is the
+    search's games, as calibrate's; the lab curve's are --lab-seed's).
     """
     from experiments.playtest import LabWinRate, format_text, json_objects, summarize
 

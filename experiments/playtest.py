@@ -1,16 +1,26 @@
 """Games played by people, brought back to the lab: win rates, the table's skill, its levels.
 
 A log is a CSV file of games played with real cards, one row a game (README, `playtest summarize`), or
-a folder of records saved by `island-escape play`. For each table (and all tables together)
-`summarize` gives the games and win rate with a 95% interval for each rule setting, the table's
-place on the skill axis, and the rules that would make Easy, Normal and Hard for it.
+a folder of records saved by `island-escape play`. A row is an Island Escape game, or, with `game`
+= forbidden-island, a Forbidden Island game (`players` F2, `difficulty` F4); its outcome is a win,
+one of its game's loss causes (R18, F14) or `loss` when nobody wrote the cause down. A row carrying
+another game's rule is a bad row: it is more likely a misfiled game than a rule to ignore.
 
 The skill is estimated by maximum likelihood from all of a table's games at once: with p_k(s)
 the lab's win rate on setting k at skill s, the table's wins w_k of n_k games have
 log-likelihood sum_k [w_k log p_k(s) + (n_k - w_k) log(1 - p_k(s))]. The curve p_k is measured
 on a grid of skills and interpolated linearly between them; the 95% interval holds the skills
 whose likelihood ratio to the best is within the chi-square(1) bound (2 * drop <= 3.84).
+The settings may be of both games: each game's skilled player departs from its own expert in the
+same share of decisions at the same skill (docs/RULES-FI.md), so one skill explains a table's
+Island Escape and Forbidden Island games alike, and the printed, people-tested Forbidden Island
+levels a group already plays place it on the axis as well as its Island Escape games.
 The win-rate curve is passed in (`WinRate`), so the statistics can be checked on a known curve.
+
+A table's levels (`table_levels`) are calibrate's own search played at its skill, so that
+`calibrate --table` and `playtest summarize` can only agree; each level is replayed at the ends of
+the skill's interval, because a level tuned to the estimate alone may miss its band for a table
+whose true skill is anywhere the log allows.
 """
 
 from __future__ import annotations
@@ -502,8 +512,8 @@ def level_line(lv: dict) -> str:
     """One level of `table_levels` as the commands print it."""
     head = f"{lv['players']}p {lv['level']:<7}"
     if lv["rules"] is None:
-        nearest = "; ".join(f"{n['change']} {100 * n['win_rate']:.0f}%" for n in lv["nearest"])
-        return f"{head} {lv['change']}" + (f"; nearest: {nearest}" if nearest else "")
+        nearest = "".join(f"; nearest: {n['change']} {100 * n['win_rate']:.0f}%" for n in lv["nearest"][:1])
+        return f"{head} {lv['change']}{nearest}"
     across = lv["across_skill_ci"]
     lo, hi = across["skills"]
     a, b = across["win_rates"]
@@ -518,11 +528,12 @@ def format_text(summaries: list[dict]) -> str:
         lo, hi = s["ci95"]
         lines.append(f"{s['table']}: {counted(s['games'], 'game')}, {s['wins']} won, "
                      f"win rate {100 * s['win_rate']:.0f}% (95% interval {100 * lo:.0f}-{100 * hi:.0f}%)")
+        width = max((len(st["setting"]) for st in s["settings"]), default=0)
         for st in s["settings"]:
             lo, hi = st["ci95"]
             lab = "" if st["lab_win_rate"] is None else f"  lab {100 * st['lab_win_rate']:.0f}%"
-            lines.append(f"  {st['setting']:<66} {st['wins']:>3}/{st['games']:<3} won  {100 * st['win_rate']:>3.0f}% "
-                         f"({100 * lo:.0f}-{100 * hi:.0f}%){lab}")
+            lines.append(f"  {st['setting']:<{width}} {st['wins']:>3}/{st['games']:<3} won  "
+                         f"{100 * st['win_rate']:>3.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%){lab}")
         if s["skill"] is None:
             lines.append("  skill: not estimated (needs the lab's skilled policy)")
         else:
