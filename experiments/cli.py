@@ -690,23 +690,45 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
     return bands
 
 
+def search_options(command):
+    """calibrate's search options, the same names and defaults in `calibrate` and `playtest
+    summarize` (which searches a table's levels with it: experiments/playtest.py Search)."""
+    options = [
+        click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'."),
+        click.option("--players", help="Player counts, comma-separated.  [default: every count the game takes; "
+                                       "with a table's logs, the counts in its games]"),
+        click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True,
+                     help="The search's games."),
+        click.option("--screen-games", type=click.IntRange(min=50), default=1000, show_default=True,
+                     help="Games per setting when screening."),
+        click.option("--confirm-games", type=click.IntRange(min=100), default=8000, show_default=True,
+                     help="Games that confirm a recommendation."),
+        click.option("--max-changes", type=click.IntRange(min=0, max=6), default=3, show_default=True,
+                     help="Search settings up to this many changes from the rulebook."),
+        click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores)."),
+        click.option("--knobs", default="gauge,cards,divers", show_default=True,
+                     help="What the rules may change: any of gauge, cards (a treasure), divers."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def lab_options(command):
+    """The lab's curve a table's skill is read from, the same in `calibrate --table` and
+    `playtest summarize`."""
+    command = click.option("--lab-seed", type=click.IntRange(min=0, max=MAX_SEED), default=7100,
+                           show_default=True, help="The lab curve's games.")(command)
+    return click.option("--lab-games", type=click.IntRange(min=100), default=2000, show_default=True,
+                        help="Games the lab plays per setting and skill for the win-rate curve.")(command)
+
+
 @cli.command("calibrate")
 @click.option("--policy", default=None,
               help="Policy that judges the rules, or a player such as skilled@0.7  [default: the report's judge]")
 @click.option("--skill", type=click.FloatRange(0, 1),
               help="Calibrate for a table of this skill, 0-1: the skilled player (or --policy's) at it.")
-@click.option("--bands", help="Target win-rate bands, e.g. 'easy=0.70-0.80,normal=0.45-0.55,hard=0.20-0.30'.")
-@click.option("--players", help="Player counts, comma-separated.  [default: every count the game takes]")
-@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=2026, show_default=True)
-@click.option("--screen-games", type=click.IntRange(min=50), default=1000, show_default=True,
-              help="Games per setting when screening.")
-@click.option("--confirm-games", type=click.IntRange(min=100), default=8000, show_default=True,
-              help="Games that confirm a recommendation.")
-@click.option("--max-changes", type=click.IntRange(min=0, max=6), default=3, show_default=True,
-              help="Search settings up to this many changes from the rulebook.")
-@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
-@click.option("--knobs", default="gauge,cards,divers", show_default=True,
-              help="What the rules may change: any of gauge, cards (a treasure), divers.")
+@search_options
 @click.option("--same-rule", is_flag=True,
               help="The rulebook-ready ladder: one rule per level for every player count, the count "
                    "adjusting only the gauge.")
@@ -716,9 +738,15 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
 @click.option("--anchor", type=click.Choice(LEVELLED_GAMES),
               help="Levels for people: Easy, Normal and Hard that win as often as this game's playtested "
                    "Novice, Normal and Elite for the same player at every skill from 0.5 to 1.")
+@click.option("--table", "table_logs", is_flag=True,
+              help="Levels for the table whose LOGs are given (CSV logs of either game, or folders of play "
+                   "records): the skilled player at the skill its games show, checked at the ends of the "
+                   "skill's 95% interval.")
+@lab_options
+@click.argument("logs", nargs=-1, type=click.Path())
 @click.pass_context
 def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confirm_games, max_changes, threads,
-                  knobs, same_rule, as_json, game_kind, anchor):
+                  knobs, same_rule, as_json, game_kind, anchor, table_logs, lab_games, lab_seed, logs):
     """Find rules for Easy, Normal and Hard for each player count.
 
     Searches what a table can lay out with one deck (1-3 cards per treasure, gauges of A-5 of
@@ -731,9 +759,21 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     A game with printed levels (--game forbidden-island: its starting water marks) keeps its
     rules: each level is played --confirm-games times per player count and each band gets the
     level whose 95% interval lies inside it.
+
+    With --table LOG...: the table's skill is estimated from all the logs' games together (both
+    games' rows count; `playtest summarize` shows each table of a log apart), and the search is
+    played by the skilled player at that skill; --players defaults to the player counts in the
+    logs. `playtest summarize` gives the same levels for the same logs and options. A log with a
+    bad row is refused (one line a bad row, exit status 2) before any game is played.
     """
     from policies.game import game as game_named
 
+    if table_logs or logs:
+        _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, confirm_games, max_changes,
+                         threads, knobs, as_json, lab_games, lab_seed)
+        return
+    for name in ("lab_games", "lab_seed"):
+        _refuse_option(ctx, name, "goes with --table only (the lab's curve a table's skill is read from)")
     game = game_named(game_kind)
     try:
         policy = game.player(policy, skill)
@@ -789,6 +829,120 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
             lo, hi = n.result.ci
             click.echo(f"  {n.setting.describe()}: {100 * n.result.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, "
                        f"{n.result.games:,} games) - {n.verdict()}")
+
+
+def _refuse_option(ctx, name: str, why: str, flag: str | None = None) -> None:
+    """One line and exit 2 when option `name` (the parameter; `flag` as typed) was given."""
+    from click.core import ParameterSource
+
+    if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
+        fail(f"{flag or '--' + name.replace('_', '-')} {why}")
+
+
+def _read_table_logs(logs, command: str):
+    """The good games of the logs and their problem lines (one a bad row or file)."""
+    from experiments.playtest import LogError, read_logs
+
+    try:
+        games, problems = read_logs(logs)
+    except LogError as exc:
+        fail(str(exc))
+    for line in problems:
+        click.echo(f"island-escape {command}: {line}", err=True)
+    if not games and not problems:
+        fail("no good games in " + ", ".join(logs))
+    return games, problems
+
+
+def _table_search(bands, seed, screen_games, confirm_games, max_changes, threads, knobs):
+    """The search options of a table's levels (experiments/playtest.py Search), checked."""
+    from experiments.calibrate import parse_knobs
+    from experiments.playtest import Search
+
+    try:
+        knob_list = parse_knobs(knobs)
+    except ValueError as exc:
+        fail(f"--knobs: {exc}")
+    return Search(bands=_parse_bands(bands), seed=seed, screen_games=screen_games, confirm_games=confirm_games,
+                  max_changes=max_changes, knobs=knob_list, threads=threads)
+
+
+def _table_players(games, players: str | None) -> list[int]:
+    """--players, or the player counts of the logs' games (each a count Island Escape takes)."""
+    from policies.game import game as game_named
+
+    return _player_counts(game_named(), players) if players else sorted({g.rules.players for g in games})
+
+
+def _warm_skill_players(games) -> None:
+    from experiments.playtest import LabWinRate, skill_player
+
+    if not LabWinRate.available():
+        fail("a table's skill needs the lab's skilled players, which this version lacks")
+    for game in {g.game.name: g.game for g in games}.values():
+        warm_up(skill_player(game), game=game)
+
+
+def _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, confirm_games, max_changes,
+                     threads, knobs, as_json, lab_games, lab_seed) -> None:
+    """`calibrate --table LOG...`: the logs and options are checked first, then the lab's curve,
+    the table's skill and the search (experiments/playtest.py table_levels)."""
+    from experiments.playtest import ALL_TABLES, LabWinRate, describe, table_levels, table_skill
+    from experiments.report import difficulty_table
+    from policies.game import counted
+
+    if not table_logs:
+        fail(f"LOG arguments ({logs[0]}) go with --table only")
+    if not logs:
+        fail("--table needs the LOG files of the table's games")
+    why = "does not go with --table: a table's levels are played by the lab's skilled player at its skill"
+    for name in ("policy", "skill", "anchor", "same_rule"):
+        _refuse_option(ctx, name, why)
+    _refuse_option(ctx, "game_kind", why + " (its logs may hold either game)", "--game")
+    games, problems = _read_table_logs(logs, "calibrate")
+    if problems:
+        sys.exit(EXIT_BAD_INPUT)  # a recommendation is not made from a log with mistakes in it
+    search = _table_search(bands, seed, screen_games, confirm_games, max_changes, threads, knobs)
+    counts = _table_players(games, players)
+    _warm_skill_players(games)
+
+    def echo(line: str) -> None:
+        click.echo(line, err=True)
+
+    lab = LabWinRate(lab_games, lab_seed, threads)
+    est = table_skill(games, lab, echo=echo)
+    tables = sorted({g.table for g in games})
+    table = tables[0] if len(tables) == 1 else ALL_TABLES
+    if not as_json:
+        click.echo(f"{len(games):,} games of {len(est.counts)} settings; lab: {lab_games:,} games a setting and "
+                   f"skill (seed {lab_seed})")
+        for rules, n, w in est.counts:
+            click.echo(f"  {describe(rules):<78} {w:>4}/{n:<4} won {100 * w / n:>3.0f}%, "
+                       f"lab at {est.skill:.2f}: {100 * est.lab_rate(rules):.0f}%")
+        click.echo(f"skill {est.skill:.2f} (95% interval {est.ci[0]:.2f}-{est.ci[1]:.2f})")
+    levels = table_levels(games, lab, counts, search, table, echo=echo, skill=est)
+    if as_json:
+        click.echo(json.dumps(levels, ensure_ascii=False))
+        return
+    found = [lv for lv in levels if lv["rules"] is not None]
+    ends = " and ".join(f"{s:.2f}" for s in est.ci)
+    click.echo(f"judged by {levels[0]['policy']}, each level played again at skills {ends}" if levels
+               else "no player count to calibrate")
+    if found:
+        click.echo(difficulty_table(found))
+    for lv in found:
+        across = lv["across_skill_ci"]
+        (lo, hi), (a, b) = across["skills"], across["win_rates"]
+        verdict = "in the band" if across["inside_band"] else f"{100 * across['outside_by']:.1f} points out of the band"
+        click.echo(f"{lv['level']} for {counted(lv['players'], 'player')} across the skill's interval: "
+                   f"{100 * a:.1f}% at {lo:g}, {100 * b:.1f}% at {hi:g}: {verdict}")
+    for lv in levels:
+        if lv["rules"] is None:
+            click.echo(f"{lv['level']} for {counted(lv['players'], 'player')}: {lv['change']}; nearest:")
+            for n in lv["nearest"]:
+                lo, hi = n["ci95"]
+                click.echo(f"  {n['change']}: {100 * n['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%, "
+                           f"{n['games']:,} games) - {n['verdict']}")
 
 
 def _player_counts(game, players: str | None) -> list[int]:
@@ -1089,32 +1243,37 @@ def playtest_group():
 @playtest_group.command("summarize")
 @click.argument("logs", nargs=-1, required=True, type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per table (and one for all tables).")
-@click.option("--lab-games", type=click.IntRange(min=100), default=2000, show_default=True,
-              help="Games the lab plays per setting and skill for the win-rate curve.")
-@click.option("--seed", type=click.IntRange(min=0), default=7100, show_default=True, help="The lab's games.")
-@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
-def playtest_summarize_cmd(logs, as_json, lab_games, seed, threads):
+@lab_options
+@search_options
+def playtest_summarize_cmd(logs, as_json, lab_games, lab_seed, bands, players, seed, screen_games, confirm_games,
+                           max_changes, threads, knobs):
     """Win rates, the table's skill and its Easy/Normal/Hard rules from logs of real games.
 
-    LOG is a CSV file (columns players, cards_per_treasure, gauge, swim_cost, actions_per_turn,
-    outcome, and optionally turns, treasures_raised, date, table; a missing rule column means the
-    rulebook's value, gauge is card codes top first) or a folder of records saved by `play`.
-    A bad row is reported on one line and the good rows are still used (exit status 2).
-    """
-    from experiments.playtest import LabWinRate, LogError, format_text, json_objects, read_logs, summarize
+    LOG is a CSV file, one row a game, or a folder of records saved by `play`. Island Escape
+    rows: players, cards_per_treasure, gauge, swim_cost, actions_per_turn (an empty rule cell is
+    the rulebook's; gauge is card codes top first). Forbidden Island rows: game =
+    forbidden-island, players, difficulty (novice, normal, elite, legendary). Every row: outcome
+    (win, one of its game's loss causes, or loss when the cause is unknown), and optionally
+    turns, treasures_raised, date, table. A bad row is reported on one line and the good rows
+    are still used (exit status 2).
 
-    try:
-        games, problems = read_logs(logs)
-    except LogError as exc:
-        fail(str(exc))
-    for line in problems:
-        click.echo(f"island-escape playtest: {line}", err=True)
+    Each table's win rates and skill are shown apart; the levels are searched once, for all the
+    logs' games together, exactly as `calibrate --table` does with the same options (--seed is the
+    search's games, as calibrate's; the lab curve's are --lab-seed's).
+    """
+    from experiments.playtest import LabWinRate, format_text, json_objects, summarize
+
+    games, problems = _read_table_logs(logs, "playtest")
     if not games:
-        if problems:  # each bad file or row has had its line
-            sys.exit(EXIT_BAD_INPUT)
-        fail("no good games in " + ", ".join(logs))
-    lab = LabWinRate(lab_games, seed, threads) if LabWinRate.available() else None
-    summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3)
+        sys.exit(EXIT_BAD_INPUT)  # each bad file or row has had its line
+    search = _table_search(bands, seed, screen_games, confirm_games, max_changes, threads, knobs)
+    counts = _table_players(games, players)
+    lab = None
+    if LabWinRate.available():
+        _warm_skill_players(games)
+        lab = LabWinRate(lab_games, lab_seed, threads)
+    summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3, search=search, players=counts,
+                          echo=lambda line: click.echo(line, err=True))
     if as_json:
         for obj in json_objects(summaries):
             click.echo(json.dumps(obj, ensure_ascii=False))

@@ -1,21 +1,32 @@
 """Games played by people, brought back to the lab: win rates, the table's skill, its levels.
 
 A log is a CSV file of games played with real cards, one row a game (README, `playtest summarize`), or
-a folder of records saved by `island-escape play`. For each table (and all tables together)
-`summarize` gives the games and win rate with a 95% interval for each rule setting, the table's
-place on the skill axis, and the rules that would make Easy, Normal and Hard for it.
+a folder of records saved by `island-escape play`. A row is an Island Escape game, or, with `game`
+= forbidden-island, a Forbidden Island game (`players` F2, `difficulty` F4); its outcome is a win,
+one of its game's loss causes (R18, F14) or `loss` when nobody wrote the cause down. A row carrying
+another game's rule is a bad row: it is more likely a misfiled game than a rule to ignore.
 
 The skill is estimated by maximum likelihood from all of a table's games at once: with p_k(s)
 the lab's win rate on setting k at skill s, the table's wins w_k of n_k games have
 log-likelihood sum_k [w_k log p_k(s) + (n_k - w_k) log(1 - p_k(s))]. The curve p_k is measured
 on a grid of skills and interpolated linearly between them; the 95% interval holds the skills
 whose likelihood ratio to the best is within the chi-square(1) bound (2 * drop <= 3.84).
+The settings may be of both games: each game's skilled player departs from its own expert in the
+same share of decisions at the same skill (docs/RULES-FI.md), so one skill explains a table's
+Island Escape and Forbidden Island games alike, and the printed, people-tested Forbidden Island
+levels a group already plays place it on the axis as well as its Island Escape games.
 The win-rate curve is passed in (`WinRate`), so the statistics can be checked on a known curve.
+
+A table's levels (`table_levels`) are calibrate's own search played at its skill, so that
+`calibrate --table` and `playtest summarize` can only agree; each level is replayed at the ends of
+the skill's interval, because a level tuned to the estimate alone may miss its band for a table
+whose true skill is anywhere the log allows.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 from collections.abc import Callable, Iterable
@@ -25,14 +36,15 @@ from pathlib import Path
 import numpy as np
 
 from experiments.pages import clip, parse_json, shorten
-from policies.game import counted
-from sim.island_escape.engine import LOSS_CAUSES
-from sim.island_escape.rules import RuleError, Rules, pretty
+from policies.game import DEFAULT_GAME, GAMES, counted, every_game, game_of_rules
+from policies.game import game as game_named
+from sim.island_escape.rules import Rules
 
 WinRate = Callable[[Rules, float], float]  # the lab's win rate on these rules at this skill
-RULE_COLUMNS = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")
+GAME_COLUMN = "game"  # which game a row is: a name `--game` takes; empty is the lab's own game
+RULE_COLUMNS = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")  # Island Escape's
 OPTIONAL_COLUMNS = ("turns", "treasures_raised", "date", "table")
-OUTCOMES = ("win", *LOSS_CAUSES)
+UNKNOWN_LOSS = "loss"  # a loss whose cause nobody wrote down
 SKILL_GRID = np.round(np.linspace(0.0, 1.0, 21), 3)  # where the lab measures the curve
 FINE_GRID = np.round(np.linspace(0.0, 1.0, 401), 4)  # where the likelihood is maximised
 CHI2_1_95 = 3.841458820694124  # 95% quantile of chi-square with 1 degree of freedom
@@ -51,8 +63,8 @@ class LogError(ValueError):
 @dataclass(frozen=True)
 class Game:
     table: str
-    rules: Rules
-    outcome: str  # win or an R18 cause
+    rules: Rules  # or the rules of another game of the lab (Forbidden Island's)
+    outcome: str  # win, a loss cause of its game (R18, F14) or UNKNOWN_LOSS
     where: str  # file and row, for messages
     turns: int | None = None
     treasures_raised: int | None = None
@@ -60,6 +72,11 @@ class Game:
     @property
     def won(self) -> bool:
         return self.outcome == "win"
+
+    @property
+    def game(self):
+        """The game of the lab these rules belong to (policies/game.py)."""
+        return game_of_rules(self.rules)
 
 
 # --- reading ---------------------------------------------------------------------------------------
@@ -71,25 +88,63 @@ def _whole(text: str, column: str) -> int:
     return int(text)
 
 
+@functools.cache
+def rule_columns() -> tuple[str, ...]:
+    """Every game's rule columns (a game's `grid_keys`: the rule keys a setting is named by), in
+    the order the games are listed: Island Escape's, then Forbidden Island's `difficulty`."""
+    return tuple(dict.fromkeys(c for g in every_game() for c in g.grid_keys))
+
+
+@functools.cache
+def outcomes(game) -> tuple[str, ...]:
+    """What a row of `game` may say it ended with: a win, one of the game's loss causes (Island
+    Escape's R18, Forbidden Island's F14) or a loss of unknown cause."""
+    return (*game.causes, UNKNOWN_LOSS)
+
+
+@functools.cache
+def _rulebook(game) -> dict:
+    return game.rules().as_record()
+
+
+def _rule_value(text: str, column: str, default):
+    """A rule cell as its game's Rules take it, by the kind of the rulebook's value: card codes
+    (the gauge, top first), a whole number, or a name (Forbidden Island's difficulty, F4)."""
+    if isinstance(default, (list, tuple)):
+        return [c.upper() for c in text.replace(",", " ").split()]
+    if isinstance(default, int):
+        return _whole(text, column)
+    return text.lower()
+
+
 def _row_game(row: dict[str, str], table: str, where: str) -> Game:
-    keys = {}
-    for column in RULE_COLUMNS:
-        text = (row.get(column) or "").strip()
-        if not text:
-            continue  # a missing rule means the rulebook's value
-        if column == "gauge":
-            keys["gauge"] = [c.upper() for c in text.replace(",", " ").split()]
-        else:
-            keys[column] = _whole(text, column)
     try:
-        rules = Rules(**keys)
-    except RuleError as exc:
+        game = game_named((row.get(GAME_COLUMN) or "").strip().lower() or DEFAULT_GAME)
+    except ValueError:
+        raise ValueError(f"column {GAME_COLUMN}: {clip(row.get(GAME_COLUMN) or '')} is not a game of the lab "
+                         f"({', '.join(GAMES)})") from None
+    own = game.grid_keys
+    for column in rule_columns():  # another game's rule: the row names the wrong game, or none
+        if column not in own and (row.get(column) or "").strip():
+            owners = ", ".join(g.name for g in every_game() if column in g.grid_keys)
+            raise ValueError(f"column {column}: {game.title} has no {column.replace('_', ' ')} (a rule of "
+                             f"{owners}; column {GAME_COLUMN} names a row's game, {DEFAULT_GAME} when empty)")
+    defaults = _rulebook(game)
+    keys = {}
+    for column in own:
+        text = (row.get(column) or "").strip()
+        if text:  # a missing rule means the rulebook's value
+            keys[column] = _rule_value(text, column, defaults[column])
+    try:
+        rules = game.rules(**keys)
+    except game.rule_error as exc:
         message = str(exc)
-        column = next((c for c in RULE_COLUMNS if c in message or c.replace("_", " ") in message), "rules")
+        column = next((c for c in own if c in message or c.replace("_", " ") in message), "rules")
         raise ValueError(f"column {column}: {message}") from None
     outcome = (row.get("outcome") or "").strip().lower()
-    if outcome not in OUTCOMES:
-        raise ValueError(f"column outcome: {clip(outcome)} is not win or an R18 cause ({', '.join(LOSS_CAUSES)})")
+    if outcome not in outcomes(game):
+        raise ValueError(f"column outcome: {clip(outcome)} is not win, {UNKNOWN_LOSS} or a loss cause of "
+                         f"{game.title} ({', '.join(game.causes[1:])})")
     extra = {}
     for column in ("turns", "treasures_raised"):
         text = (row.get(column) or "").strip()
@@ -97,7 +152,7 @@ def _row_game(row: dict[str, str], table: str, where: str) -> Game:
             extra[column] = _whole(text, column)
             if extra[column] < 0:
                 raise ValueError(f"column {column}: {clip(text)} is negative")
-    if extra.get("treasures_raised", 0) > 4:
+    if extra.get("treasures_raised", 0) > 4:  # four treasures in either game (R12, F12)
         raise ValueError(f"column treasures_raised: {extra['treasures_raised']} is more than 4")
     return Game((row.get("table") or "").strip() or table, rules, outcome, where, **extra)
 
@@ -152,7 +207,7 @@ def read_csv(path: Path, problems: list[str]) -> list[Game]:
         reader.fieldnames = header
         if "outcome" not in header:
             raise LogError(f"{path}: no outcome column (columns: {shorten(', '.join(header), 200)})")
-        unknown = [h for h in header if h not in (*RULE_COLUMNS, "outcome", *OPTIONAL_COLUMNS)]
+        unknown = [h for h in header if h not in (GAME_COLUMN, *rule_columns(), "outcome", *OPTIONAL_COLUMNS)]
         if unknown:
             raise LogError(f"{path}: unknown column {clip(unknown[0])}")
         games = []
@@ -233,9 +288,9 @@ def read_logs(paths: Iterable[str | Path]) -> tuple[list[Game], list[str]]:
 # --- statistics ------------------------------------------------------------------------------------
 
 
-def describe(rules: Rules) -> str:
-    return (f"{rules.players}p, {counted(rules.cards_per_treasure, 'card')}, swim {rules.swim_cost}, "
-            f"{counted(rules.actions_per_turn, 'action')}, gauge {' '.join(pretty(c) for c in rules.gauge)}")
+def describe(rules) -> str:
+    """One setting in one line, as its game writes it (Forbidden Island's names the game)."""
+    return game_of_rules(rules).setting_line(rules)
 
 
 def by_setting(games: list[Game]) -> list[tuple[Rules, int, int]]:
@@ -258,103 +313,193 @@ def log_likelihood(counts: list[tuple[Rules, int, int]], curves: dict[Rules, np.
     return total
 
 
-def estimate_skill(counts: list[tuple[Rules, int, int]], win_rate: WinRate,
-                   floor: float = 1e-3) -> tuple[float, tuple[float, float], dict[Rules, np.ndarray]]:
-    """Maximum-likelihood skill and its 95% likelihood-ratio interval, and the curves used."""
-    curves = {rules: np.array([win_rate(rules, float(s)) for s in SKILL_GRID]) for rules, _, _ in counts}
+def estimate_skill(counts: list[tuple[Rules, int, int]], win_rate: WinRate, floor: float = 1e-3,
+                   echo: Callable[[str], None] = lambda s: None,
+                   ) -> tuple[float, tuple[float, float], dict[Rules, np.ndarray]]:
+    """Maximum-likelihood skill and its 95% likelihood-ratio interval, and the curves used. The
+    settings may be of different games: each game's skill counts the same share of departing
+    decisions (docs/RULES-FI.md), so one skill explains a table's games of both."""
+    curves = {}
+    for k, (rules, _, _) in enumerate(counts):
+        echo(f"  lab curve {k + 1}/{len(counts)}: {describe(rules)}, {len(SKILL_GRID)} skills")
+        curves[rules] = np.array([win_rate(rules, float(s)) for s in SKILL_GRID])
     ll = log_likelihood(counts, curves, floor)
     best = int(np.argmax(ll))
     inside = FINE_GRID[2 * (ll[best] - ll) <= CHI2_1_95]
     return float(FINE_GRID[best]), (float(inside.min()), float(inside.max())), curves
 
 
-def levels_for(players: int, skill: float, win_rate: WinRate, bands: dict[str, tuple[float, float]],
-               max_changes: int = 2) -> list[dict]:
-    """For each band, the rules with fewest changes from the rulebook (then closest to the band's
-    centre) whose lab win rate at this skill lies in the band; the search space of calibrate."""
-    from experiments.calibrate import candidate_settings
+@dataclass
+class TableSkill:
+    """A table's skill from all its games, and the evidence: each setting's games and wins and the
+    lab's curve on it."""
 
-    rates = []
-    for changes in range(max_changes + 1):
-        for setting in candidate_settings(changes):
-            rules = setting.rules(players)
-            rates.append((setting, rules, win_rate(rules, skill)))
+    skill: float
+    ci: tuple[float, float]
+    counts: list[tuple[Rules, int, int]]
+    curves: dict[Rules, np.ndarray]
+
+    def lab_rate(self, rules) -> float:
+        """The lab's win rate on `rules` at the estimated skill (the curve, interpolated)."""
+        return float(np.interp(self.skill, SKILL_GRID, self.curves[rules]))
+
+
+def table_skill(games: list[Game], win_rate: WinRate, floor: float | None = None,
+                echo: Callable[[str], None] = lambda s: None) -> TableSkill:
+    floor = getattr(win_rate, "floor", 1e-3) if floor is None else floor
+    counts = by_setting(games)
+    skill, ci, curves = estimate_skill(counts, win_rate, floor, echo)
+    return TableSkill(skill, ci, counts, curves)
+
+
+# --- a table's levels ------------------------------------------------------------------------------
+#
+# The levels are calibrate's own search (experiments/calibrate.py: fewest changes, Divers only for
+# a level easier than Normal, each recommendation confirmed with a 95% interval inside its band
+# and validated on a fresh seed), played by the lab's skilled player at the table's estimated
+# skill. The estimate is uncertain, so each level is also played at the two ends of the skill's
+# interval: a level whose win rate stays in its band there holds for any skill the log allows.
+# `playtest summarize` and `calibrate --table` both come here, with the same options (Search).
+
+
+@dataclass(frozen=True)
+class Search:
+    """How a table's levels are searched: calibrate's options, the defaults of both commands."""
+
+    bands: dict[str, tuple[float, float]] | None = None  # calibrate's DEFAULT_BANDS
+    seed: int = 2026
+    screen_games: int = 1000
+    confirm_games: int = 8000
+    max_changes: int = 3
+    knobs: tuple[str, ...] = ("gauge", "cards", "divers")
+    threads: int | None = None
+
+
+LAB_GAMES = 2000  # games the lab plays a setting at each skill of SKILL_GRID
+LAB_SEED = 7100  # the lab's curve: other games than the search's (Search.seed) and a log's
+
+
+def table_levels(games: list[Game], win_rate: WinRate, players: list[int] | None = None,
+                 search: Search = Search(), table: str = ALL_TABLES, floor: float | None = None,
+                 echo: Callable[[str], None] = lambda s: None, skill: TableSkill | None = None) -> list[dict]:
+    """Easy, Normal and Hard of Island Escape for the table whose games these are: calibrate's
+    records (`Recommendation.to_json`) for the skilled player at the table's skill (rounded to
+    two decimals), each with `table`, `skill`, `skill_ci` and `across_skill_ci` (the setting's win
+    rate at the interval's two ends, `confirm_games` games of the search's seed each, and whether
+    both lie inside the band). A level calibrate does not confirm within `max_changes` is a record
+    with `rules` None and its `nearest` candidates (Near.to_json). `players` defaults to the
+    player counts of the games; `skill` is `table_skill` of these games when already estimated."""
+    from experiments.calibrate import DEFAULT_BANDS, calibrate, measure, player_groups
+
+    est = skill or table_skill(games, win_rate, floor, echo)
+    searched = game_named()  # calibrate searches the rules of the lab's own game
+    policy = searched.player(None, round(est.skill, 2))
+    ends = [round(s, 2) for s in est.ci]
+    bands = dict(search.bands or DEFAULT_BANDS)
+    players = sorted(set(players or {g.rules.players for g in games}))
+    echo(f"{table}: skill {est.skill:.2f} (95% interval {est.ci[0]:.2f}-{est.ci[1]:.2f}); "
+         f"calibrating for {policy}")
+    cal = calibrate(players=players, bands=bands, policy=policy, seed=search.seed,
+                    screen_games=search.screen_games, confirm_games=search.confirm_games,
+                    max_changes=search.max_changes, validate_games=search.confirm_games, others=[],
+                    threads=search.threads, echo=echo, knobs=tuple(search.knobs))
+    found = {(r.players, r.level): r for r in cal.recommendations}
+    base = {"table": table, "skill": est.skill, "skill_ci": list(est.ci)}
     out = []
-    for level, (lo, hi) in bands.items():
-        centre = (lo + hi) / 2
-        fits = [(s.changes, abs(r - centre), i) for i, (s, _, r) in enumerate(rates) if lo <= r <= hi]
-        if not fits:
-            out.append({"players": players, "level": level, "band": [lo, hi], "rules": None,
-                        "change": f"nothing within {max_changes} changes of the rulebook", "win_rate": None})
-            continue
-        setting, rules, rate = rates[min(fits)[2]]
-        out.append({"players": players, "level": level, "band": [lo, hi], "rules": rules.as_record(),
-                    "change": setting.describe(), "win_rate": rate})
+    for p in players:
+        for level, band in bands.items():
+            rec = found.get((p, level))
+            if rec is None:
+                out.append({"players": p, "level": level, "band": list(band), "policy": policy, "rules": None,
+                            "change": f"nothing confirmed within {counted(search.max_changes, 'change')}",
+                            "win_rate": None, "nearest": [n.to_json() for n in cal.near.get((p, level), [])],
+                            **base, "across_skill_ci": None})
+                continue
+            rules = rec.setting.rules(player_groups([p])[p])  # R5: solo plays two pawns
+            at = [measure(rules, searched.player(None, s), search.confirm_games, search.seed, search.threads)
+                  for s in ends]
+            rates = [m.rate for m in at]
+            outside = max(max(band[0] - r, r - band[1], 0.0) for r in rates)
+            out.append({**rec.to_json(), **base, "across_skill_ci": {
+                "skills": ends, "win_rates": rates, "ci95": [list(m.ci) for m in at],
+                "games": search.confirm_games, "seed": search.seed,
+                "inside_band": outside == 0, "outside_by": outside}})
+            echo(f"  {p}p {level}: {100 * rec.result.rate:.1f}% at skill {round(est.skill, 2):g}, "
+                 f"{100 * rates[0]:.1f}% at {ends[0]:g}, {100 * rates[1]:.1f}% at {ends[1]:g}")
     return out
 
 
-def summarize_table(name: str, games: list[Game], win_rate: WinRate | None,
-                    bands: dict[str, tuple[float, float]], floor: float = 1e-3) -> dict:
+# --- summaries -------------------------------------------------------------------------------------
+
+
+def summarize_table(name: str, games: list[Game], win_rate: WinRate | None, floor: float = 1e-3) -> dict:
     from experiments.runner import wilson_interval
 
     wins = sum(g.won for g in games)
     settings = []
     counts = by_setting(games)
     for rules, n, w in counts:
-        settings.append({"rules": rules.as_record(), "setting": describe(rules), "games": n, "wins": w,
-                         "win_rate": w / n, "ci95": list(wilson_interval(w, n))})
+        settings.append({"game": game_of_rules(rules).name, "rules": rules.as_record(), "setting": describe(rules),
+                         "games": n, "wins": w, "win_rate": w / n, "ci95": list(wilson_interval(w, n)),
+                         "lab_win_rate": None})
     out = {"table": name, "games": len(games), "wins": wins, "win_rate": wins / len(games) if games else 0.0,
            "ci95": list(wilson_interval(wins, len(games))), "settings": settings,
-           "skill": None, "skill_ci": None, "levels": []}
+           "skill": None, "skill_ci": None, "levels": None}
     if win_rate is None or not games:
         return out
-    skill, ci, _ = estimate_skill(counts, win_rate, floor)
-    out["skill"], out["skill_ci"] = skill, list(ci)
-    for players in sorted({g.rules.players for g in games}):
-        out["levels"] += levels_for(players, skill, win_rate, bands)
+    est = table_skill(games, win_rate, floor)
+    out["skill"], out["skill_ci"] = est.skill, list(est.ci)
+    for st, (rules, _, _) in zip(settings, counts, strict=True):
+        st["lab_win_rate"] = est.lab_rate(rules)
     return out
 
 
-def summarize(games: list[Game], win_rate: WinRate | None, bands: dict[str, tuple[float, float]] | None = None,
-              floor: float = 1e-3) -> list[dict]:
-    """One summary a table, then one of all tables together (when there are several)."""
-    from experiments.calibrate import DEFAULT_BANDS
-
-    bands = dict(bands or DEFAULT_BANDS)
+def summarize(games: list[Game], win_rate: WinRate | None, floor: float = 1e-3, search: Search | None = None,
+              players: list[int] | None = None, echo: Callable[[str], None] = lambda s: None) -> list[dict]:
+    """One summary a table, then one of all tables together (when there are several). With
+    `search`, the last summary (the whole log's) carries its levels (`table_levels`): one search
+    for all the log's games, as `calibrate --table` does; the other summaries' levels are None."""
     tables: dict[str, list[Game]] = {}
     for g in games:
         tables.setdefault(g.table, []).append(g)
-    out = [summarize_table(name, gs, win_rate, bands, floor) for name, gs in tables.items()]
+    out = [summarize_table(name, gs, win_rate, floor) for name, gs in tables.items()]
     if len(tables) > 1:
-        out.append(summarize_table(ALL_TABLES, games, win_rate, bands, floor))
+        out.append(summarize_table(ALL_TABLES, games, win_rate, floor))
+    if search is not None and win_rate is not None and games:
+        out[-1]["levels"] = table_levels(games, win_rate, players, search, out[-1]["table"], floor, echo)
     return out
 
 
 # --- the lab's curve ---------------------------------------------------------------------------------
 
 
-class LabWinRate:
-    """The lab's win rate of the `skilled` policy at a skill: `games` kernel games of `seed`
-    (the same islands at every skill and setting, so the curve is smooth in the skill)."""
+def skill_player(game) -> str | None:
+    """The policy of `game` that takes a skill (`game.player(None, skill)` plays it), None when
+    its players take none."""
+    try:
+        return game.skill_policy or game.player(None, 1.0).partition("@")[0]
+    except ValueError:
+        return None
 
-    def __init__(self, games: int = 2000, seed: int = 7100, threads: int | None = None):
+
+class LabWinRate:
+    """The lab's win rate of a game's skill player (`Game.skill_policy`, `skilled`) at a skill:
+    `games` kernel games of `seed` of whichever game the rules are (the same deals at every skill
+    and setting of a game, so the curve is smooth in the skill)."""
+
+    def __init__(self, games: int = LAB_GAMES, seed: int = LAB_SEED, threads: int | None = None):
         self.games, self.seed, self.threads = games, seed, threads
         self.cache: dict[tuple[Rules, float], float] = {}
 
     @staticmethod
     def available() -> bool:
-        from policies.island_escape.registry import POLICIES
-
-        return "skilled" in POLICIES
+        return all(skill_player(g) for g in every_game())
 
     def __call__(self, rules: Rules, skill: float) -> float:
         key = (rules, round(skill, 4))
         if key not in self.cache:
-            from policies.island_escape import skilled
-            from policies.island_escape.runner import run_games
-
-            raw = run_games(rules, "skilled", self.games, self.seed, threads=self.threads,
-                            policy_params=skilled.skill_params(skill))
+            game = game_of_rules(rules)
+            raw = game.run_games(rules, game.player(None, skill), self.games, self.seed, threads=self.threads)
             self.cache[key] = float((raw[:, 0] == 0).mean())
         return self.cache[key]
 
@@ -363,24 +508,39 @@ class LabWinRate:
         return 0.5 / (self.games + 1)
 
 
+def level_line(lv: dict) -> str:
+    """One level of `table_levels` as the commands print it."""
+    head = f"{lv['players']}p {lv['level']:<7}"
+    if lv["rules"] is None:
+        nearest = "".join(f"; nearest: {n['change']} {100 * n['win_rate']:.0f}%" for n in lv["nearest"][:1])
+        return f"{head} {lv['change']}{nearest}"
+    across = lv["across_skill_ci"]
+    lo, hi = across["skills"]
+    a, b = across["win_rates"]
+    verdict = "in the band" if across["inside_band"] else f"{100 * across['outside_by']:.0f} points out of the band"
+    return (f"{head} {lv['change']}  ({lv['policy']} {100 * lv['win_rate']:.0f}%; "
+            f"skill {lo:g}: {100 * a:.0f}%, {hi:g}: {100 * b:.0f}%, {verdict})")
+
+
 def format_text(summaries: list[dict]) -> str:
     lines = []
     for s in summaries:
         lo, hi = s["ci95"]
         lines.append(f"{s['table']}: {counted(s['games'], 'game')}, {s['wins']} won, "
                      f"win rate {100 * s['win_rate']:.0f}% (95% interval {100 * lo:.0f}-{100 * hi:.0f}%)")
+        width = max((len(st["setting"]) for st in s["settings"]), default=0)
         for st in s["settings"]:
             lo, hi = st["ci95"]
-            lines.append(f"  {st['setting']:<66} {st['wins']:>3}/{st['games']:<3} won  {100 * st['win_rate']:>3.0f}% "
-                         f"({100 * lo:.0f}-{100 * hi:.0f}%)")
+            lab = "" if st["lab_win_rate"] is None else f"  lab {100 * st['lab_win_rate']:.0f}%"
+            lines.append(f"  {st['setting']:<{width}} {st['wins']:>3}/{st['games']:<3} won  "
+                         f"{100 * st['win_rate']:>3.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%){lab}")
         if s["skill"] is None:
             lines.append("  skill: not estimated (needs the lab's skilled policy)")
         else:
             lo, hi = s["skill_ci"]
             lines.append(f"  skill {s['skill']:.2f} (95% interval {lo:.2f}-{hi:.2f})")
-        for lv in s["levels"]:
-            rate = "" if lv["win_rate"] is None else f"  (lab at this skill: {100 * lv['win_rate']:.0f}%)"
-            lines.append(f"  {lv['players']}p {lv['level']:<7} {lv['change']}{rate}")
+        for lv in s["levels"] or []:
+            lines.append("  " + level_line(lv))
     return "\n".join(lines)
 
 
@@ -389,5 +549,5 @@ def json_objects(summaries: list[dict]) -> list[dict]:
     return [{k: s[k] for k in keys} for s in summaries]
 
 
-__all__ = ["Game", "LabWinRate", "LogError", "WinRate", "estimate_skill", "format_text", "json_objects",
-           "levels_for", "read_logs", "summarize"]
+__all__ = ["Game", "LabWinRate", "LogError", "Search", "TableSkill", "WinRate", "estimate_skill", "format_text",
+           "json_objects", "read_logs", "summarize", "table_levels", "table_skill"]
