@@ -26,7 +26,7 @@ setup: $(STAMP)
 	$(BYTECODE)
 	$(BIN)/island-escape compile
 
-# The main job: the worked example, then the difficulty study (a few minutes on 2 cores).
+# The main job: the worked example, then the difficulty study (minutes on 2 cores once compiled).
 run: setup
 	$(BIN)/island-escape replay examples/worked-example.json
 	$(BIN)/island-escape report

@@ -797,7 +797,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
 def anchored_table(lad: AnchoredLadder) -> str:
     """The anchored ladder as the terminal shows it."""
     lines = [f"{'level':<7} {'players':>7}  {'anchor':<8} {'wins over skill':>15}  {'largest gap':>11}  "
-             f"{'where':<10} {'plays like it':<14} rules"]
+             f"{'where':<10} {'plays like it':<17} rules"]
     for row in lad.to_json():
         at = row["gap_at"]
         where = f"skill {at:g}" if isinstance(at, float) else at
@@ -810,5 +810,5 @@ def anchored_table(lad: AnchoredLadder) -> str:
             k.replace("skilled@", "") for k in leaves)
         lines.append(f"{row['level']:<7} {row['players']:>7}  {row['anchor']:<8} "
                      f"{f'{100 * lo:.0f}-{100 * hi:.0f}%':>15}  {100 * row['signed_gap']:>+10.1f}%  {where:<10} "
-                     f"{like:<14} {text}")
+                     f"{like:<17} {text}")
     return "\n".join(lines)

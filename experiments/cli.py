@@ -1114,7 +1114,8 @@ def bench_cmd(games, engine_games, quick, out):
 @cli.command("play")
 @click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
 @click.option("--level", type=click.Choice(["easy", "normal", "hard"]),
-              help="Rules of this level from reports/difficulty.json (pre-selected on the start page).")
+              help="Rules of this level from the difficulty report, the levels to print (pre-selected on the "
+                   "start page).")
 @click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.")
 @click.option("--gauge", help='Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".')
 @click.option("--gauge-length", type=int, help="The rulebook gauge shortened to L cards (10: 5D added).")
@@ -1154,9 +1155,10 @@ def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost,
         rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants)
     except RuleError as exc:
         fail(str(exc))
-    levels_file = Path("reports/difficulty.json")
-    if not levels_file.exists():
-        levels_file = Path(__file__).resolve().parent.parent / "reports" / "difficulty.json"
+    # the levels to print (anchored on Forbidden Island) where the report has them, else the expert's
+    candidates = [Path("reports") / name for name in ("difficulty-anchored.json", "difficulty.json")]
+    candidates += [Path(__file__).resolve().parent.parent / c for c in candidates]
+    levels_file = next((c for c in candidates if c.exists()), candidates[0])
     if level and not levels_file.exists():
         fail(f"--level needs the difficulty report {levels_file} (make report)")
     records = Path(records_dir)

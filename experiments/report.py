@@ -17,6 +17,7 @@ import pandas as pd
 from experiments import rulebook
 from experiments.calibrate import (
     ANCHOR_LEVELS,
+    ANCHOR_SEARCH,
     ANCHOR_SKILLS,
     DEFAULT_BANDS,
     KNOBS,
@@ -313,15 +314,24 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -
             cells.append(f"{gauge_change_text(r.gauge)}: wins {100 * lo:.0f}-{100 * hi:.0f}%{star}")
         lines.append(f"| **{lv.level.capitalize()}** | Forbidden Island's {lv.anchor.capitalize()} | "
                      f"{lv.rule.describe()} | " + " | ".join(cells) + " |")
-    worst = max((r for lv in lad.levels for r in lv.rungs.values()), key=lambda r: abs(r.largest_gap[0]))
+    cells = [(lv, label, lv.rungs[row["players"]]) for lv in lad.levels for label, row in labels]
+    lv_worst, label_worst, worst = max(cells, key=lambda c: abs(c[2].largest_gap[0]))
     gap, at = worst.largest_gap
+    keep = sum(not r.leaves_band() for _, _, r in cells)
+    at_search = sum(r.largest_gap[1] == ANCHOR_SEARCH for _, _, r in cells)
     lines += ["", f"Win rates: from a table at {low} to one at {high} ({lad.games:,} games at each skill, seed "
-              f"{lad.seed}). The largest gap between a level and its anchor is {100 * abs(gap):.1f} points "
-              f"({'easier' if gap > 0 else 'harder'} than the anchor, at {_skill_label(at)}); each cell's is below, "
-              f"as *Island Escape / Forbidden Island* for the same player (`lookahead`: {lad.search_games:,} "
-              "games). A level *plays like its anchor* for a player while its 95% interval reaches the rates "
-              "nearer the anchor level's than any other level's (or within "
-              f"{100 * LIKE_WITHIN:.0f} points of it, where that player hardly ever wins at any level).", ""]
+              f"{lad.seed}). {keep} of {len(cells)} cells keep to their anchor for every player; the table below "
+              "says where the others leave it. Each level is another setting than the level before and wins no "
+              f"more often than it at any skill of the grid (but by noise where both win under "
+              f"{100 * LIKE_WITHIN:.0f}%). The largest gap between a level and its anchor is "
+              f"{100 * abs(gap):.1f} points ({lv_worst.level.capitalize()}, {player_counts_text(label_worst)}: "
+              f"{'easier' if gap > 0 else 'harder'} than the anchor, at {_skill_label(at)}); {at_search} of "
+              f"{len(cells)} cells have theirs at `lookahead`, whose search gains more over the expert in "
+              "Forbidden Island than in Island Escape. Each cell's rates are below, as *Island Escape / "
+              f"Forbidden Island* for the same player (`lookahead`: {lad.search_games:,} games). A level *plays "
+              "like its anchor* for a player while its 95% interval reaches the rates nearer the anchor level's "
+              f"than any other level's (or within {100 * LIKE_WITHIN:.0f} points of it, where that player hardly "
+              "ever wins at any level).", ""]
     lines += anchored_rows_table(lad) + [""]
     lines += scale_note(lad)
     lines += rulebook_text_section(lad)
@@ -334,9 +344,10 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -
               "A table that plays better or worse than most gets levels of its own: `island-escape calibrate "
               "--skill 0.7` searches Easy, Normal and Hard for a table of that skill, and `island-escape "
               "calibrate --table games.csv` first estimates the table's skill from its logged games, of "
-              "Island Escape or of Forbidden Island at its printed levels (README, \"Games played by "
-              "people\"). The bands there are the win rates a table wants; the levels above are the ones to "
-              "print for everyone.", ""]
+              "Island Escape or of Forbidden Island at its printed levels (a CSV row a game; the README's "
+              "`calibrate --table` gives the columns, `examples/playtest-log.csv` is one), then calibrates at "
+              "that skill and plays each level again at the two ends of the skill's interval. The bands there "
+              "are the win rates a table wants; the levels above are the ones to print for everyone.", ""]
     return lines
 
 

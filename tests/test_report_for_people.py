@@ -222,3 +222,13 @@ def test_the_rulebook_sentences_each_level_changes():
     raise3 = " ".join(changed_sentences(Rules(cards_per_treasure=3, swim_cost=1)))
     assert "discard 3 salvaged cards" in raise3 and "any 4 salvaged cards" in raise3
     assert "costs 1 action (the Divers variant)" in raise3 and "Set-up" not in raise3
+
+
+def test_the_play_page_offers_the_levels_to_print(tiny):
+    from experiments.play.server import load_levels
+
+    levels = load_levels(tiny["reports"] / "difficulty-anchored.json")
+    for r in tiny["anchored"]:
+        shown = levels[r["players"]][r["level"]]
+        assert shown["rules"] == r["rules"] and shown["win_rate"] == r["win_rates"]["skilled@1"]
+        assert r["gauge_change"] in shown["change"] or r["gauge_change"] == "the printed gauge"

@@ -130,7 +130,9 @@ class BotQueue:
 
 
 def load_levels(path: Path) -> dict[int, dict[str, dict]]:
-    """players -> level -> {rules, change, win_rate} from reports/difficulty.json (if present)."""
+    """players -> level -> {rules, change, win_rate} from the difficulty report (if present): the
+    levels to print (difficulty-anchored.json, whose expert is its skill-1 player) or the expert's
+    (difficulty.json)."""
     out: dict[int, dict[str, dict]] = {}
     try:
         items = json.loads(path.read_text(encoding="utf-8"))
@@ -138,9 +140,12 @@ def load_levels(path: Path) -> dict[int, dict[str, dict]]:
         return out
     for item in items if isinstance(items, list) else []:
         try:
+            change = item.get("change") or "; ".join(
+                t for t in (item.get("level_rule"), item.get("gauge_change")) if t and t != "no other change")
+            rate = item.get("win_rate", (item.get("win_rates") or {}).get("skilled@1"))
             out.setdefault(int(item["players"]), {})[item["level"]] = {
-                "rules": item["rules"], "change": item.get("change", ""), "win_rate": item.get("win_rate")}
-        except (KeyError, TypeError, ValueError):
+                "rules": item["rules"], "change": change, "win_rate": rate}
+        except (KeyError, TypeError, ValueError, AttributeError):
             continue
     return out
 
