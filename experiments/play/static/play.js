@@ -32,7 +32,7 @@ function levelChoices() {
   const box = $("level-choice");
   box.innerHTML = "";
   const names = ["easy", "normal", "hard"].filter((l) => levels[l]);
-  if (!names.length) { box.textContent = "(no difficulty report: reports/difficulty.json)"; return; }
+  if (!names.length) { box.textContent = "(no difficulty report yet: make report)"; return; }
   for (const level of names) {
     const info = levels[level];
     const label = document.createElement("label");
