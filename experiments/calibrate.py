@@ -643,6 +643,9 @@ class AnchoredLevel:
     anchor: str
     rule: LevelRule
     rungs: dict[int, AnchoredRung]
+    # harder than the level before for every player count (`no_easier`); False where the knobs
+    # allow no such rule, and the level is then the closest to its anchor regardless
+    harder_than_before: bool = True
 
 
 @dataclass
@@ -667,7 +670,7 @@ class AnchoredLadder:
                             "largest_gap": abs(gap), "signed_gap": gap,
                             "gap_at": float(at.partition("@")[2]) if "@" in at else at,
                             "win_range": list(r.win_range), "like_bands": {k: list(b) for k, b in r.bands.items()},
-                            "leaves_band_at": r.leaves_band(),
+                            "leaves_band_at": r.leaves_band(), "harder_than_before": lv.harder_than_before,
                             "win_rates": r.rates, "anchor_win_rates": r.anchor_rates,
                             "games": self.games, "search_games": self.search_games, "seed": self.seed})
         return out
@@ -703,7 +706,8 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
     closest to the anchor level's for the same players at the same player count (a solo game is
     two pawns, R5: compared with the anchor's smallest player count), judged by the largest gap.
     Levels are chosen easiest first, each among the settings other than the level before's that
-    win no more often than it for any player of the skill grid (`no_easier`)."""
+    win no more often than it for any player of the skill grid (`no_easier`); where the knobs leave
+    no such setting for some player count, the level is the closest regardless and says so."""
     groups = player_groups(list(players))
     sims = sorted(set(groups.values()))
     gauges = ladder_gauges() if "gauge" in knobs else [FULL_GAUGE]
@@ -740,57 +744,60 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
                  for d in ((False, True) if "divers" in knobs and divers_allowed(band) else (False,))]
         echo(f"  anchored {level} on {fi_level}: {len(rules)} level rule(s) x {len(gauges)} gauge(s) x "
              f"{len(sims)} player group(s) x {len(who)} players")
-        best = None
-        for rule in rules:
-            rungs = {}
-            for sim in sims:
-                want = anchor_rates[(sim, fi_level)]
+        best, strict, first = None, True, len(candidates)
+        while best is None:  # strict first; if no rule can be, the closest regardless, marked
+            for rule in rules:
+                rungs = {}
+                for sim in sims:
+                    want = anchor_rates[(sim, fi_level)]
 
-                def rung(g, rates, no_easier, sim=sim, want=want, level=level, rule=rule, fi_level=fi_level):
-                    for w, rate in rates.items():
-                        candidates.append({"level": level, "cards_per_treasure": rule.cards_per_treasure,
-                                           "divers": rule.divers, "players": sim, "gauge": " ".join(g),
-                                           "player": w, "win_rate": rate, "anchor_win_rate": want[w],
-                                           "no_easier": no_easier})
-                    return AnchoredRung(sim, g, rates, want, {w: counts[w] for w in rates}, bands[(sim, fi_level)])
+                    def rung(g, rates, no_easier, sim=sim, want=want, level=level, rule=rule, fi_level=fi_level):
+                        for w, rate in rates.items():
+                            candidates.append({"level": level, "cards_per_treasure": rule.cards_per_treasure,
+                                               "divers": rule.divers, "players": sim, "gauge": " ".join(g),
+                                               "player": w, "win_rate": rate, "anchor_win_rate": want[w],
+                                               "no_easier": no_easier})
+                        return AnchoredRung(sim, g, rates, want, {w: counts[w] for w in rates},
+                                            bands[(sim, fi_level)])
 
-                # screen every gauge on the skill grid alone (the search is slow), then measure the
-                # search on the closest few of those no easier than the level before
-                screened = []
-                for g in gauges:
-                    rates = {w: measure(rule.setting(g).rules(sim), w, games, seed, threads).rate
-                             for w in who if w != ANCHOR_SEARCH}
-                    ordered = sim not in easier or (
-                        rule.setting(g) != before[sim]  # a level is another setting than the one before
-                        and all(no_easier(rates[w], easier[sim][w], games) for w in rates))
-                    screened.append((not ordered, max(abs(rates[w] - want[w]) for w in rates), g, rates))
-                screened.sort(key=lambda x: (x[0], x[1], gauge_key(x[2])))
-                shortlist = [x for x in screened if not x[0]][:3]
-                for x in screened:
-                    if x not in shortlist:
-                        rung(x[2], x[3], not x[0])
-                if not shortlist:
-                    break  # this rule cannot be harder than the level before at this player count
-                closest = []
-                for _, _, g, rates in shortlist:
-                    rates = {**rates, ANCHOR_SEARCH: measure(rule.setting(g).rules(sim), ANCHOR_SEARCH,
-                                                             search_games, seed, threads).rate}
-                    closest.append(rung(g, rates, True))
-                rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), gauge_key(r.gauge)))
-            if len(rungs) < len(sims):
-                continue
-            score = (round(max(abs(r.largest_gap[0]) for r in rungs.values()), 3), rule.changes)
-            if best is None or score < best[0]:
-                best = (score, rule, rungs)
-        if best is None:
-            raise ValueError(f"no level rule makes {level} harder than the level before at every player count")
+                    # screen every gauge on the skill grid alone (the search is slow), then measure the
+                    # search on the closest few of those no easier than the level before
+                    screened = []
+                    for g in gauges:
+                        rates = {w: measure(rule.setting(g).rules(sim), w, games, seed, threads).rate
+                                 for w in who if w != ANCHOR_SEARCH}
+                        ordered = sim not in easier or (
+                            rule.setting(g) != before[sim]  # a level is another setting than the one before
+                            and all(no_easier(rates[w], easier[sim][w], games) for w in rates))
+                        screened.append((not ordered, max(abs(rates[w] - want[w]) for w in rates), g, rates))
+                    screened.sort(key=lambda x: (x[0] and strict, x[1], gauge_key(x[2])))
+                    shortlist = [x for x in screened if not (x[0] and strict)][:3]
+                    for x in screened:
+                        if x not in shortlist:
+                            rung(x[2], x[3], not x[0])
+                    if not shortlist:
+                        break  # this rule cannot be harder than the level before at this player count
+                    closest = []
+                    for flag, _, g, rates in shortlist:
+                        rates = {**rates, ANCHOR_SEARCH: measure(rule.setting(g).rules(sim), ANCHOR_SEARCH,
+                                                                 search_games, seed, threads).rate}
+                        closest.append(rung(g, rates, not flag))
+                    rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), gauge_key(r.gauge)))
+                if len(rungs) < len(sims):
+                    continue
+                score = (round(max(abs(r.largest_gap[0]) for r in rungs.values()), 3), rule.changes)
+                if best is None or score < best[0]:
+                    best = (score, rule, rungs)
+            if best is None:
+                strict = False
+                del candidates[first:]  # the rows again, from the pass that is kept
         _, rule, rungs = best
         easier = {sim: {w: v for w, v in r.rates.items() if w != ANCHOR_SEARCH} for sim, r in rungs.items()}
         before = {sim: rule.setting(r.gauge) for sim, r in rungs.items()}
         by_players = {p: AnchoredRung(p, rungs[groups[p]].gauge, rungs[groups[p]].rates,
                                       rungs[groups[p]].anchor_rates, rungs[groups[p]].games,
                                       rungs[groups[p]].bands) for p in players}
-        levels.append(AnchoredLevel(level, fi_level, rule, by_players))
+        levels.append(AnchoredLevel(level, fi_level, rule, by_players, strict))
     return AnchoredLadder(anchor.name, levels, games, search_games, seed, candidates)
 
 
@@ -811,4 +818,8 @@ def anchored_table(lad: AnchoredLadder) -> str:
         lines.append(f"{row['level']:<7} {row['players']:>7}  {row['anchor']:<8} "
                      f"{f'{100 * lo:.0f}-{100 * hi:.0f}%':>15}  {100 * row['signed_gap']:>+10.1f}%  {where:<10} "
                      f"{like:<17} {text}")
+    loose = [lv.level for lv in lad.levels if not lv.harder_than_before]
+    if loose:
+        lines.append(f"not harder than the level before at every player count (no rule the knobs allow is): "
+                     f"{', '.join(loose)}")
     return "\n".join(lines)

@@ -333,6 +333,10 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -
               f"than any other level's (or within {100 * LIKE_WITHIN:.0f} points of it, where that player hardly "
               "ever wins at any level).", ""]
     lines += anchored_rows_table(lad) + [""]
+    loose = [lv.level.capitalize() for lv in lad.levels if not lv.harder_than_before]
+    if loose:
+        lines += [f"{', '.join(loose)}: no rule the study's knobs allow is harder than the level before at every "
+                  "player count; shown is the closest to its anchor regardless.", ""]
     lines += scale_note(lad)
     lines += rulebook_text_section(lad)
     if card is not None:

@@ -237,7 +237,7 @@ def test_levels_anchored_on_forbidden_island_track_its_levels_over_skill():
     """`calibrate --anchor forbidden-island`: per level, the level rule whose win rates for the
     same players come closest to the anchor level's; the gap and where it lies are what the two
     games' rates say, and no other level rule comes closer."""
-    from experiments.calibrate import ANCHOR_LEVELS, LevelRule, anchored_ladder
+    from experiments.calibrate import ANCHOR_LEVELS, LevelRule, anchored_ladder, no_easier
     from policies.game import game
 
     fi, ie = game("forbidden-island"), game("island-escape")
@@ -256,10 +256,19 @@ def test_levels_anchored_on_forbidden_island_track_its_levels_over_skill():
         assert row["largest_gap"] == pytest.approx(max(abs(g) for g in gaps.values()))
         at = "lookahead" if row["gap_at"] == "lookahead" else f"skilled@{row['gap_at']:g}"
         assert abs(gaps[at]) == pytest.approx(row["largest_gap"])
-    for level in lad.levels:  # no other cards-a-treasure rule tracks the anchor more closely
+    before = None
+    for level in lad.levels:  # no other allowed cards-a-treasure rule tracks the anchor more closely
         rung = level.rungs[2]
         for cards in (1, 2, 3):
             other = LevelRule(cards).setting(rung.gauge).rules(2)
             rates = {p: float((ie.run_games(other, p, 20 if p == "lookahead" else 300, 4)[:, 0] == 0).mean())
                      for p in rung.anchor_rates}
-            assert max(abs(rates[p] - rung.anchor_rates[p]) for p in rates) >= abs(rung.largest_gap[0]) - 1e-12
+            allowed = before is None or not level.harder_than_before or (
+                cards != before[0] and all(no_easier(rates[p], before[1].rates[p], 300)
+                                           for p in rates if p != "lookahead"))
+            if allowed:
+                assert max(abs(rates[p] - rung.anchor_rates[p]) for p in rates) >= abs(rung.largest_gap[0]) - 1e-12
+        if level.harder_than_before and before is not None:  # never easier than the level before
+            assert all(no_easier(rung.rates[p], before[1].rates[p], 300) for p in rung.rates if p != "lookahead")
+        before = (level.rule.cards_per_treasure, rung)
+    assert [r["harder_than_before"] for r in rows] == [lv.harder_than_before for lv in lad.levels]
