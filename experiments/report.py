@@ -37,6 +37,7 @@ from experiments.calibrate import (
 from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard_grid, policy_ladder
 from experiments.skill import skill_section
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
+from policies.game import counted
 from policies.island_escape.registry import POLICIES
 from policies.island_escape.runner import results_frame, run_games
 from sim.island_escape.rules import gauge_name
@@ -296,6 +297,22 @@ def scale_note(lad: AnchoredLadder) -> list[str]:
             "levels differ most; where a table stands, its own log of games says (below).", ""]
 
 
+def printed_level_recs(lad: AnchoredLadder, policy: str) -> list[dict]:
+    """The levels to print as the records the other sections take (rules, change, players, level),
+    played by `policy`."""
+    out = []
+    for row in lad.to_json():
+        rules = row["rules"]
+        rule = ", ".join(t for t in (counted(rules["cards_per_treasure"], "card") + " a treasure"
+                                     if rules["cards_per_treasure"] != 2 else "",
+                                     "Divers" if rules["swim_cost"] == 1 else "") if t)
+        change = "; ".join(t for t in (rule, row["gauge_change"]) if t and t != "the printed gauge")
+        change = change or "the rulebook's rules"
+        out.append({"players": row["players"], "level": row["level"], "rules": row["rules"], "policy": policy,
+                    "change": change})
+    return out
+
+
 def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -> list[str]:
     counts = list(dict.fromkeys(p for lv in lad.levels for p in lv.rungs))
     labels = merge_solo([{"players": p} for p in counts])
@@ -451,7 +468,7 @@ def near_misses(df: pd.DataFrame) -> dict:
 
 
 def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path, games: int,
-                   threads: int | None) -> list[str]:
+                   threads: int | None, settings: str = "the recommended settings") -> list[str]:
     from experiments.calibrate import Setting
     from experiments.sweep import Cell
     from sim.island_escape.rules import Rules
@@ -473,11 +490,13 @@ def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path,
     summary["variant"] = [r["level"] for _, r in merged]
     policy = recs[0]["policy"]
     p1 = loss_causes(summary, figures / "loss_causes_recommended.png", labels=list(summary["label"]),
-                     title=f"How {policy}'s games end on the recommended settings")
+                     title=f"How {policy}'s games end on {settings}")
     p2 = loss_hazard_grid(frames, figures / "loss_hazard_recommended.png",
-                          title=f"Loss hazard by level and player count ({policy}, recommended settings)")
+                          title=f"Loss hazard by level and player count ({policy}, {settings})")
     causes = list(CAUSE_COLOURS)
     lines = ["## Why games are lost", "",
+             f"How {settings} end, played by `{policy}`, {games:,} games each (seed {seed}, the deals every "
+             "setting of this report plays):", "",
              f"![how games end]({p1.relative_to(report_dir)})", "",
              "| level | players | win | " + " | ".join(causes) + " | mean turns |",
              "| --- | --- | --- |" + " --- |" * len(causes) + " --- |"]
@@ -486,7 +505,7 @@ def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path,
                      + " | ".join(_pct(row[f"loss_{c}"]) for c in causes) + f" | {row['mean_turns']:.1f} |")
     top = {c: sum(row[f"loss_{c}"] for row in rows) for c in causes}
     main = sorted(top, key=top.get, reverse=True)[:2]
-    lines += ["", f"Across the recommended settings most losses are `{main[0]}`"
+    lines += ["", f"Across {settings} most losses are `{main[0]}`"
               + (f", then `{main[1]}`" if len(main) > 1 and top[main[1]] > 0 else "") + " (R18 causes).", "",
               "When in the game they come, one panel per setting (the share of games still running that are "
               "lost in each turn; the last turn's bar, the water clock running out, is cut off and labelled):", "",
@@ -639,7 +658,11 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
                                    judged_games=games_judged(study.policy), judge=study.policy)
     md += [""] + paired_section(recs, study.seed, c.get("other_games", 4000), threads)
     md += [""] + policies_section(recs, figures, report_dir)
-    md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)
+    if alad is not None:  # why the levels to print are lost, played by the expert (skill 1)
+        md += [""] + causes_section(printed_level_recs(alad, study.policy), study.seed, figures, report_dir,
+                                    c.get("confirm_games", 8000), threads, settings="the levels to print")
+    else:
+        md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)
     md += [""] + sweep_section(sweep.out, report_dir, figures)
     if study.forbidden_island:  # the parent game's playtested ladder
         md += forbidden_island_sections(study, recs, report_dir, Path(out_dir), c, threads, echo)
