@@ -189,3 +189,23 @@ def test_logs_need_table_and_table_needs_logs(tmp_path):
         out = cli_process("calibrate", *args)
         assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
         assert message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_strong_tables_interval_holds_its_skill():
+    """Near the expert both games' win rates climb steeply: the lab's curve is measured densely
+    there, so that a log of strong players' games is not placed below its skill (linear between
+    0.95 and 1 it was, every time)."""
+    from experiments.playtest import estimate_skill
+
+    lab = LabWinRate(1000, 7100)
+    held, errors = 0, []
+    for k in range(5):
+        counts = []
+        for j, rules in enumerate(IE_SETTINGS + FI_SETTINGS):
+            g = IE if IE.owns_rules(rules) else FI
+            raw = g.run_games(rules, g.player(None, 0.97), LOG_GAMES, 30_000 + 100 * k + j)
+            counts.append((rules, LOG_GAMES, int((raw[:, 0] == 0).sum())))
+        skill, (lo, hi), _ = estimate_skill(counts, lab, lab.floor)
+        held += lo <= 0.97 <= hi
+        errors.append(skill - 0.97)
+    assert held >= 4 and abs(sum(errors) / len(errors)) < 0.012, (held, errors)
