@@ -31,6 +31,11 @@ DEFAULT_GAME = next(iter(GAMES))
 GAME_COLUMN = "game_kind"  # the table column naming a game (tables of the default game may lack it)
 
 
+class Unsupported(ValueError):
+    """A command, option or player that a game does not offer: its message is one line naming the
+    game, for the command to print before any game is played."""
+
+
 def counted(n: int, noun: str, nouns: str | None = None) -> str:
     """`n` and its noun in the right number: "1 player", "3 players", "1 card a treasure" is
     `counted(1, "card") + " a treasure"`; `nouns` for a plural that is not noun + "s"."""
@@ -258,6 +263,10 @@ class Game:
         """The island drawn after each turn of a record, as PNG files in `folder` (and, given
         `gif`, an animated GIF of them)."""
         return self._module("boards_module").replay_pictures(record, folder, gif=gif)
+
+    def refuse(self, what: str) -> Unsupported:
+        """The refusal of something this game does not offer: "Forbidden Island has no play page"."""
+        return Unsupported(f"{self.title} has no {what}")
 
     def __repr__(self) -> str:
         return f"<game {self.name}>"

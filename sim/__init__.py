@@ -8,11 +8,12 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent.parent
 
 
-# The game objects (policies/game.py, policies/<game>/game.py) only tell the commands where a
-# game's parts are and how its settings are written, and each game's checks (checks.py) only
-# compare its engine, kernel and players for the tests: no compiled code or game result depends
-# on them, so editing one need not recompile every kernel.
-_NOT_PLAYED = ("game.py", "checks.py")
+# The modules of a game that face the commands rather than play: its game object (game.py: its
+# parts, settings and words), its checks for the tests (checks.py), its levels and the rule
+# changes a calibration tries (levels.py), a game served at a table (table.py) and its own
+# benchmarks (bench.py). No compiled code or game result depends on them, so editing one need not
+# recompile every kernel.
+_NOT_PLAYED = ("game.py", "checks.py", "levels.py", "table.py", "bench.py")
 
 
 def source_digest() -> str:
