@@ -1,10 +1,9 @@
-"""Difficulty calibration: which rules a table can lay out with one deck make Easy, Normal, Hard.
+"""Difficulty calibration: which settings of a game make Easy, Normal, Hard.
 
-The search space is what a table can set up with one deck: 1-3 cards per treasure, a gauge made
-of aces to fives of clubs and diamonds in rank order (any subset of AC AD 2C 2D 3C 3D 4C 4D 5C
-5D, so 5D may extend the rulebook gauge), Divers on or off. A setting's *change* from the rulebook
-counts the steps a designer would write down: each card taken off or added to the gauge, each
-card more or less per treasure, and Divers.
+What a setting may change, and how its changes from the printed rules are counted, is the game's
+own: its design space (`Game.design`, e.g. policies/island_escape/levels.py), which gives the
+candidate settings with a number of changes, the knobs that turn them and the player counts that
+play alike. A game without one has printed levels instead (`printed_level_fits`).
 
 The search deepens by change: all settings with 0 changes are screened with a few games, then
 those with 1, 2, … For each player count and level, the candidates whose screen falls in the
@@ -15,107 +14,32 @@ plays the same games of one seed, so settings are compared on the same islands.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from experiments.runner import wilson_interval
-from policies.game import counted
-from policies.island_escape.registry import POLICIES, SLOW, UNFAIR, takes_skill
-from policies.island_escape.runner import run_games
-from sim.island_escape.rules import FULL_GAUGE, Rules, gauge_name, pretty
+from policies.game import counted, game_of_rules
+from policies.game import game as game_named
 
-ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
 DEFAULT_BANDS = {"easy": (0.70, 0.80), "normal": (0.45, 0.55), "hard": (0.20, 0.30)}
 LEVELS = ("easy", "normal", "hard")
 SLOW_SHARE = 20  # a slow (searching) policy plays 1/20 of the games of the others, at least 100
-KNOBS = ("gauge", "cards", "divers")  # what a setting may change: the gauge, cards a treasure, Divers
 
 
-def divers_allowed(band: tuple[float, float]) -> bool:
-    """The rulebook labels Divers the *easier* variant: it may serve only a level easier than
-    Normal (a band above Normal's), never be used against its label to reach Normal or Hard."""
-    return band[0] >= DEFAULT_BANDS["normal"][1]
+def design_of(game=None):
+    """The design space of `game` (a Game, a name or None for the lab's own game); the game's
+    refusal when its rules are printed and not for a designer to vary."""
+    game = game_named(game) if game is None or isinstance(game, str) else game
+    if game.design is None:
+        raise game.refuse("rule changes to calibrate (its levels are printed)")
+    return game, game.design
 
 
-def parse_knobs(text: str | None) -> tuple[str, ...]:
-    """'gauge,cards' -> ('gauge', 'cards'); ValueError naming an unknown knob."""
-    if not text:
-        return KNOBS
-    knobs = tuple(k.strip().lower() for k in text.split(",") if k.strip())
-    for k in knobs:
-        if k not in KNOBS:
-            raise ValueError(f"{k!r} is not a knob (choose from {', '.join(KNOBS)})")
-    if not knobs:
-        raise ValueError("name at least one knob")
-    return knobs
-
-
-@dataclass(frozen=True)
-class Setting:
-    cards_per_treasure: int
-    gauge: tuple[str, ...]
-    divers: bool
-
-    def rules(self, players: int) -> Rules:
-        return Rules(players=players, cards_per_treasure=self.cards_per_treasure, gauge=self.gauge,
-                     swim_cost=1 if self.divers else 2)
-
-    @property
-    def knobs(self) -> set[str]:
-        """The knobs this setting turns away from the rulebook."""
-        return ({"gauge"} if self.gauge != FULL_GAUGE else set()) | (
-            {"cards"} if self.cards_per_treasure != 2 else set()) | ({"divers"} if self.divers else set())
-
-    @property
-    def changes(self) -> int:
-        gauge_changes = len(set(self.gauge) ^ set(FULL_GAUGE))
-        return gauge_changes + abs(self.cards_per_treasure - 2) + int(self.divers)
-
-    def describe(self) -> str:
-        """The change from the rulebook in words a designer can print on a card."""
-        parts = []
-        if self.cards_per_treasure != 2:
-            n = self.cards_per_treasure
-            parts.append(f"a treasure takes {n} card{'s' if n != 1 else ''} of its suit "
-                         f"({n + 1} of any suits when short of the suit)")
-        removed = [c for c in FULL_GAUGE if c not in self.gauge]
-        added = [c for c in self.gauge if c not in FULL_GAUGE]
-        if removed:
-            parts.append("take " + ", ".join(pretty(c) for c in removed) + " off the gauge")
-        if added:
-            parts.append("add " + ", ".join(pretty(c) for c in added) + " at the bottom of the gauge")
-        if self.divers:
-            parts.append("Divers (swimming costs 1 action)")
-        return "; ".join(parts) if parts else "the rulebook's rules"
-
-
-def candidate_settings(changes: int, knobs: tuple[str, ...] = KNOBS) -> list[Setting]:
-    """Every setting with exactly `changes` changes from the rulebook, turning only `knobs`."""
-    out = []
-    cpts = (1, 2, 3) if "cards" in knobs else (2,)
-    for cpt, divers in itertools.product(cpts, (False, True) if "divers" in knobs else (False,)):
-        rest = changes - abs(cpt - 2) - int(divers)
-        if rest < 0:
-            continue
-        for add_5d in (False, True) if "gauge" in knobs else (False,):
-            k = rest - int(add_5d)
-            if k and "gauge" not in knobs:
-                continue
-            if k < 0 or k > len(FULL_GAUGE) - (0 if add_5d else 1):
-                continue
-            for removed in itertools.combinations(FULL_GAUGE, k):
-                gauge = tuple(c for c in ALL_GAUGE_CARDS
-                              if (c in FULL_GAUGE and c not in removed) or (c == "5D" and add_5d))
-                if gauge:
-                    out.append(Setting(cpt, gauge, divers))
-    return out
-
-
-def player_groups(players: list[int]) -> dict[int, int]:
-    """R5: a solo game plays exactly like two players, so 1 and 2 share their simulations."""
-    return {p: (2 if p == 1 else p) for p in players}
+def parse_knobs(text: str | None, game=None) -> tuple[str, ...]:
+    """'gauge,cards' -> ('gauge', 'cards') of the game's knobs; ValueError naming an unknown knob."""
+    return design_of(game)[1].parse_knobs(text)
 
 
 @dataclass
@@ -151,10 +75,11 @@ def games_judged(policy: str) -> int:
     return sum(key[2] for key in _measured if key[1] == policy)
 
 
-def measure(rules: Rules, policy: str, games: int, seed: int, threads: int | None = None) -> Measured:
+def measure(rules, policy: str, games: int, seed: int, threads: int | None = None) -> Measured:
+    """The wins of `games` games of `rules` (any game's) by `policy`, each setting measured once."""
     key = (rules, policy, games, seed)
     if key not in _measured:
-        raw = run_games(rules, policy, games, seed, threads=threads)
+        raw = game_of_rules(rules).run_games(rules, policy, games, seed, threads=threads)
         _measured[key] = Measured(int((raw[:, 0] == 0).sum()), games)
     return _measured[key]
 
@@ -165,7 +90,7 @@ class Recommendation:
     level: str
     band: tuple[float, float]
     policy: str
-    setting: Setting
+    setting: Any  # the game's design space's Setting (None: a printed level)
     result: Measured
     others: dict[str, Measured] = field(default_factory=dict)
     validation: Measured | None = None
@@ -190,7 +115,7 @@ class Recommendation:
 class Near:
     """A candidate that came closest to a band no setting was confirmed in."""
 
-    setting: Setting
+    setting: Any  # the game's design space's Setting (None: a printed level)
     result: Measured
     band: tuple[float, float]
 
@@ -217,38 +142,41 @@ class Near:
 @dataclass
 class Calibration:
     recommendations: list[Recommendation]
-    shared: dict[str, Setting | None]  # level -> one setting that serves every player count
+    shared: dict[str, Any]  # level -> one setting that serves every player count
     missing: list[tuple[int, str]]  # (players, level) without a recommendation
     screened: int  # settings screened per player group
     policy: str
     near: dict[tuple[int, str], list[Near]] = field(default_factory=dict)  # nearest, for the missing ones
-    knobs: tuple[str, ...] = KNOBS
+    knobs: tuple[str, ...] = ()
 
 
 def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, float]] | None = None,
               policy: str = "expert", seed: int = 2026, screen_games: int = 1000,
               confirm_games: int = 8000, max_changes: int = 3, other_games: int = 4000,
               validate_games: int = 8000, others: list[str] | None = None, threads: int | None = None,
-              echo: Callable[[str], None] = lambda s: None, knobs: tuple[str, ...] = KNOBS) -> Calibration:
+              echo: Callable[[str], None] = lambda s: None, knobs: tuple[str, ...] | None = None,
+              game=None) -> Calibration:
+    game, space = design_of(game)
+    knobs = tuple(knobs or space.KNOBS)
     bands = dict(bands or DEFAULT_BANDS)
 
-    def fits(s: Setting, band: tuple[float, float]) -> bool:  # a variant never against its label
-        return not s.divers or divers_allowed(band)
+    def fits(s, band: tuple[float, float]) -> bool:  # a variant never against its label
+        return s.allowed(band, DEFAULT_BANDS["normal"])
 
-    groups = player_groups(list(players))
+    groups = space.player_groups(list(players))
     sims = sorted(set(groups.values()))
-    screen: dict[tuple[int, Setting], Measured] = {}
-    confirmed: dict[tuple[int, Setting], Measured] = {}
-    chosen: dict[tuple[int, str], Setting] = {}
+    screen: dict[tuple[int, Any], Measured] = {}
+    confirmed: dict[tuple[int, Any], Measured] = {}
+    chosen: dict[tuple[int, str], Any] = {}
     screened = 0
 
-    def confirm(sim: int, s: Setting) -> Measured:
+    def confirm(sim: int, s) -> Measured:
         if (sim, s) not in confirmed:
             confirmed[(sim, s)] = measure(s.rules(sim), policy, confirm_games, seed, threads)
         return confirmed[(sim, s)]
 
     for changes in range(max_changes + 1):
-        batch = candidate_settings(changes, knobs)
+        batch = space.candidate_settings(changes, knobs)
         screened += len(batch)
         echo(f"  {counted(changes, 'change')}: screening {counted(len(batch), 'setting')} x "
              f"{counted(len(sims), 'player group')}")
@@ -274,7 +202,7 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
 
     # One setting for every player count? Among the settings confirmed or screened in band for
     # all groups, the one with fewest changes, confirmed for each group.
-    shared: dict[str, Setting | None] = {}
+    shared: dict[str, Any] = {}
     for level, (lo, hi) in bands.items():
         shared[level] = None
         if len(sims) < 2:
@@ -284,7 +212,7 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
               and all((sim, s) in screen and screen[(sim, s)].ci[1] >= lo and screen[(sim, s)].ci[0] <= hi
                      for sim in sims)]
         centre = (lo + hi) / 2
-        def spread(s: Setting, centre: float = centre) -> tuple[int, float]:
+        def spread(s, centre: float = centre) -> tuple[int, float]:
             return (s.changes, max(abs(screen[(g, s)].rate - centre) for g in sims))
 
         for s in sorted(ok, key=spread)[:4]:
@@ -309,8 +237,8 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
 
     # every fair policy but the skill axis (at its default it is the expert; the report plays it
     # at every skill in its own section)
-    fair = [p for p in (others if others is not None else POLICIES)
-            if p not in UNFAIR and p != "idle" and not takes_skill(p)]
+    fair = [p for p in (others if others is not None else game.policy_names())
+            if p not in game.unfair_policies() and p != "idle" and not game.takes_skill(p)]
     recs, missing = [], []
     for p in players:
         sim = groups[p]
@@ -322,7 +250,7 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
             rec = Recommendation(p, level, band, policy, s, confirm(sim, s))
             for other in fair:
                 if other != policy:
-                    n = max(100, other_games // SLOW_SHARE) if other in SLOW else other_games
+                    n = max(100, other_games // SLOW_SHARE) if other in game.search_policies() else other_games
                     rec.others[other] = measure(s.rules(sim), other, n, seed, threads)
             if validate_games:
                 rec.validation_seed = seed + 1000
@@ -337,48 +265,9 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
 # The fewest-changes search above may pick a different kind of change for every player count. A
 # rulebook wants one rule per level, the same at every table, with the player count as a small
 # adjustment (the way Forbidden Island's levels are marks on its water meter). The ladder gives
-# each level one rule for every player count (cards a treasure, and Divers for a level easier
-# than Normal) and lets the player count adjust only the gauge, by at most LADDER_GAUGE_CHANGES
-# cards taken off or 5♦ added. (Taking only top cards off, a pure starting mark, is too coarse:
-# with 2 players and 2 cards a treasure, A♣ off moves the expert from 94% to 69% wins, A♦ too
-# to 9%.) Where no adjustment brings a player count into the band, the ladder says how far it
-# stays.
-
-LADDER_GAUGE_CHANGES = 2
-
-
-def ladder_gauges(max_changes: int = LADDER_GAUGE_CHANGES) -> list[tuple[str, ...]]:
-    """Every gauge a player count may use: the rulebook's, with up to `max_changes` cards taken
-    off or 5♦ added."""
-    out = []
-    for k in range(max_changes + 1):
-        for s in candidate_settings(k, ("gauge",)):
-            out.append(s.gauge)
-    return out
-
-
-def gauge_change_text(gauge: tuple[str, ...]) -> str:
-    text = Setting(2, gauge, False).describe()
-    return "the printed gauge" if text == "the rulebook's rules" else text
-
-
-@dataclass(frozen=True)
-class LevelRule:
-    """What a level changes for every player count (the gauge adjustment aside)."""
-
-    cards_per_treasure: int = 2
-    divers: bool = False
-
-    def setting(self, gauge: tuple[str, ...]) -> Setting:
-        return Setting(self.cards_per_treasure, tuple(gauge), self.divers)
-
-    @property
-    def changes(self) -> int:
-        return abs(self.cards_per_treasure - 2) + int(self.divers)
-
-    def describe(self) -> str:
-        text = Setting(self.cards_per_treasure, FULL_GAUGE, self.divers).describe()
-        return "no other change" if text == "the rulebook's rules" else text
+# each level one of the design space's level rules for every player count and lets the player
+# count choose only among the space's adjustments (Island Escape's: its gauge). Where no
+# adjustment brings a player count into the band, the ladder says how far it stays.
 
 
 @dataclass
@@ -412,7 +301,7 @@ class Rung:
 class LadderLevel:
     level: str
     band: tuple[float, float]
-    rule: LevelRule
+    rule: Any  # the design space's LevelRule
     rungs: dict[int, Rung]  # players -> rung
 
 
@@ -421,6 +310,7 @@ class Ladder:
     levels: list[LadderLevel]
     policy: str
     knobs: tuple[str, ...]
+    design: Any = None  # the game's design space, which words the adjustments
 
     def to_json(self) -> list[dict]:
         out = []
@@ -428,8 +318,9 @@ class Ladder:
             for p, r in lv.rungs.items():
                 s = lv.rule.setting(r.gauge)
                 out.append({"level": lv.level, "players": p, "band": list(lv.band), "policy": self.policy,
-                            "level_rule": lv.rule.describe(), "gauge_change": gauge_change_text(r.gauge),
-                            "rules": s.rules(p).as_record(), "win_rate": r.result.rate,
+                            "level_rule": lv.rule.describe(),
+                            "gauge_change": self.design.gauge_change_text(r.gauge), "rules": s.rules(p).as_record(),
+                            "win_rate": r.result.rate,
                             "ci95": list(r.result.ci), "games": r.result.games, "inside_band": r.inside,
                             "status": r.status()})
         return out
@@ -437,8 +328,8 @@ class Ladder:
 
 def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, float]] | None = None,
            policy: str = "expert", seed: int = 2026, screen_games: int = 1000, confirm_games: int = 8000,
-           knobs: tuple[str, ...] = KNOBS, threads: int | None = None,
-           echo: Callable[[str], None] = lambda s: None) -> Ladder:
+           knobs: tuple[str, ...] | None = None, threads: int | None = None,
+           echo: Callable[[str], None] = lambda s: None, game=None) -> Ladder:
     """One rule per level for every player count, the player count adjusting only the gauge.
 
     For each level, every level rule the knobs allow is screened with every gauge adjustment for
@@ -447,16 +338,17 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
     with the fewest gauge changes whose screen lies in the band (else the closest); it is then
     confirmed with `confirm_games`, trying the next candidates while the interval does not fit.
     """
+    game, space = design_of(game)
+    knobs = tuple(knobs or space.KNOBS)
     bands = dict(bands or DEFAULT_BANDS)
-    groups = player_groups(list(players))
+    groups = space.player_groups(list(players))
     sims = sorted(set(groups.values()))
-    gauges = ladder_gauges() if "gauge" in knobs else [FULL_GAUGE]
+    gauges = space.adjustments(knobs)
     levels = []
     for level, band in bands.items():
         lo, hi = band
         centre = (lo + hi) / 2
-        rules = [LevelRule(c, d) for c in ((1, 2, 3) if "cards" in knobs else (2,))
-                 for d in ((False, True) if "divers" in knobs and divers_allowed(band) else (False,))]
+        rules = space.level_rules(knobs, band, DEFAULT_BANDS["normal"])
         echo(f"  ladder, {level}: {counted(len(rules), 'level rule')} x {counted(len(gauges), 'gauge')} x "
              f"{counted(len(sims), 'player group')}")
         best = None
@@ -467,7 +359,7 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
 
                 def key(g, m=m, lo=lo, hi=hi, centre=centre):
                     d = max(lo - m[g].rate, m[g].rate - hi, 0.0)
-                    return (d > 0, Setting(2, g, False).changes if d == 0 else d, abs(m[g].rate - centre))
+                    return (d > 0, space.adjustment_changes(g) if d == 0 else d, abs(m[g].rate - centre))
 
                 ranked[sim] = sorted(gauges, key=key)
                 top = m[ranked[sim][0]].rate
@@ -475,7 +367,7 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
                 out += d > 0
                 far += d
             score = (out, round(far, 3), rule.changes,
-                     sum(Setting(2, r[0], False).changes for r in ranked.values()))
+                     sum(space.adjustment_changes(r[0]) for r in ranked.values()))
             if best is None or score < best[0]:
                 best = (score, rule, ranked)
         _, rule, ranked = best
@@ -484,7 +376,7 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
             top = measure(rule.setting(ranked[sim][0]).rules(sim), policy, screen_games, seed, threads)
             if "gauge" in knobs and not lo <= top.rate <= hi:
                 # Out of reach with small adjustments: one gauge card more, for this rule only.
-                deeper = [s.gauge for s in candidate_settings(LADDER_GAUGE_CHANGES + 1, ("gauge",))]
+                deeper = space.deeper_adjustments()
                 m = {g: measure(rule.setting(g).rules(sim), policy, screen_games, seed, threads) for g in deeper}
                 m[ranked[sim][0]] = top
                 ranked[sim] = sorted(m, key=lambda g, m=m, c=centre: abs(m[g].rate - c))
@@ -499,7 +391,7 @@ def ladder(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, floa
                 if groups[p] == sim:
                     rungs[p] = Rung(p, pick.gauge, pick.result, band)
         levels.append(LadderLevel(level, band, rule, dict(sorted(rungs.items()))))
-    return Ladder(levels, policy, tuple(knobs))
+    return Ladder(levels, policy, tuple(knobs), space)
 
 
 # --- Forbidden Island: its printed levels against the bands -------------------------------------
@@ -517,6 +409,7 @@ class LevelFit:
     policy: str
     difficulty: str | None
     rates: dict[str, Measured]  # every level's result at this player count
+    game: str = ""  # the game's name
 
     def nearest(self) -> tuple[str, Measured]:
         """The level whose rate lies closest to the band (the chosen one, when there is one)."""
@@ -531,12 +424,12 @@ class LevelFit:
         text = f"{name} {100 * m.rate:.1f}% ({100 * lo:.1f}-{100 * hi:.1f}%)"
         if self.difficulty is not None:
             return text
-        near = Near(Setting(2, FULL_GAUGE, False), m, self.band)  # only its verdict is used
+        near = Near(None, m, self.band)  # only its verdict is used
         return f"none; nearest {text}: {near.verdict()}"
 
     def to_json(self) -> dict:
         name, m = self.nearest()
-        return {"game": "forbidden-island", "players": self.players, "level": self.level, "band": list(self.band),
+        return {"game": self.game, "players": self.players, "level": self.level, "band": list(self.band),
                 "policy": self.policy, "difficulty": self.difficulty, "confirmed": self.difficulty is not None,
                 "nearest": {"difficulty": name, "win_rate": m.rate, "ci95": list(m.ci), "games": m.games},
                 "rates": {lv: {"win_rate": r.rate, "ci95": list(r.ci), "games": r.games}
@@ -561,7 +454,7 @@ def printed_level_fits(game, players: list[int], bands: dict[str, tuple[float, f
         for level, (lo, hi) in bands.items():
             inside = [d for d, m in rates.items() if lo <= m.ci[0] and m.ci[1] <= hi]
             best = min(inside, key=lambda d: abs(rates[d].rate - (lo + hi) / 2)) if inside else None
-            fits.append(LevelFit(p, level, (lo, hi), policy, best, rates))
+            fits.append(LevelFit(p, level, (lo, hi), policy, best, rates, game.name))
     return fits
 
 
@@ -577,7 +470,6 @@ def printed_level_fits(game, players: list[int], bands: dict[str, tuple[float, f
 
 ANCHOR_SKILLS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 ANCHOR_SEARCH = "lookahead"  # the strongest fair player, measured beside the skill grid
-ANCHOR_LEVELS = {"easy": "novice", "normal": "normal", "hard": "elite"}  # the anchor's level for each
 # A level plays like its anchor level for a player while its win rate is nearer that level's rate
 # than any other level's - or within this much of it: where a player wins (almost) never at any
 # level, the levels cannot be told apart by their rates, and a few points are not a difference a
@@ -605,7 +497,7 @@ def likeness_bands(rates: dict[str, float], within: float = LIKE_WITHIN) -> dict
 class AnchoredRung:
     players: int
     gauge: tuple[str, ...]
-    rates: dict[str, float]  # the player ("skilled@S" or the search) -> Island Escape's win rate
+    rates: dict[str, float]  # the player (a skill spec or the search) -> the game's win rate
     anchor_rates: dict[str, float]  # the same players on the anchor level
     games: dict[str, int] = field(default_factory=dict)  # the games behind each player's rate
     bands: dict[str, tuple[float, float]] = field(default_factory=dict)  # player -> likeness_bands' band
@@ -641,7 +533,7 @@ class AnchoredRung:
 class AnchoredLevel:
     level: str
     anchor: str
-    rule: LevelRule
+    rule: Any  # the design space's LevelRule
     rungs: dict[int, AnchoredRung]
     # harder than the level before for every player count (`no_easier`); False where the knobs
     # allow no such rule, and the level is then the closest to its anchor regardless
@@ -658,6 +550,7 @@ class AnchoredLadder:
     # every rate the search measured: level, rule, player group, gauge, player, Island Escape's
     # rate and the anchor level's (what the choice was made from, for a reader to check it)
     candidates: list[dict] = field(default_factory=list)
+    design: Any = None  # the game's design space, which words the rules
 
     def to_json(self) -> list[dict]:
         out = []
@@ -666,7 +559,8 @@ class AnchoredLadder:
                 gap, at = r.largest_gap
                 out.append({"players": p, "level": lv.level, "anchor": lv.anchor, "anchor_game": self.anchor_game,
                             "rules": lv.rule.setting(r.gauge).rules(p).as_record(),
-                            "level_rule": lv.rule.describe(), "gauge_change": gauge_change_text(r.gauge),
+                            "level_rule": lv.rule.describe(),
+                            "gauge_change": self.design.gauge_change_text(r.gauge),
                             "largest_gap": abs(gap), "signed_gap": gap,
                             "gap_at": float(at.partition("@")[2]) if "@" in at else at,
                             "win_range": list(r.win_range), "like_bands": {k: list(b) for k, b in r.bands.items()},
@@ -687,19 +581,14 @@ def no_easier(rate: float, before: float, games: int) -> bool:
     return max(rate, before) < LIKE_WITHIN and rate <= before + margin
 
 
-def gauge_key(gauge: tuple[str, ...]) -> tuple:
-    """Among gauges that fit equally well: fewer changes from the printed gauge first, then the
-    cards in rank order (so that a tie is broken the same way by anyone who checks)."""
-    return Setting(2, tuple(gauge), False).changes, tuple(ALL_GAUGE_CARDS.index(c) for c in gauge)
-
-
-def _player_name(skill_or_search) -> str:
-    return skill_or_search if isinstance(skill_or_search, str) else f"skilled@{skill_or_search:g}"
+def _player_name(skill_or_search, game) -> str:
+    return skill_or_search if isinstance(skill_or_search, str) else game.with_skill(game.skill_policy, skill_or_search)
 
 
 def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKILLS, games: int = 1000,
-                    search_games: int = 100, seed: int = 2026, knobs: tuple[str, ...] = KNOBS,
-                    threads: int | None = None, echo: Callable[[str], None] = lambda s: None) -> AnchoredLadder:
+                    search_games: int = 100, seed: int = 2026, knobs: tuple[str, ...] | None = None,
+                    threads: int | None = None, echo: Callable[[str], None] = lambda s: None,
+                    game=None) -> AnchoredLadder:
     """Island Escape's Easy, Normal and Hard anchored on `anchor`'s levels (a Game with printed
     levels, Forbidden Island): for each level, the level rule (as `ladder`'s) and each player
     count's gauge whose win rates over `skills` (the skilled player) and ANCHOR_SEARCH come
@@ -708,10 +597,12 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
     Levels are chosen easiest first, each among the settings other than the level before's that
     win no more often than it for any player of the skill grid (`no_easier`); where the knobs leave
     no such setting for some player count, the level is the closest regardless and says so."""
-    groups = player_groups(list(players))
+    game, space = design_of(game)
+    knobs = tuple(knobs or space.KNOBS)
+    groups = space.player_groups(list(players))
     sims = sorted(set(groups.values()))
-    gauges = ladder_gauges() if "gauge" in knobs else [FULL_GAUGE]
-    who = [_player_name(s) for s in skills] + [ANCHOR_SEARCH]
+    gauges = space.adjustments(knobs)
+    who = [_player_name(s, game) for s in skills] + [ANCHOR_SEARCH]
 
     def n_games(player: str) -> int:
         return search_games if player == ANCHOR_SEARCH else games
@@ -736,12 +627,11 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
     # Each level is no easier than the one before for every player of the skill grid: a harder
     # label never plays easier for anyone.
     easier: dict[int, dict[str, float]] = {}
-    before: dict[int, Setting] = {}
+    before: dict[int, Any] = {}
     levels = []
-    for level, fi_level in ANCHOR_LEVELS.items():
+    for level, fi_level in space.ANCHOR_LEVELS.items():
         band = DEFAULT_BANDS.get(level, (0.0, 1.0))
-        rules = [LevelRule(c, d) for c in ((1, 2, 3) if "cards" in knobs else (2,))
-                 for d in ((False, True) if "divers" in knobs and divers_allowed(band) else (False,))]
+        rules = space.level_rules(knobs, band, DEFAULT_BANDS["normal"])
         echo(f"  anchored {level} on {fi_level}: {len(rules)} level rule(s) x {len(gauges)} gauge(s) x "
              f"{len(sims)} player group(s) x {len(who)} players")
         best, strict, first = None, True, len(candidates)
@@ -753,8 +643,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
 
                     def rung(g, rates, no_easier, sim=sim, want=want, level=level, rule=rule, fi_level=fi_level):
                         for w, rate in rates.items():
-                            candidates.append({"level": level, "cards_per_treasure": rule.cards_per_treasure,
-                                               "divers": rule.divers, "players": sim, "gauge": " ".join(g),
+                            candidates.append({"level": level, **rule.columns(), "players": sim, "gauge": " ".join(g),
                                                "player": w, "win_rate": rate, "anchor_win_rate": want[w],
                                                "no_easier": no_easier})
                         return AnchoredRung(sim, g, rates, want, {w: counts[w] for w in rates},
@@ -770,7 +659,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
                             rule.setting(g) != before[sim]  # a level is another setting than the one before
                             and all(no_easier(rates[w], easier[sim][w], games) for w in rates))
                         screened.append((not ordered, max(abs(rates[w] - want[w]) for w in rates), g, rates))
-                    screened.sort(key=lambda x: (x[0] and strict, x[1], gauge_key(x[2])))
+                    screened.sort(key=lambda x: (x[0] and strict, x[1], space.adjustment_key(x[2])))
                     shortlist = [x for x in screened if not (x[0] and strict)][:3]
                     for x in screened:
                         if x not in shortlist:
@@ -782,7 +671,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
                         rates = {**rates, ANCHOR_SEARCH: measure(rule.setting(g).rules(sim), ANCHOR_SEARCH,
                                                                  search_games, seed, threads).rate}
                         closest.append(rung(g, rates, not flag))
-                    rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), gauge_key(r.gauge)))
+                    rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), space.adjustment_key(r.gauge)))
                 if len(rungs) < len(sims):
                     continue
                 score = (round(max(abs(r.largest_gap[0]) for r in rungs.values()), 3), rule.changes)
@@ -798,7 +687,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
                                       rungs[groups[p]].anchor_rates, rungs[groups[p]].games,
                                       rungs[groups[p]].bands) for p in players}
         levels.append(AnchoredLevel(level, fi_level, rule, by_players, strict))
-    return AnchoredLadder(anchor.name, levels, games, search_games, seed, candidates)
+    return AnchoredLadder(anchor.name, levels, games, search_games, seed, candidates, space)
 
 
 def anchored_table(lad: AnchoredLadder) -> str:
@@ -808,13 +697,11 @@ def anchored_table(lad: AnchoredLadder) -> str:
     for row in lad.to_json():
         at = row["gap_at"]
         where = f"skill {at:g}" if isinstance(at, float) else at
-        rules = row["rules"]
-        text = (f"{rules['cards_per_treasure']} card{'s' if rules['cards_per_treasure'] != 1 else ''} a treasure, "
-                f"swim {rules['swim_cost']}, gauge {gauge_name(rules['gauge'])}")
+        text = lad.design.rules_text(row["rules"])
         lo, hi = row["win_range"]
         leaves = row["leaves_band_at"]
         like = "everywhere" if not leaves else "not at " + ", ".join(
-            k.replace("skilled@", "") for k in leaves)
+            k.partition("@")[2] or k for k in leaves)
         lines.append(f"{row['level']:<7} {row['players']:>7}  {row['anchor']:<8} "
                      f"{f'{100 * lo:.0f}-{100 * hi:.0f}%':>15}  {100 * row['signed_gap']:>+10.1f}%  {where:<10} "
                      f"{like:<17} {text}")

@@ -22,7 +22,8 @@ if "ipykernel" not in sys.modules:
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import FancyBboxPatch  # noqa: E402
 
-from experiments.calibrate import ALL_GAUGE_CARDS, AnchoredLadder  # noqa: E402
+from experiments.calibrate import AnchoredLadder  # noqa: E402
+from policies.island_escape.levels import ALL_GAUGE_CARDS  # noqa: E402
 from sim.island_escape.rules import FULL_GAUGE, pretty  # noqa: E402
 
 LEVEL_COLOURS = {"easy": "#2e8b57", "normal": "#d68910", "hard": "#c0392b"}

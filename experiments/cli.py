@@ -690,6 +690,16 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
     return bands
 
 
+def _knob_help() -> str:
+    """Each game's knobs, as --knobs' help names them."""
+    from policies.game import every_game
+
+    return "; ".join(f"{g.title}: any of {', '.join(g.design.KNOBS)}" for g in every_game() if g.design)
+
+
+KNOB_HELP = _knob_help()
+
+
 def search_options(command):
     """calibrate's search options, the same names and defaults in `calibrate` and `playtest
     summarize` (which searches a table's levels with it: experiments/playtest.py Search)."""
@@ -706,8 +716,8 @@ def search_options(command):
         click.option("--max-changes", type=click.IntRange(min=0, max=6), default=3, show_default=True,
                      help="Search settings up to this many changes from the rulebook."),
         click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores)."),
-        click.option("--knobs", default="gauge,cards,divers", show_default=True,
-                     help="What the rules may change: any of gauge, cards (a treasure), divers."),
+        click.option("--knobs", help=f"What the rules may change, comma-separated ({KNOB_HELP}).  "
+                                     "[default: all of them]"),
     ]
     for option in reversed(options):
         command = option(command)
@@ -792,7 +802,7 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     from experiments.report import difficulty_table, ladder_table
 
     try:
-        knob_list = parse_knobs(knobs)
+        knob_list = parse_knobs(knobs, game)
     except ValueError as exc:
         fail(f"--knobs: {exc}")
     band_dict = _parse_bands(bands)
@@ -800,7 +810,7 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     if same_rule:
         lad = ladder(players=counts, bands=band_dict, policy=policy, seed=seed, screen_games=screen_games,
                      confirm_games=confirm_games, knobs=knob_list, threads=threads,
-                     echo=lambda line: click.echo(line, err=True))
+                     echo=lambda line: click.echo(line, err=True), game=game)
         if as_json:
             click.echo(json.dumps(lad.to_json(), ensure_ascii=False))
         else:
@@ -810,7 +820,7 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     cal = calibrate(players=counts, bands=band_dict, policy=policy, seed=seed,
                     screen_games=screen_games, confirm_games=confirm_games, max_changes=max_changes,
                     other_games=max(confirm_games // 2, 100), validate_games=confirm_games, threads=threads,
-                    echo=lambda line: click.echo(line, err=True), knobs=knob_list)
+                    echo=lambda line: click.echo(line, err=True), knobs=knob_list, game=game)
     recs = [r.to_json() for r in cal.recommendations]
     if as_json:
         click.echo(json.dumps(recs, ensure_ascii=False))
@@ -971,14 +981,15 @@ def _calibrate_anchored(ctx, game, anchor, counts, seed, games, knobs, threads, 
             fail(f"--{name.replace('_', '-')} does not go with --anchor: the anchored levels are played by the "
                  f"skilled player at skills {ANCHOR_SKILLS[0]:g}-{ANCHOR_SKILLS[-1]:g} and lookahead")
     try:
-        knob_list = parse_knobs(knobs)
+        knob_list = parse_knobs(knobs, game)
     except ValueError as exc:
         fail(f"--knobs: {exc}")
     search_games = max(100, games // 10)
-    for g, players in ((game, "skilled"), (game, "lookahead"), (anchor, "skilled"), (anchor, "lookahead")):
+    for g, players in ((game, game.skill_policy), (game, "lookahead"), (anchor, game.skill_policy),
+                       (anchor, "lookahead")):
         warm_up(players, game=g)
     lad = anchored_ladder(anchor, counts, games=games, search_games=search_games, seed=seed, knobs=knob_list,
-                          threads=threads, echo=lambda line: click.echo(line, err=True))
+                          threads=threads, echo=lambda line: click.echo(line, err=True), game=game)
     if as_json:
         click.echo(json.dumps(lad.to_json(), ensure_ascii=False))
         return

@@ -32,15 +32,15 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from experiments.pages import clip, parse_json, shorten
-from policies.game import DEFAULT_GAME, GAMES, counted, every_game, game_of_rules
+from policies.game import DEFAULT_GAME, GAMES, counted, every_game, game_of_record, game_of_rules
 from policies.game import game as game_named
-from sim.island_escape.rules import Rules
 
-WinRate = Callable[[Rules, float], float]  # the lab's win rate on these rules at this skill
+WinRate = Callable[[Any, float], float]  # the lab's win rate on these rules at this skill
 GAME_COLUMN = "game"  # which game a row is: a name `--game` takes; empty is the lab's own game
 RULE_COLUMNS = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")  # Island Escape's
 OPTIONAL_COLUMNS = ("turns", "treasures_raised", "date", "table")
@@ -65,9 +65,9 @@ class LogError(ValueError):
 
 
 @dataclass(frozen=True)
-class Game:
+class LoggedGame:
     table: str
-    rules: Rules  # or the rules of another game of the lab (Forbidden Island's)
+    rules: Any  # the Rules of the game it is a game of
     outcome: str  # win, a loss cause of its game (R18, F14) or UNKNOWN_LOSS
     where: str  # file and row, for messages
     turns: int | None = None
@@ -121,7 +121,7 @@ def _rule_value(text: str, column: str, default):
     return text.lower()
 
 
-def _row_game(row: dict[str, str], table: str, where: str) -> Game:
+def _row_game(row: dict[str, str], table: str, where: str) -> LoggedGame:
     try:
         game = game_named((row.get(GAME_COLUMN) or "").strip().lower() or DEFAULT_GAME)
     except ValueError:
@@ -158,7 +158,7 @@ def _row_game(row: dict[str, str], table: str, where: str) -> Game:
                 raise ValueError(f"column {column}: {clip(text)} is negative")
     if extra.get("treasures_raised", 0) > 4:  # four treasures in either game (R12, F12)
         raise ValueError(f"column treasures_raised: {extra['treasures_raised']} is more than 4")
-    return Game((row.get("table") or "").strip() or table, rules, outcome, where, **extra)
+    return LoggedGame((row.get("table") or "").strip() or table, rules, outcome, where, **extra)
 
 
 class _Problems:
@@ -199,7 +199,7 @@ def read_text(path: Path, limit: int) -> str:
     return text
 
 
-def read_csv(path: Path, problems: list[str]) -> list[Game]:
+def read_csv(path: Path, problems: list[str]) -> list[LoggedGame]:
     """The good rows of one CSV log; each bad row adds one line to `problems` (the first
     LISTED_PROBLEMS of them, then their count). A file that is not a CSV log raises LogError."""
     reader = csv.DictReader(io.StringIO(read_text(path, MAX_LOG_BYTES), newline=""), strict=True)
@@ -229,26 +229,26 @@ def read_csv(path: Path, problems: list[str]) -> list[Game]:
     return games
 
 
-def _record_game(path: Path, table: str) -> Game:
+def _record_game(path: Path, table: str) -> LoggedGame:
     """The finished game of one record file, replayed (the moves decide, not what the file
     says); ValueError in one line if the file is not a finished record."""
-    from sim.island_escape.records import RecordError, load_record, replay
-
     try:
         document = parse_json(read_text(path, MAX_RECORD_BYTES), max_depth=RECORD_DEPTH)
         if not isinstance(document, dict):
             raise ValueError(f"a record is a JSON object, not {type(document).__name__}")
-        game = replay(load_record(document))
+        game = game_of_record(document)
+        try:
+            rules, outcome, turns, treasures = game.finished(game.load_record(document))
+        except game.record_error as exc:
+            raise ValueError(str(exc)) from None
     except LogError as exc:
         raise ValueError(str(exc).removeprefix(f"{path}").lstrip(":, ")) from None
-    except RecordError as exc:
-        raise ValueError(str(exc)) from None
-    if game.outcome is None:
+    if outcome is None:
         raise ValueError("the game is not finished")
-    return Game(table, game.rules, game.outcome, str(path), game.turn, len(game.raised))
+    return LoggedGame(table, rules, outcome, str(path), turns, treasures)
 
 
-def read_records(folder: Path, problems: list[str]) -> list[Game]:
+def read_records(folder: Path, problems: list[str]) -> list[LoggedGame]:
     """Finished games saved by `island-escape play`; the table is the folder's name."""
     games, bad = [], _Problems(folder, problems)
     for path in sorted(folder.glob("*.json")):
@@ -260,7 +260,7 @@ def read_records(folder: Path, problems: list[str]) -> list[Game]:
     return games
 
 
-def read_records_file(path: Path, problems: list[str]) -> list[Game]:
+def read_records_file(path: Path, problems: list[str]) -> list[LoggedGame]:
     try:
         return [_record_game(path, path.parent.name)]
     except ValueError as exc:
@@ -268,11 +268,11 @@ def read_records_file(path: Path, problems: list[str]) -> list[Game]:
         return []
 
 
-def read_logs(paths: Iterable[str | Path]) -> tuple[list[Game], list[str]]:
+def read_logs(paths: Iterable[str | Path]) -> tuple[list[LoggedGame], list[str]]:
     """All good games of CSV logs, record folders and record files, and one line per bad row or
     file (a file that is not a log at all is one line too; the other files are still read)."""
     problems: list[str] = []
-    games: list[Game] = []
+    games: list[LoggedGame] = []
     for name in paths:
         path = Path(name)
         try:
@@ -297,9 +297,9 @@ def describe(rules) -> str:
     return game_of_rules(rules).setting_line(rules)
 
 
-def by_setting(games: list[Game]) -> list[tuple[Rules, int, int]]:
+def by_setting(games: list[LoggedGame]) -> list[tuple[Any, int, int]]:
     """(rules, games, wins) for each rule setting, in the order first played."""
-    counts: dict[Rules, list[int]] = {}
+    counts: dict[Any, list[int]] = {}
     for g in games:
         c = counts.setdefault(g.rules, [0, 0])
         c[0] += 1
@@ -307,7 +307,7 @@ def by_setting(games: list[Game]) -> list[tuple[Rules, int, int]]:
     return [(rules, n, w) for rules, (n, w) in counts.items()]
 
 
-def log_likelihood(counts: list[tuple[Rules, int, int]], curves: dict[Rules, np.ndarray], floor: float) -> np.ndarray:
+def log_likelihood(counts: list[tuple[Any, int, int]], curves: dict[Any, np.ndarray], floor: float) -> np.ndarray:
     """The table's log-likelihood at each skill of FINE_GRID; `curves` on SKILL_GRID."""
     total = np.zeros(len(FINE_GRID))
     for rules, n, w in counts:
@@ -317,9 +317,9 @@ def log_likelihood(counts: list[tuple[Rules, int, int]], curves: dict[Rules, np.
     return total
 
 
-def estimate_skill(counts: list[tuple[Rules, int, int]], win_rate: WinRate, floor: float = 1e-3,
+def estimate_skill(counts: list[tuple[Any, int, int]], win_rate: WinRate, floor: float = 1e-3,
                    echo: Callable[[str], None] = lambda s: None,
-                   ) -> tuple[float, tuple[float, float], dict[Rules, np.ndarray]]:
+                   ) -> tuple[float, tuple[float, float], dict[Any, np.ndarray]]:
     """Maximum-likelihood skill and its 95% likelihood-ratio interval, and the curves used. The
     settings may be of different games: each game's skill counts the same share of departing
     decisions (docs/RULES-FI.md), so one skill explains a table's games of both."""
@@ -340,15 +340,15 @@ class TableSkill:
 
     skill: float
     ci: tuple[float, float]
-    counts: list[tuple[Rules, int, int]]
-    curves: dict[Rules, np.ndarray]
+    counts: list[tuple[Any, int, int]]
+    curves: dict[Any, np.ndarray]
 
     def lab_rate(self, rules) -> float:
         """The lab's win rate on `rules` at the estimated skill (the curve, interpolated)."""
         return float(np.interp(self.skill, SKILL_GRID, self.curves[rules]))
 
 
-def table_skill(games: list[Game], win_rate: WinRate, floor: float | None = None,
+def table_skill(games: list[LoggedGame], win_rate: WinRate, floor: float | None = None,
                 echo: Callable[[str], None] = lambda s: None) -> TableSkill:
     floor = getattr(win_rate, "floor", 1e-3) if floor is None else floor
     counts = by_setting(games)
@@ -375,7 +375,7 @@ class Search:
     screen_games: int = 1000
     confirm_games: int = 8000
     max_changes: int = 3
-    knobs: tuple[str, ...] = ("gauge", "cards", "divers")
+    knobs: tuple[str, ...] | None = None  # the game's knobs (all of them)
     threads: int | None = None
 
 
@@ -383,7 +383,7 @@ LAB_GAMES = 2000  # games the lab plays a setting at each skill of SKILL_GRID
 LAB_SEED = 7100  # the lab's curve: other games than the search's (Search.seed) and a log's
 
 
-def table_levels(games: list[Game], win_rate: WinRate, players: list[int] | None = None,
+def table_levels(games: list[LoggedGame], win_rate: WinRate, players: list[int] | None = None,
                  search: Search = Search(), table: str = ALL_TABLES, floor: float | None = None,
                  echo: Callable[[str], None] = lambda s: None, skill: TableSkill | None = None) -> list[dict]:
     """Easy, Normal and Hard of Island Escape for the table whose games these are: calibrate's
@@ -393,7 +393,7 @@ def table_levels(games: list[Game], win_rate: WinRate, players: list[int] | None
     both lie inside the band). A level calibrate does not confirm within `max_changes` is a record
     with `rules` None and its `nearest` candidates (Near.to_json). `players` defaults to the
     player counts of the games; `skill` is `table_skill` of these games when already estimated."""
-    from experiments.calibrate import DEFAULT_BANDS, calibrate, measure, player_groups
+    from experiments.calibrate import DEFAULT_BANDS, calibrate, measure
 
     est = skill or table_skill(games, win_rate, floor, echo)
     searched = game_named()  # calibrate searches the rules of the lab's own game
@@ -406,7 +406,7 @@ def table_levels(games: list[Game], win_rate: WinRate, players: list[int] | None
     cal = calibrate(players=players, bands=bands, policy=policy, seed=search.seed,
                     screen_games=search.screen_games, confirm_games=search.confirm_games,
                     max_changes=search.max_changes, validate_games=search.confirm_games, others=[],
-                    threads=search.threads, echo=echo, knobs=tuple(search.knobs))
+                    threads=search.threads, echo=echo, knobs=search.knobs, game=searched)
     found = {(r.players, r.level): r for r in cal.recommendations}
     base = {"table": table, "skill": est.skill, "skill_ci": list(est.ci)}
     out = []
@@ -419,7 +419,7 @@ def table_levels(games: list[Game], win_rate: WinRate, players: list[int] | None
                             "win_rate": None, "nearest": [n.to_json() for n in cal.near.get((p, level), [])],
                             **base, "across_skill_ci": None})
                 continue
-            rules = rec.setting.rules(player_groups([p])[p])  # R5: solo plays two pawns
+            rules = rec.setting.rules(searched.design.player_groups([p])[p])  # a player count that plays like another
             at = [measure(rules, searched.player(None, s), search.confirm_games, search.seed, search.threads)
                   for s in ends]
             rates = [m.rate for m in at]
@@ -436,7 +436,7 @@ def table_levels(games: list[Game], win_rate: WinRate, players: list[int] | None
 # --- summaries -------------------------------------------------------------------------------------
 
 
-def summarize_table(name: str, games: list[Game], win_rate: WinRate | None, floor: float = 1e-3) -> dict:
+def summarize_table(name: str, games: list[LoggedGame], win_rate: WinRate | None, floor: float = 1e-3) -> dict:
     from experiments.runner import wilson_interval
 
     wins = sum(g.won for g in games)
@@ -458,12 +458,12 @@ def summarize_table(name: str, games: list[Game], win_rate: WinRate | None, floo
     return out
 
 
-def summarize(games: list[Game], win_rate: WinRate | None, floor: float = 1e-3, search: Search | None = None,
+def summarize(games: list[LoggedGame], win_rate: WinRate | None, floor: float = 1e-3, search: Search | None = None,
               players: list[int] | None = None, echo: Callable[[str], None] = lambda s: None) -> list[dict]:
     """One summary a table, then one of all tables together (when there are several). With
     `search`, the last summary (the whole log's) carries its levels (`table_levels`): one search
     for all the log's games, as `calibrate --table` does; the other summaries' levels are None."""
-    tables: dict[str, list[Game]] = {}
+    tables: dict[str, list[LoggedGame]] = {}
     for g in games:
         tables.setdefault(g.table, []).append(g)
     out = [summarize_table(name, gs, win_rate, floor) for name, gs in tables.items()]
@@ -493,13 +493,13 @@ class LabWinRate:
 
     def __init__(self, games: int = LAB_GAMES, seed: int = LAB_SEED, threads: int | None = None):
         self.games, self.seed, self.threads = games, seed, threads
-        self.cache: dict[tuple[Rules, float], float] = {}
+        self.cache: dict[tuple[Any, float], float] = {}
 
     @staticmethod
     def available() -> bool:
         return all(skill_player(g) for g in every_game())
 
-    def __call__(self, rules: Rules, skill: float) -> float:
+    def __call__(self, rules: Any, skill: float) -> float:
         key = (rules, round(skill, 4))
         if key not in self.cache:
             game = game_of_rules(rules)
@@ -553,5 +553,5 @@ def json_objects(summaries: list[dict]) -> list[dict]:
     return [{k: s[k] for k in keys} for s in summaries]
 
 
-__all__ = ["Game", "LabWinRate", "LogError", "Search", "TableSkill", "WinRate", "estimate_skill", "format_text",
+__all__ = ["LoggedGame", "LabWinRate", "LogError", "Search", "TableSkill", "WinRate", "estimate_skill", "format_text",
            "json_objects", "read_logs", "summarize", "table_levels", "table_skill"]

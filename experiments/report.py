@@ -16,21 +16,17 @@ import pandas as pd
 
 from experiments import rulebook
 from experiments.calibrate import (
-    ANCHOR_LEVELS,
     ANCHOR_SEARCH,
     ANCHOR_SKILLS,
     DEFAULT_BANDS,
-    KNOBS,
     LEVELS,
     LIKE_WITHIN,
-    UNFAIR,
     AnchoredLadder,
     Calibration,
     Ladder,
     anchored_ladder,
     calibrate,
     games_judged,
-    gauge_change_text,
     ladder,
     parse_knobs,
 )
@@ -38,7 +34,8 @@ from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard_grid, poli
 from experiments.skill import skill_section
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
 from policies.game import counted
-from policies.island_escape.registry import POLICIES
+from policies.island_escape.levels import ANCHOR_LEVELS, KNOBS, gauge_change_text
+from policies.island_escape.registry import POLICIES, UNFAIR
 from policies.island_escape.runner import results_frame, run_games
 from sim.island_escape.rules import gauge_name
 
@@ -469,8 +466,8 @@ def near_misses(df: pd.DataFrame) -> dict:
 
 def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path, games: int,
                    threads: int | None, settings: str = "the recommended settings") -> list[str]:
-    from experiments.calibrate import Setting
     from experiments.sweep import Cell
+    from policies.island_escape.levels import Setting
     from sim.island_escape.rules import Rules
 
     merged = merge_solo(recs)

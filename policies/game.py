@@ -6,13 +6,17 @@ boards) and `policies/<game>/` (its players, their play loop and runner, and `ga
 players, games, tables, records and pictures, and never name a game themselves; the conformance
 suite (tests/test_conformance.py) runs the same checks on every game listed here.
 
-Each game's modules load only when that game is used: `GAMES` names modules, and a `Game` imports
-its parts inside its methods, so a command on one game never pays for the other's imports.
+`GAMES` names each game's package, loaded only when that game is used (as an entry point
+would be). A game's class then reaches its parts (rules, layout, records, boards, narrative,
+registry, runner, checks, design space) through properties, each one import statement a reader or
+a tool can follow; they import when first asked, so a command on one game never pays for the
+other's imports, nor `--help` for numba's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cached_property
 from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,11 +25,11 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-# name (as `--game` takes it) -> the module holding that game's GAME. The first is the lab's
-# own game, played when no game is named.
+# name (as `--game` takes it) -> the package of that game's players, whose `game` module holds its
+# GAME. The first is the lab's own game, played when no game is named.
 GAMES: dict[str, str] = {
-    "island-escape": "policies.island_escape.game",
-    "forbidden-island": "policies.forbidden_island.game",
+    "island-escape": "policies.island_escape",
+    "forbidden-island": "policies.forbidden_island",
 }
 DEFAULT_GAME = next(iter(GAMES))
 GAME_COLUMN = "game_kind"  # the table column naming a game (tables of the default game may lack it)
@@ -48,16 +52,6 @@ class Game:
 
     name: str  # as `--game` takes it
     title: str
-    rules_module: str  # its Rules and RuleError
-    layout_module: str  # the kernel's layout: CAUSES, RESULT_FIELDS, NRESULT
-    records_module: str  # load_record, write_record, replay, result_json, RecordError, FORMAT
-    boards_module: str  # replay_pictures
-    narrative_module: str  # tell(record, echo, board)
-    registry_module: str  # its players: POLICIES, SLOW, ROLLOUT, UNFAIR, DEFAULT_POLICY, describe()
-    runner_module: str  # run_games, raw_batches, results_frame, export_records
-    # its checks of itself, what tests/test_conformance.py runs on every game: RULE_GRID,
-    # lockstep_games, decision_states, rehide, hidden_redrawn, decide
-    checks_module: str
     players: tuple[int, ...]  # the player counts its rules take
     # The keyword arguments of `rules_from_options` (as `simulate`'s options are named); the
     # commands refuse any other rule option for this game.
@@ -77,23 +71,65 @@ class Game:
     # None where the game's players take none.
     skill_policy: str | None = None
 
-    def _module(self, attr: str):
-        return import_module(getattr(self, attr))
+    # --- its parts: each game's class returns its own modules ----------------------------------
 
-    @property
+    @cached_property
+    def rules_module(self):
+        """Its Rules and RuleError."""
+        raise NotImplementedError
+
+    @cached_property
+    def layout(self):
+        """The kernel's layout: CAUSES, RESULT_FIELDS, NRESULT."""
+        raise NotImplementedError
+
+    @cached_property
+    def records(self):
+        """load_record, write_record, replay, result_json, RecordError, FORMAT."""
+        raise NotImplementedError
+
+    @cached_property
+    def boards(self):
+        """replay_pictures(record, folder, gif)."""
+        raise NotImplementedError
+
+    @cached_property
+    def narrative(self):
+        """tell(record, echo, board)."""
+        raise NotImplementedError
+
+    @cached_property
+    def registry(self):
+        """Its players: POLICIES, SLOW, ROLLOUT, UNFAIR, DEFAULT_POLICY, describe(), takes_skill,
+        with_skill, player_params."""
+        raise NotImplementedError
+
+    @cached_property
+    def runner(self):
+        """run_games, raw_batches, results_frame, export_records."""
+        raise NotImplementedError
+
+    @cached_property
     def checks(self):
         """The game's checks of itself (its engine against its kernel, its players against the
-        hidden information): what the conformance suite asks of every game."""
-        return self._module("checks_module")
+        hidden information): what the conformance suite asks of every game (RULE_GRID,
+        lockstep_games, decision_states, rehide, hidden_redrawn, decide)."""
+        raise NotImplementedError
+
+    @cached_property
+    def design(self):
+        """What a designer may change and a calibration tries (experiments/calibrate.py names what
+        it asks of it); None for a game whose levels are printed rather than designed."""
+        return None
 
     # --- rules ---------------------------------------------------------------------------------
 
     @property
     def rule_error(self) -> type[Exception]:
-        return self._module("rules_module").RuleError
+        return self.rules_module.RuleError
 
     def rules(self, **setting: Any):
-        return self._module("rules_module").Rules(**setting)
+        return self.rules_module.Rules(**setting)
 
     def rules_from_options(self, **options: Any):
         """The rules `simulate`'s options give (options left None keep the rules' defaults).
@@ -127,7 +163,7 @@ class Game:
         return str(value)
 
     def owns_rules(self, rules) -> bool:
-        return isinstance(rules, self._module("rules_module").Rules)
+        return isinstance(rules, self.rules_module.Rules)
 
     def sweep_settings(self, grid: dict, bad) -> list:
         """The settings a sweep file's grid names, as (rules, policy, variant, gauge length or
@@ -143,44 +179,53 @@ class Game:
     @property
     def causes(self) -> tuple[str, ...]:
         """The win first, then the loss causes in the order the rules check them."""
-        return self._module("layout_module").CAUSES
+        return self.layout.CAUSES
 
     @property
     def result_fields(self) -> tuple[str, ...]:
         """The columns of the kernel's raw result rows."""
-        return self._module("layout_module").RESULT_FIELDS
+        return self.layout.RESULT_FIELDS
 
     @property
     def nresult(self) -> int:
-        return self._module("layout_module").NRESULT
+        return self.layout.NRESULT
 
     # --- players -------------------------------------------------------------------------------
 
     def policy_names(self) -> list[str]:
-        return list(self._module("registry_module").POLICIES)
+        return list(self.registry.POLICIES)
 
     def describe_policies(self) -> list[tuple[str, str]]:
-        return self._module("registry_module").describe()
+        return self.registry.describe()
 
     @property
     def default_policy(self) -> str:
-        return self._module("registry_module").DEFAULT_POLICY
+        return self.registry.DEFAULT_POLICY
 
     def search_policies(self) -> set[str]:
         """The policies that search (seconds a game; the longest to compile too)."""
-        return set(self._module("registry_module").SLOW)
+        return set(self.registry.SLOW)
 
     def unfair_policies(self) -> set[str]:
         """The policies that read hidden information: labelled, never judges."""
-        return set(getattr(self._module("registry_module"), "UNFAIR", ()))
+        return set(getattr(self.registry, "UNFAIR", ()))
 
     def rollouts(self) -> dict[str, str]:
         """Each search policy and the policy it rolls out with (never worse than it)."""
-        return dict(self._module("registry_module").ROLLOUT)
+        return dict(self.registry.ROLLOUT)
 
     def check_policy(self, name: str) -> None:
-        """Raise ValueError (naming the known policies) if `name` is not one of the game's."""
-        self._module("registry_module").policy_id(name)
+        """Raise ValueError (naming the known policies) if `name` is not one of the game's; a
+        player spec (`name@skill`) is checked whole."""
+        self.registry.player_params(name)
+
+    def takes_skill(self, name: str) -> bool:
+        """Whether policy `name` plays at a skill (`name@S`)."""
+        return self.registry.takes_skill(name)
+
+    def with_skill(self, name: str, skill: float) -> str:
+        """The spec of policy `name` at `skill`; ValueError when it takes none."""
+        return self.registry.with_skill(name, skill)
 
     def player(self, policy: str | None, skill: float | None) -> str:
         """The player `--policy` and `--skill` name (the default policy when neither is given).
@@ -198,20 +243,20 @@ class Game:
                   on_batch: Callable[[int], None] | None = None) -> np.ndarray:
         """Raw kernel results, int32 [games, nresult]: game g of a seed is dealt the same in
         every setting and for every player (common random numbers)."""
-        return self._module("runner_module").run_games(rules, policy, games, seed, first_game=first_game,
+        return self.runner.run_games(rules, policy, games, seed, first_game=first_game,
                                                        threads=threads, policy_params=policy_params,
                                                        on_batch=on_batch)
 
     def raw_batches(self, rules, policy: str, games: int, seed: int = 0, threads: int | None = None):
         """`run_games`' rows batch by batch, (first game, rows), in constant memory."""
-        return self._module("runner_module").raw_batches(rules, policy, games, seed, threads)
+        return self.runner.raw_batches(rules, policy, games, seed, threads)
 
     def results_frame(self, raw: np.ndarray, rules, policy: str, seed: int, first_game: int = 0) -> pd.DataFrame:
-        return self._module("runner_module").results_frame(raw, rules, policy, seed, first_game=first_game)
+        return self.runner.results_frame(raw, rules, policy, seed, first_game=first_game)
 
     def export(self, rules, policy: str, seed: int, games: Iterable[int]) -> list:
         """Replayable records of the chosen games of a setting (the kernel plays them again)."""
-        return self._module("runner_module").export_records(rules, policy, seed, games)
+        return self.runner.export_records(rules, policy, seed, games)
 
     def code_digest(self) -> str:
         """A hash of every source a game's result depends on: equal digests, rules, policy, seed
@@ -237,32 +282,42 @@ class Game:
 
     @property
     def record_error(self) -> type[Exception]:
-        return self._module("records_module").RecordError
+        return self.records.RecordError
 
     @property
     def record_format(self) -> str:
-        return self._module("records_module").FORMAT
+        return self.records.FORMAT
 
     def load_record(self, path: str | Path | dict):
-        return self._module("records_module").load_record(path)
+        return self.records.load_record(path)
 
     def write_record(self, path: str | Path, record) -> None:
-        self._module("records_module").write_record(path, record)
+        self.records.write_record(path, record)
+
+    def finished(self, record) -> tuple[Any, str | None, int, int]:
+        """A record replayed by the reference engine: its rules, outcome (None while unfinished,
+        "win" or the loss cause), turns and treasures raised or captured. Raises RecordError."""
+        played = self.records.replay(record)
+        return played.rules, played.outcome, played.turn, self.treasures_of(played)
+
+    def treasures_of(self, played) -> int:
+        """The treasures a reference engine's game has raised (or captured) so far."""
+        raise NotImplementedError
 
     def replay_json(self, record) -> dict:
         """The reference engine's result of replaying `record` (outcome, cause, turns, final state)."""
-        records = self._module("records_module")
+        records = self.records
         return records.result_json(records.replay(record))
 
     def tell(self, record, echo: Callable[[str], None], board: bool = False) -> None:
         """`replay`'s story of a record: its setting, the events turn by turn (the island after
         each turn with `board`) and the ending, a line at a time to `echo`."""
-        self._module("narrative_module").tell(record, echo, board)
+        self.narrative.tell(record, echo, board)
 
     def replay_pictures(self, record, folder: str | Path, gif: str | Path | None = None) -> list[Path]:
         """The island drawn after each turn of a record, as PNG files in `folder` (and, given
         `gif`, an animated GIF of them)."""
-        return self._module("boards_module").replay_pictures(record, folder, gif=gif)
+        return self.boards.replay_pictures(record, folder, gif=gif)
 
     def refuse(self, what: str) -> Unsupported:
         """The refusal of something this game does not offer: "Forbidden Island has no play page"."""
@@ -283,7 +338,7 @@ def game(name: str | None = None) -> Game:
             module = GAMES[name]
         except KeyError:
             raise ValueError(f"unknown game {name!r} (choose from {', '.join(GAMES)})") from None
-        _LOADED[name] = import_module(module).GAME
+        _LOADED[name] = import_module(f"{module}.game").GAME
     return _LOADED[name]
 
 

@@ -7,16 +7,15 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from experiments.calibrate import (
+from experiments.calibrate import DEFAULT_BANDS, calibrate
+from experiments.cli import cli
+from policies.island_escape.levels import (
     ALL_GAUGE_CARDS,
-    DEFAULT_BANDS,
     Setting,
-    calibrate,
     candidate_settings,
     divers_allowed,
     parse_knobs,
 )
-from experiments.cli import cli
 from sim.island_escape.rules import FULL_GAUGE
 
 FIELDS = {"players", "level", "band", "policy", "rules", "win_rate", "ci95", "games"}
@@ -151,9 +150,11 @@ def test_knobs_restrict_what_changes():
 
 def test_divers_is_never_used_against_its_label(monkeypatch):
     import experiments.calibrate as calibrate_module
+    import policies.island_escape.levels as levels
 
-    assert divers_allowed(DEFAULT_BANDS["easy"]) and not divers_allowed(DEFAULT_BANDS["normal"])
-    assert not divers_allowed(DEFAULT_BANDS["hard"])
+    normal = DEFAULT_BANDS["normal"]
+    assert divers_allowed(DEFAULT_BANDS["easy"], normal) and not divers_allowed(normal, normal)
+    assert not divers_allowed(DEFAULT_BANDS["hard"], normal)
     # 3 players, 3 cards a treasure: greedy wins ~13%; Divers lifts that into a Hard-ish band,
     # which the label forbids - unless the rule is switched off, to show the test can see it.
     kwargs = dict(players=[3], bands={"hard": (0.20, 0.60)}, policy="greedy", seed=3, screen_games=200,
@@ -161,7 +162,7 @@ def test_divers_is_never_used_against_its_label(monkeypatch):
                   knobs=("cards", "divers"))
     cal = calibrate(**kwargs)
     assert all(not r.setting.divers for r in cal.recommendations)
-    monkeypatch.setattr(calibrate_module, "divers_allowed", lambda band: True)
+    monkeypatch.setattr(levels, "divers_allowed", lambda band, normal: True)
     loose = calibrate_module.calibrate(**kwargs)
     assert any(r.setting.divers for r in loose.recommendations)
 
@@ -190,7 +191,8 @@ def test_small_budget_reports_the_nearest_candidates():
 
 
 def test_ladder_one_rule_per_level():
-    from experiments.calibrate import LADDER_GAUGE_CHANGES, ladder
+    from experiments.calibrate import ladder
+    from policies.island_escape.levels import LADDER_GAUGE_CHANGES
 
     bands = {"easy": (0.70, 0.80), "hard": (0.20, 0.30)}
     lad = ladder(players=[1, 2, 4], bands=bands, policy="greedy", seed=6, screen_games=100, confirm_games=300,
@@ -237,8 +239,9 @@ def test_levels_anchored_on_forbidden_island_track_its_levels_over_skill():
     """`calibrate --anchor forbidden-island`: per level, the level rule whose win rates for the
     same players come closest to the anchor level's; the gap and where it lies are what the two
     games' rates say, and no other level rule comes closer."""
-    from experiments.calibrate import ANCHOR_LEVELS, LevelRule, anchored_ladder, no_easier
+    from experiments.calibrate import anchored_ladder, no_easier
     from policies.game import game
+    from policies.island_escape.levels import ANCHOR_LEVELS, LevelRule
 
     fi, ie = game("forbidden-island"), game("island-escape")
     lad = anchored_ladder(fi, players=[2], skills=(0.5, 1.0), games=300, search_games=20, knobs=("cards",), seed=4)

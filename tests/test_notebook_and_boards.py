@@ -147,8 +147,8 @@ def test_notebook_runs_on_its_own_small_study(tmp_path):
 
 def test_notebook_runs_on_the_reports_tables(tmp_path):
     # What `make report` leaves behind: a sweep played by the judge alone, and the recommendations.
-    from experiments.calibrate import Setting
     from experiments.sweep import parse_config, run_sweep
+    from policies.island_escape.levels import Setting
     from policies.island_escape.registry import default_judge
 
     judge = default_judge()

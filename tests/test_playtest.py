@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from experiments.playtest import (
-    Game,
+    LoggedGame,
     by_setting,
     estimate_skill,
     read_logs,
@@ -33,11 +33,11 @@ def known_curve(rules: Rules, skill: float) -> float:
 SETTINGS = (Rules(players=2), Rules(players=2, cards_per_treasure=3))
 
 
-def synthetic_table(skill: float, games: int, rng: np.random.Generator, name: str = "t") -> list[Game]:
+def synthetic_table(skill: float, games: int, rng: np.random.Generator, name: str = "t") -> list[LoggedGame]:
     out = []
     for rules in SETTINGS:
         wins = rng.binomial(games, known_curve(rules, skill))
-        out += [Game(name, rules, "win" if i < wins else "water", f"row {i}") for i in range(games)]
+        out += [LoggedGame(name, rules, "win" if i < wins else "water", f"row {i}") for i in range(games)]
     return out
 
 

@@ -13,14 +13,14 @@ import pandas as pd
 import pytest
 
 from experiments.calibrate import (
-    ANCHOR_LEVELS,
     ANCHOR_SEARCH,
     LIKE_WITHIN,
     AnchoredRung,
-    gauge_key,
     likeness_bands,
 )
 from experiments.rulebook import changed_sentences
+from policies.island_escape.levels import ANCHOR_LEVELS
+from policies.island_escape.levels import adjustment_key as gauge_key
 from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn
 
 FIELDS = {"players", "level", "band", "policy", "rules", "win_rate", "ci95", "games"}
@@ -172,8 +172,9 @@ def test_the_card_speaks_to_players(tmp_path, monkeypatch):
     only on a level whose interval leaves its band."""
     import matplotlib.axes
 
-    from experiments.calibrate import AnchoredLadder, AnchoredLevel, LevelRule
+    from experiments.calibrate import AnchoredLadder, AnchoredLevel
     from experiments.card import difficulty_card
+    from policies.island_escape.levels import LevelRule
 
     texts = []
     original = matplotlib.axes.Axes.text
@@ -189,7 +190,9 @@ def test_the_card_speaks_to_players(tmp_path, monkeypatch):
                                                                      3: rung(3, FULL_GAUGE, wide)}),
               AnchoredLevel("hard", "elite", LevelRule(3), {2: rung(2, FULL_GAUGE[1:], narrow),
                                                               3: rung(3, FULL_GAUGE[2:], wide)})]
-    difficulty_card(AnchoredLadder("forbidden-island", levels, 1000, 100, 1), tmp_path / "card.png")
+    import policies.island_escape.levels as design
+
+    difficulty_card(AnchoredLadder("forbidden-island", levels, 1000, 100, 1, design=design), tmp_path / "card.png")
     words = "\n".join(texts)
     assert "For every table" in words and "Forbidden Island" in words
     assert "triangle" in words and "dot" in words and "cross" in words  # the three marks drawn

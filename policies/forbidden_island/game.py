@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from policies.game import Game
 
 
 class ForbiddenIsland(Game):
     name = "forbidden-island"
     title = "Forbidden Island"
-    rules_module = "sim.forbidden_island.rules"
-    layout_module = "sim.forbidden_island.layout"
-    records_module = "sim.forbidden_island.records"
-    boards_module = "sim.forbidden_island.boards"
-    narrative_module = "sim.forbidden_island.narrative"
-    registry_module = "policies.forbidden_island.registry"
-    runner_module = "policies.forbidden_island.runner"
-    checks_module = "policies.forbidden_island.checks"
     players = (2, 3, 4)
     rule_options = ("players", "difficulty")
     setting_help = "--players (2-4) and --difficulty"
@@ -25,6 +19,54 @@ class ForbiddenIsland(Game):
     action_columns = ()
     # F4: the printed game's four levels are its starting water marks
     levels = {name: {"difficulty": name} for name in ("novice", "normal", "elite", "legendary")}
+
+    @cached_property
+    def rules_module(self):
+        from sim.forbidden_island import rules
+
+        return rules
+
+    @cached_property
+    def layout(self):
+        from sim.forbidden_island import layout
+
+        return layout
+
+    @cached_property
+    def records(self):
+        from sim.forbidden_island import records
+
+        return records
+
+    @cached_property
+    def boards(self):
+        from sim.forbidden_island import boards
+
+        return boards
+
+    @cached_property
+    def narrative(self):
+        from sim.forbidden_island import narrative
+
+        return narrative
+
+    @cached_property
+    def registry(self):
+        from policies.forbidden_island import registry
+
+        return registry
+
+    @cached_property
+    def runner(self):
+        from policies.forbidden_island import runner
+
+        return runner
+
+    @cached_property
+    def checks(self):
+        from policies.forbidden_island import checks
+
+        return checks
 
     def rules_from_options(self, players=None, difficulty=None):
         from sim.forbidden_island.rules import Rules
@@ -44,6 +86,9 @@ class ForbiddenIsland(Game):
         from policies.forbidden_island.registry import player_params
 
         player_params(name)
+
+    def treasures_of(self, played) -> int:
+        return len(played.captured)
 
     def setting_line(self, rules) -> str:
         return f"Forbidden Island, {rules.players} players, {rules.difficulty} (water mark {rules.start_mark})"

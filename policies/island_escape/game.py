@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from policies.game import Game, counted
 
 
@@ -26,14 +28,6 @@ def gauge_order_problem(cards) -> str | None:
 class IslandEscape(Game):
     name = "island-escape"
     title = "Island Escape"
-    rules_module = "sim.island_escape.rules"
-    layout_module = "sim.island_escape.layout"
-    records_module = "sim.island_escape.records"
-    boards_module = "sim.island_escape.boards"
-    narrative_module = "sim.island_escape.narrative"
-    registry_module = "policies.island_escape.registry"
-    runner_module = "policies.island_escape.runner"
-    checks_module = "policies.island_escape.checks"
     players = (1, 2, 3, 4)
     rule_options = ("players", "cards_per_treasure", "gauge", "gauge_length", "swim_cost", "actions", "variants")
     setting_help = ("--players, --cards-per-treasure, --gauge or --gauge-length, --swim-cost, --actions "
@@ -45,6 +39,60 @@ class IslandEscape(Game):
     replay_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
     treasures_field = "treasures_raised"
     skill_policy = "skilled"
+
+    @cached_property
+    def rules_module(self):
+        from sim.island_escape import rules
+
+        return rules
+
+    @cached_property
+    def layout(self):
+        from sim.island_escape import layout
+
+        return layout
+
+    @cached_property
+    def records(self):
+        from sim.island_escape import records
+
+        return records
+
+    @cached_property
+    def boards(self):
+        from sim.island_escape import boards
+
+        return boards
+
+    @cached_property
+    def narrative(self):
+        from sim.island_escape import narrative
+
+        return narrative
+
+    @cached_property
+    def registry(self):
+        from policies.island_escape import registry
+
+        return registry
+
+    @cached_property
+    def runner(self):
+        from policies.island_escape import runner
+
+        return runner
+
+    @cached_property
+    def checks(self):
+        from policies.island_escape import checks
+
+        return checks
+
+    @cached_property
+    def design(self):
+        from policies.island_escape import levels
+
+        return levels
 
     def rules_from_options(self, players=None, cards_per_treasure=None, gauge=None, gauge_length=None,
                            swim_cost=None, actions=None, variants=()):
@@ -72,6 +120,9 @@ class IslandEscape(Game):
         if actions is not None:
             changes["actions_per_turn"] = actions
         return Rules(**{**rules.as_record(), **changes})
+
+    def treasures_of(self, played) -> int:
+        return len(played.raised)
 
     def setting_line(self, rules) -> str:
         return (f"{counted(rules.players, 'player')}, {counted(rules.cards_per_treasure, 'card')} a treasure, "
