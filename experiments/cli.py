@@ -258,14 +258,13 @@ GAMES = _game_names()
 DEFAULT_GAME = GAMES[0]
 
 
-def _level_names() -> list[str]:
-    """Every game's printed levels, for --difficulty (each game checks its own)."""
+def _game_titles() -> str:
     from policies.game import every_game
 
-    return list(dict.fromkeys(level for g in every_game() for level in (g.levels or ())))
+    return ", ".join(f"{g.name} ({g.title})" for g in every_game())
 
 
-LEVELS = _level_names()
+GAME_TITLES = _game_titles()
 
 
 def _levelled_games() -> list[str]:
@@ -276,10 +275,44 @@ def _levelled_games() -> list[str]:
 
 
 LEVELLED_GAMES = _levelled_games()
-# simulate's rule options by parameter name; each game takes some of them (Game.rule_options)
-RULE_OPTIONS = {"players": "--players", "difficulty": "--difficulty", "cards_per_treasure": "--cards-per-treasure",
-                "gauge": "--gauge", "gauge_length": "--gauge-length", "swim_cost": "--swim-cost",
-                "actions": "--actions", "variants": "--variant"}
+
+
+def _rule_options() -> dict[str, list]:
+    """Every game's rule options by keyword name, each with the (game, RuleOption) that take it:
+    the commands offer their union, and each game refuses the others (`_game_rules`)."""
+    from policies.game import every_game
+
+    out: dict[str, list] = {}
+    for g in every_game():
+        for option in g.options:
+            out.setdefault(option.name, []).append((g, option))
+    return out
+
+
+RULE_OPTIONS = _rule_options()
+
+
+def rule_options(command):
+    """`simulate`'s rule options, declared by the games (Game.options): a flag that several games
+    take is one option, its help naming each game's meaning."""
+    types = {"number": int, "text": str, "cards": str}
+    for name, takers in reversed(RULE_OPTIONS.items()):
+        option = takers[0][1]
+        choices = list(dict.fromkeys(c for _, o in takers for c in o.choices))
+        text = "  ".join(f"{g.title}: {o.help}" for g, o in takers)  # whose option it is, and what it means
+        kwargs = {"help": text}
+        if option.kind in ("level", "variants"):
+            kwargs["type"] = click.Choice(choices)
+        else:
+            kwargs["type"] = types[option.kind]
+        if option.kind == "variants":
+            kwargs["multiple"] = True
+        command = click.option(option.flag, name, **kwargs)(command)
+    return command
+
+
+def _rule_flag(name: str) -> str:
+    return RULE_OPTIONS[name][0][1].flag
 
 
 def _game_rules(game, given: dict):
@@ -287,7 +320,7 @@ def _game_rules(game, given: dict):
     option the game does not take or an impossible setting."""
     for key, value in given.items():
         if value not in (None, ()) and key not in game.rule_options:
-            fail(f"{RULE_OPTIONS[key]} is not an option of {game.title} (its setting: {game.setting_help})")
+            fail(f"{_rule_flag(key)} is not an option of {game.title} (its setting: {game.setting_help})")
     try:
         return game.rules_from_options(**{k: v for k, v in given.items() if k in game.rule_options})
     except game.rule_error as exc:
@@ -296,20 +329,9 @@ def _game_rules(game, given: dict):
 
 @cli.command("simulate")
 @click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
-              help="Which game: Island Escape, or Forbidden Island (the game it was adapted from).")
-@click.option("--difficulty", type=click.Choice(LEVELS),
-              help="A printed level, for a game that has them (Forbidden Island's water mark, F4).  "
-                   "[default: novice]")
+              help=f"Which game: {GAME_TITLES}.")
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
-@click.option("--players", type=int, help="Players 1-4 (solo plays two pawns; Forbidden Island 2-4).  [default: 2]")
-@click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.  [default: 2]")
-@click.option("--gauge", help='Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".')
-@click.option("--gauge-length", type=int,
-              help="L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom.")
-@click.option("--swim-cost", type=int, help="Actions a swim costs.  [default: 2]")
-@click.option("--actions", type=int, help="Actions per turn.  [default: 4]")
-@click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]),
-              help="A named variant (repeatable); explicit options override it.")
+@rule_options
 @click.option("--policy", default=None,
               help="Policy name (see `island-escape policies`).  [default: the report's judge]")
 @click.option("--skill", type=float, help="Skill 0-1 of a policy that takes one (alone: the skilled player).")
@@ -323,8 +345,8 @@ def _game_rules(game, given: dict):
               help="Export the first games as replayable records into this folder.")
 @click.option("--record-count", type=click.IntRange(min=0), default=10, show_default=True,
               help="How many games --records exports.")
-def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gauge, gauge_length, swim_cost,
-                 actions, variants, policy, skill, seed, threads, out, force, as_json, records_dir, record_count):
+def simulate_cmd(game_kind, games, policy, skill, seed, threads, out, force, as_json, records_dir, record_count,
+                 **setting):
     """Play many games with the numba kernel and summarize them.
 
     Prints the win rate with a 95% Wilson interval, the loss causes, the mean number of turns
@@ -332,8 +354,8 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
     so memory stays flat however many games are played; an interrupted run (Ctrl-C) prints the
     summary of the games it finished and keeps their table in OUT.partial.
 
-    With --game forbidden-island the setting is --players (2-4) and --difficulty; Island
-    Escape's rule options are refused.
+    Each game takes its own rule options (where games differ, an option's help says whose it
+    is); another game's option is refused in one line.
     """
     import time
     from pathlib import Path
@@ -345,9 +367,7 @@ def simulate_cmd(game_kind, difficulty, games, players, cards_per_treasure, gaug
     from policies.game import game as game_named
 
     game = game_named(game_kind)
-    rules = _game_rules(game, {"players": players, "difficulty": difficulty, "cards_per_treasure": cards_per_treasure,
-                               "gauge": gauge, "gauge_length": gauge_length, "swim_cost": swim_cost,
-                               "actions": actions, "variants": variants})
+    rules = _game_rules(game, setting)
     try:
         policy = game.player(policy, skill)
     except ValueError as exc:
@@ -458,45 +478,44 @@ def _check_folder(folder: Path, option: str, cleanup: Path | None = None) -> Non
 @cli.command("compare")
 @click.option("--a", "rules_a", required=True, help='Setting A, e.g. "players=3 cards=3" (see below).')
 @click.option("--b", "rules_b", required=True, help='Setting B, e.g. "players=3 cards=3 divers".')
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
+              help="The game both settings are of.")
 @click.option("--policy", default=None, help="Policy that plays both.  [default: the report's judge]")
 @click.option("--games", "-n", type=click.IntRange(min=2), default=20_000, show_default=True,
               help="Games per setting (the same games for both).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
-def compare_cmd(rules_a, rules_b, policy, games, seed, threads, as_json):
+def compare_cmd(rules_a, rules_b, game_kind, policy, games, seed, threads, as_json):
     """Compare two rule settings on the same games: both win rates, the paired difference A - B
     with its 95% interval, and the loss causes side by side.
 
     A setting is written as words: players=N, cards=N (a treasure), gauge=CARDS (top first, spaces
     or commas) or gauge_length=L, swim=N, actions=N, and the variants divers and short; words not
     given keep the rulebook's value. The --players/--gauge options of simulate work too.
-    Rates in --json are fractions of the games played.
+    Another game's setting is written in its own options' words (--game forbidden-island:
+    players=3 difficulty=elite). Rates in --json are fractions of the games played.
     """
-    from experiments.compare import compare, parse_rules_text
-    from policies.island_escape.registry import DEFAULT_POLICY, UnknownPolicy, policy_id
-    from sim.island_escape.rules import RuleError
+    from experiments.compare import compare, compare_text, parse_rules_text
+    from policies.game import game as game_named
 
-    policy = policy or DEFAULT_POLICY
+    game = game_named(game_kind)
     try:
-        policy_id(policy)
-    except UnknownPolicy as exc:
+        policy = game.player(policy, None)
+    except ValueError as exc:
         fail(str(exc))
     parsed = []
     for option, text in (("--a", rules_a), ("--b", rules_b)):
         try:
-            parsed.append(parse_rules_text(text))
-        except RuleError as exc:
+            parsed.append(parse_rules_text(text, game))
+        except game.rule_error as exc:
             fail(f"{option} {text!r}: {exc}")
-    warm_up(policy)
+    warm_up(policy, game=game)
     result = compare(parsed[0], parsed[1], policy, games, seed, threads)
     if as_json:
         click.echo(json.dumps(result))
     else:
-        from experiments.compare import compare_text
-        from policies.game import game
-
-        click.echo(compare_text(result, game().setting_line))
+        click.echo(compare_text(result, game))
 
 
 @cli.command("find")

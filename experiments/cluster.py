@@ -42,7 +42,7 @@ def play_cells(client, cells: list, config, write_cell: Callable, on_games: Call
     """Play `cells` on the cluster; `write_cell(cell, raw)` is called once per complete cell."""
     from dask.distributed import as_completed
 
-    from experiments.sweep import half_width
+    from experiments.runner import half_width
 
     chunk = chunk or DEFAULT_CHUNK
     if stop_after is not None:

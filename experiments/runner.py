@@ -97,3 +97,9 @@ class RunningSummary:
         return summary_of(self.games, int(self.counts[0]), self.counts, self.turns, self.causes, seconds)
 
 
+
+
+def half_width(wins: int, n: int) -> float:
+    """Half the width of a win rate's 95% Wilson interval: how well `n` games pin it down."""
+    lo, hi = wilson_interval(wins, n)
+    return (hi - lo) / 2

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from experiments.runner import wilson_interval
+from experiments.runner import half_width, wilson_interval
 from policies.game import DEFAULT_GAME, GAMES, Game, counted, game_of_rules
 from policies.game import game as game_named
 
@@ -41,7 +41,9 @@ class Cell:
     rules: object  # the game's Rules
     policy: str
     variant: str = "normal"
-    gauge_length: int | None = None
+    # the game's own label columns of the cell besides its key, as (column, value) pairs
+    # (Island Escape's gauge length as the grid named it): Game.sweep_settings gives them
+    extra: tuple = ()
 
     @property
     def game(self) -> Game:
@@ -52,7 +54,7 @@ class Cell:
         return self.game.cell_key(self.rules, self.policy, self.variant)
 
     def labels(self) -> dict:
-        return {"cell": self.key, **self.game.cell_labels(self.rules, self.variant, self.gauge_length)}
+        return {"cell": self.key, **self.game.cell_labels(self.rules, self.variant, dict(self.extra))}
 
 
 @dataclass(frozen=True)
@@ -83,10 +85,6 @@ class SweepConfig:
 
 
 # --- reading a sweep file --------------------------------------------------------------------------
-
-
-def _cards(text: str) -> list[str]:
-    return [c.upper() for c in re.split(r"[\s,]+", text.strip()) if c]
 
 
 def _as_list(value: object) -> list:
@@ -144,7 +142,6 @@ def all_errors(data: dict, path: str) -> dict:
 
 
 MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
-INT_GRID_KEYS = ("players", "cards_per_treasure", "gauge_length", "swim_cost", "actions_per_turn")
 
 
 def _is_int(value: object) -> bool:
@@ -166,25 +163,17 @@ def check_types(data: dict, path: str = "<sweep>") -> None:
         if key in data and not isinstance(data[key], str):
             raise bad(key, f"must be a string, not {data[key]!r}")
     grid = data.get("grid", {})
-    if isinstance(grid, dict):
-        for key in INT_GRID_KEYS:
+    if isinstance(grid, dict) and data.get("game", DEFAULT_GAME) in GAMES:
+        game = game_named(data.get("game", DEFAULT_GAME))
+        for key in game.sweep_number_keys:
             for value in _as_list(grid.get(key, [])):
                 if not _is_int(value):
                     raise bad(f"grid.{key}", f"must be whole numbers, not {value!r}")
-        for key in ("variant", "policy", "difficulty"):
+        for key in game.sweep_name_keys:
             for value in _as_list(grid.get(key, [])):
                 if not isinstance(value, str):
                     raise bad(f"grid.{key}", f"must be names (strings), not {value!r}")
-        if "gauge" in grid:
-            raw = grid["gauge"]
-            shape = "cards such as \"AC 2C 2D\" or ['AC', '2C', '2D'], or a list of such gauges"
-            if not isinstance(raw, list | str):
-                raise bad("grid.gauge", f"must be {shape}, not {raw!r}")
-            lists = [raw] if isinstance(raw, str) or all(isinstance(c, str) for c in raw) else raw
-            for gauge in lists:
-                if not (isinstance(gauge, str) or isinstance(gauge, list)
-                        and all(isinstance(c, str) for c in gauge)):
-                    raise bad("grid.gauge", f"{gauge!r} is not a gauge: must be {shape}")
+        game.check_sweep_grid(grid, bad)
     adaptive = data.get("adaptive", {})
     if isinstance(adaptive, dict):
         if "half_width" in adaptive and (isinstance(adaptive["half_width"], bool)
@@ -224,8 +213,8 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
             raise bad(f"grid.{key}", "is empty: the grid would have no cells")
     cells: list[Cell] = []
     seen: set[str] = set()
-    for rules, policy, variant, gauge_length in game.sweep_settings(grid, bad):
-        cell = Cell(rules, policy, variant, gauge_length)
+    for rules, policy, variant, extra in game.sweep_settings(grid, bad):
+        cell = Cell(rules, policy, variant, tuple(extra.items()))
         if cell.key not in seen:
             seen.add(cell.key)
             cells.append(cell)
@@ -252,11 +241,6 @@ def _adaptive(data: dict, games: int, bad) -> Adaptive | None:
 
 
 # --- statistics ------------------------------------------------------------------------------------
-
-
-def half_width(wins: int, n: int) -> float:
-    lo, hi = wilson_interval(wins, n)
-    return (hi - lo) / 2
 
 
 def summarize_cell(cell: Cell, df: pd.DataFrame) -> dict:

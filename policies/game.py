@@ -16,6 +16,7 @@ other's imports, nor `--help` for numba's.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from functools import cached_property
 from importlib import import_module
 from pathlib import Path
@@ -40,6 +41,20 @@ class Unsupported(ValueError):
     game, for the command to print before any game is played."""
 
 
+@dataclass(frozen=True)
+class RuleOption:
+    """One option of a game's setting, as every command takes it: `simulate --FLAG VALUE`, a
+    `compare` word `WORD=VALUE`, a page's query parameter NAME. The game's `rules_from_options`
+    takes it as keyword NAME."""
+
+    name: str  # the keyword of Game.rules_from_options
+    flag: str  # as the commands' options write it (--cards-per-treasure)
+    kind: str  # "number" (a whole number), "text", "cards" (several words: a gauge), "level", "variants"
+    help: str
+    words: tuple[str, ...] = ()  # other words `compare` takes for it ("cards" for cards_per_treasure)
+    choices: tuple[str, ...] = ()  # for "level" and "variants": the names it takes
+
+
 def counted(n: int, noun: str, nouns: str | None = None) -> str:
     """`n` and its noun in the right number: "1 player", "3 players", "1 card a treasure" is
     `counted(1, "card") + " a treasure"`; `nouns` for a plural that is not noun + "s"."""
@@ -53,9 +68,10 @@ class Game:
     name: str  # as `--game` takes it
     title: str
     players: tuple[int, ...]  # the player counts its rules take
-    # The keyword arguments of `rules_from_options` (as `simulate`'s options are named); the
-    # commands refuse any other rule option for this game.
-    rule_options: tuple[str, ...]
+    # Its setting's options, the keyword arguments of `rules_from_options`: the commands refuse
+    # any other rule option for this game.
+    options: tuple[RuleOption, ...]
+    rule_words_example: str = ""  # a setting written in `compare`'s words
     setting_help: str  # how its setting is given, for the refusal of a foreign option
     grid_keys: tuple[str, ...]  # the rule keys of a setting, as a sweep file's grid names them
     replay_keys: tuple[str, ...]  # the table columns that name one game (with seed and game)
@@ -131,6 +147,16 @@ class Game:
     def rules(self, **setting: Any):
         return self.rules_module.Rules(**setting)
 
+    @property
+    def rule_options(self) -> tuple[str, ...]:
+        """The names of its setting's options (`rules_from_options`' keywords)."""
+        return tuple(o.name for o in self.options)
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """Its named variants (the choices of its "variants" option), none for most games."""
+        return next((o.choices for o in self.options if o.kind == "variants"), ())
+
     def rules_from_options(self, **options: Any):
         """The rules `simulate`'s options give (options left None keep the rules' defaults).
         Raises the game's RuleError for an impossible setting."""
@@ -165,13 +191,21 @@ class Game:
     def owns_rules(self, rules) -> bool:
         return isinstance(rules, self.rules_module.Rules)
 
+    sweep_number_keys: tuple[str, ...] = ()  # grid keys whose values are whole numbers
+    sweep_name_keys: tuple[str, ...] = ()  # grid keys whose values are names
+
     def sweep_settings(self, grid: dict, bad) -> list:
-        """The settings a sweep file's grid names, as (rules, policy, variant, gauge length or
-        None); `bad(key, why)` makes the error to raise for a bad grid entry."""
+        """The settings a sweep file's grid names, as (rules, policy, variant, labels): labels
+        are the game's own label columns of the cell, as the grid named them (see
+        `cell_labels`); `bad(key, why)` makes the error to raise for a bad grid entry."""
         raise NotImplementedError
 
-    def cell_labels(self, rules, variant: str, gauge_length: int | None) -> dict:
-        """A sweep cell's label columns besides its key (tables and figures group by them)."""
+    def check_sweep_grid(self, grid: dict, bad) -> None:
+        """Checks of a grid's values beyond numbers and names, before any is read."""
+
+    def cell_labels(self, rules, variant: str, extra: dict) -> dict:
+        """A sweep cell's label columns besides its key (tables and figures group by them);
+        `extra` holds the labels `sweep_settings` gave."""
         return {}
 
     # --- the kernel's results ------------------------------------------------------------------

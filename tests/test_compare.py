@@ -86,3 +86,27 @@ def test_compare_bad_input_is_one_line(args, message):
     r = run("compare", *args)
     assert r.returncode == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert r.stdout == ""
+
+
+def test_a_game_reads_its_own_words_and_refuses_another_games():
+    from policies.game import game
+
+    fi = game("forbidden-island")
+    assert parse_rules_text("players=3 difficulty=elite", fi) == fi.rules(players=3, difficulty="elite")
+    assert parse_rules_text("--players 4", fi) == fi.rules(players=4, difficulty="novice")
+    with pytest.raises(fi.rule_error, match="'cards' is not a rule of Forbidden Island"):
+        parse_rules_text("players=3 cards=3", fi)
+    with pytest.raises(RuleError, match="'difficulty' is not a rule of Island Escape"):
+        parse_rules_text("difficulty=elite")
+
+
+def test_compare_plays_another_game_through_its_game_object():
+    r = run("compare", "--game", "forbidden-island", "--a", "players=2 difficulty=novice", "--b",
+            "players=2 difficulty=elite", "--games", "300", "--json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    assert got["game"] == "forbidden-island" and set(got["a"]["loss_rates"]) == {"water", "drowned", "treasure",
+                                                                                  "fools_landing"}
+    assert got["a"]["win_rate"] >= got["b"]["win_rate"]  # Elite starts the water higher (F4)
+    bad = run("compare", "--game", "forbidden-island", "--a", "players=2 swim=1", "--b", "players=2")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Forbidden Island" in bad.stderr

@@ -4,18 +4,27 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from policies.game import Game
+from policies.game import Game, RuleOption
+from sim.forbidden_island.rules import DIFFICULTIES
 
 
 class ForbiddenIsland(Game):
     name = "forbidden-island"
     title = "Forbidden Island"
     players = (2, 3, 4)
-    rule_options = ("players", "difficulty")
+    options = (
+        RuleOption("players", "--players", "number", "Players 2-4.  [default: 2]"),
+        # F4: the printed levels are the starting water marks
+        RuleOption("difficulty", "--difficulty", "level", "A printed level: its starting water mark (F4).  "
+                   "[default: novice]", choices=tuple(DIFFICULTIES)),
+    )
+    rule_words_example = "players=3 difficulty=elite"
     setting_help = "--players (2-4) and --difficulty"
     grid_keys = ("players", "difficulty")
     replay_keys = ("players", "difficulty", "policy")
     sweep_keys = ("players", "difficulty", "policy")
+    sweep_number_keys = ("players",)
+    sweep_name_keys = ("difficulty", "policy")
     action_columns = ()
     # F4: the printed game's four levels are its starting water marks
     levels = {name: {"difficulty": name} for name in ("novice", "normal", "elite", "legendary")}
@@ -122,7 +131,7 @@ class ForbiddenIsland(Game):
 
     def sweep_settings(self, grid: dict, bad) -> list:
         """The settings a sweep grid names: players x difficulty x policy (F2, F4), as
-        (rules, policy, variant, gauge length) with neither of the last two."""
+        (rules, policy, variant, labels) with no variant nor labels."""
         import itertools
         import re
 
@@ -147,10 +156,10 @@ class ForbiddenIsland(Game):
                 found = re.match(r"rules\.(\w+) (.*)", str(exc))
                 key, why = (f"grid.{found.group(1)}", found.group(2)) if found else ("grid", str(exc))
                 raise bad(key, why) from None
-            settings.append((rules, policy, "normal", None))
+            settings.append((rules, policy, "normal", {}))
         return settings
 
-    def cell_labels(self, rules, variant, gauge_length) -> dict:
+    def cell_labels(self, rules, variant, extra) -> dict:
         return {}
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from policies.game import Game, counted
+from policies.game import Game, RuleOption, counted
+from sim.island_escape.rules import VARIANTS
 
 
 def gauge_order_problem(cards) -> str | None:
@@ -29,12 +30,27 @@ class IslandEscape(Game):
     name = "island-escape"
     title = "Island Escape"
     players = (1, 2, 3, 4)
-    rule_options = ("players", "cards_per_treasure", "gauge", "gauge_length", "swim_cost", "actions", "variants")
+    options = (
+        RuleOption("players", "--players", "number", "Players 1-4 (solo plays two pawns).  [default: 2]"),
+        RuleOption("cards_per_treasure", "--cards-per-treasure", "number",
+                   "Salvaged cards a raise needs, 1-5.  [default: 2]", words=("cards",)),
+        RuleOption("gauge", "--gauge", "cards", 'Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".'),
+        RuleOption("gauge_length", "--gauge-length", "number",
+                   "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom."),
+        RuleOption("swim_cost", "--swim-cost", "number", "Actions a swim costs.  [default: 2]", words=("swim",)),
+        RuleOption("actions", "--actions", "number", "Actions per turn.  [default: 4]", words=("actions_per_turn",)),
+        RuleOption("variants", "--variant", "variants", "A named variant (repeatable); explicit options override it.",
+                   words=("variant",), choices=tuple(VARIANTS[1:])),
+    )
+    rule_words_example = ("players=3 cards=3 gauge=AD 2C 2D 3C 3D 4C 4D 5C swim=1 (or gauge_length=8, actions=4, "
+                          "divers, short)")
     setting_help = ("--players, --cards-per-treasure, --gauge or --gauge-length, --swim-cost, --actions "
                     "and --variant")
     grid_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")
     sweep_keys = ("players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
                   "variant", "policy", "skill")
+    sweep_number_keys = ("players", "cards_per_treasure", "gauge_length", "swim_cost", "actions_per_turn")
+    sweep_name_keys = ("variant", "policy")
     action_columns = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
     replay_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
     treasures_field = "treasures_raised"
@@ -218,8 +234,9 @@ class IslandEscape(Game):
                 f"-a{row['actions_per_turn']}-g{gauge}-seed{row['seed']}-game{int(row['game']):07d}.json")
 
     def sweep_settings(self, grid: dict, bad) -> list:
-        """The settings a sweep grid names: (rules, policy, variant, gauge length or None) for
-        every combination, the variant applied last. `bad(key, why)` is the error to raise."""
+        """The settings a sweep grid names: (rules, policy, variant, labels) for every combination,
+        the variant applied last, labels holding the gauge length the grid named. `bad(key, why)`
+        is the error to raise."""
         import itertools
         import re
 
@@ -291,12 +308,25 @@ class IslandEscape(Game):
                 raise bad("grid", str(exc)) from None
             if len(rules.gauge) > 10:
                 raise bad("grid.gauge", "at most 10 cards")
-            label = length if length is not None and variant != "short" else None
-            settings.append((rules, policy, variant, label))
+            named = length is not None and variant != "short"  # the short variant shortens the gauge itself
+            settings.append((rules, policy, variant, {"gauge_length": length} if named else {}))
         return settings
 
-    def cell_labels(self, rules, variant, gauge_length) -> dict:
-        return {"variant": variant, "gauge_length": gauge_length if gauge_length is not None else len(rules.gauge)}
+    def check_sweep_grid(self, grid: dict, bad) -> None:
+        """A grid's gauge is cards ("AC 2C 2D" or ["AC", "2C", "2D"]) or a list of such gauges."""
+        if "gauge" not in grid:
+            return
+        raw = grid["gauge"]
+        shape = "cards such as \"AC 2C 2D\" or ['AC', '2C', '2D'], or a list of such gauges"
+        if not isinstance(raw, list | str):
+            raise bad("grid.gauge", f"must be {shape}, not {raw!r}")
+        lists = [raw] if isinstance(raw, str) or all(isinstance(c, str) for c in raw) else raw
+        for gauge in lists:
+            if not (isinstance(gauge, str) or isinstance(gauge, list) and all(isinstance(c, str) for c in gauge)):
+                raise bad("grid.gauge", f"{gauge!r} is not a gauge: must be {shape}")
+
+    def cell_labels(self, rules, variant, extra) -> dict:
+        return {"variant": variant, "gauge_length": extra.get("gauge_length", len(rules.gauge))}
 
 
 GAME = IslandEscape()
