@@ -1042,6 +1042,8 @@ def report_cmd(study, report_dir, threads):
 
 @cli.command("tune")
 @click.argument("policy")
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
+              help="Whose player to tune (a game whose players have tunable weights).")
 @click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True,
               help="Weight settings to try.")
 @click.option("--games", type=click.IntRange(min=100), default=4000, show_default=True,
@@ -1059,24 +1061,28 @@ def report_cmd(study, report_dir, threads):
 @click.option("--swim-cost", type=int)
 @click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]))
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the result (weights, pp, rates) as JSON.")
-def tune_cmd(policy, trials, games, holdout, seed, holdout_seed, sampler, players, cards_per_treasure,
+def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, sampler, players, cards_per_treasure,
              gauge_length, swim_cost, variants, out):
     """Tune POLICY's weights (pp) on training seeds; report the win rate on held-out seeds."""
     from pathlib import Path
 
     from experiments.tune import tune
-    from policies.island_escape.registry import UnknownPolicy, policy_id
-    from sim.island_escape.rules import RuleError
+    from policies.game import Unsupported
+    from policies.game import game as game_named
 
+    game = game_named(game_kind)
+    try:
+        game.tune_space(policy)  # the game refuses before anything is played
+    except (Unsupported, ValueError) as exc:
+        fail(str(exc))
     if seed == holdout_seed:
         fail("--holdout-seed must differ from --seed")
+    rules = _game_rules(game, {"players": players, "cards_per_treasure": cards_per_treasure,
+                               "gauge_length": gauge_length, "swim_cost": swim_cost, "variants": variants})
     try:
-        rules = _rules_from_options(players, cards_per_treasure, None, gauge_length, swim_cost, None,
-                                    variants)
-        policy_id(policy)
-        result = tune(policy, rules, trials, games, holdout, seed, holdout_seed, sampler,
+        result = tune(game, policy, rules, trials, games, holdout, seed, holdout_seed, sampler,
                       echo=lambda line: click.echo(line, err=True))
-    except (RuleError, UnknownPolicy, ValueError) as exc:
+    except ValueError as exc:
         fail(str(exc))
     for label in ("default", "tuned"):
         h = result[f"holdout_{label}"]
