@@ -305,8 +305,9 @@ class Game:
         `POLICIES` (the policies whose kernels are timed), `SEARCHES` (the searches timed at their
         default budget), `SETTINGS` (name -> `rules()` keywords: the settings they are timed on)
         and, where the game can charge its reference engine for a policy's decisions,
-        `engine_rate(rules, policy, games)` (engine games per second). Raises Unsupported for a
-        game with none."""
+        `engine_rate(rules, policy, games)` (engine games per second), and where it names the
+        whole-process run each policy is timed on, `CLI_GAMES` (policy -> games). Raises
+        Unsupported for a game with none."""
         raise self.refuse("benchmarks")
 
 
