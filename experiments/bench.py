@@ -1,25 +1,22 @@
 """`island-escape bench` / `make bench`: how fast the lab is, as a user meets it.
 
 Everything is measured in one run on this machine, so the ratios are what to compare across
-machines; the absolute figures come with the machine they were measured on. Per policy
-(`random`, `greedy`, `expert`; `expert` is also what every `lookahead` rollout plays):
+machines; the absolute figures come with the machine they were measured on. Each game says what
+of it is timed (`Game.bench()`: its policies, searches and settings). Per policy of the default
+game:
 
 - kernel games/s in this process, on 1 thread and on all threads (the parallel speed-up);
 - whole-process games/s: `island-escape simulate --games N --policy P --json` timed from the
   outside, start-up, compiled-kernel loading and the summary included, beside the rate the
   command reports itself (its games over the seconds of play, after the kernels are loaded).
-  N is the run size a user meets for the policy (a long study's million-game cells for
-  `random`, a report cell's thousands for `greedy` and `expert`), and about five seconds of
-  play for any other policy;
-- the reference engine on the same games, charged for the same policy's decisions: it replays
-  the kernel's record of each game (the rules in plain Python), and for every decision of that
-  game calls the policy's compiled `choose` from Python on the kernel's state at that decision.
-  A Python port of greedy or expert does not exist (policies/island_escape/python.py holds prototypes only),
-  and replaying the recorded decisions alone would charge the engine nothing for the thinking;
-  calling the compiled policy from Python is what an engine-side player would do. The decision
-  states are gathered before the clock starts.
+  N is the run size a user meets for the policy (the game's `CLI_GAMES`), and about five
+  seconds of play for any other policy;
+- the reference engine on the same games, charged for the same policy's decisions (the game's
+  `engine_rate`, e.g. policies/island_escape/bench.py).
 
-Then for the whole program: start-up (`simulate --games 1000 --policy random --json`, a fresh
+Its searches on each of its settings; every other game's kernel per policy and setting, its
+reference engine replaying the kernel's records, and its searches. Then for the whole program:
+start-up (`simulate --games 1000 --policy random --json`, a fresh
 process, warm cache), cold compile of the default policy (a fresh process on an empty numba
 cache: import, compile, one game), and memory (peak RSS of a process playing N games, minus its
 results table, for two sizes of N).
@@ -35,32 +32,22 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 from policies.batches import default_threads
-from policies.island_escape.registry import DEFAULT_POLICY, POLICIES, policy_id
-from policies.island_escape.runner import default_policy_params, export_records, rules_to_params, run_games
-from sim.island_escape import layout as L
-from sim.island_escape.records import replay
-from sim.island_escape.rules import Rules
+from policies.game import Game, Unsupported, every_game
+from policies.game import game as game_named
 
-POLICIES_BENCHED = ("random", "greedy", "expert")
-SEARCHES_BENCHED = ("lookahead",)  # the strongest fair player: what a judged study can afford
-SEARCH_SETTINGS = {"normal-2p": Rules(), "hard-3p-3cards": Rules(players=3, cards_per_treasure=3)}
-# The `simulate --games N` run each policy is timed on as a whole process; a policy not named
-# here plays about CLI_SECONDS of games.
-CLI_GAMES = {"random": 2_000_000, "greedy": 20_000, "expert": 500_000}
-CLI_SECONDS = 5.0
+CLI_SECONDS = 5.0  # the whole-process run of a policy the game names no run size for plays about this long
 
 
 def kernel_rate(rules, policy: str, games: int, threads: int, repeat: int = 3,
-                seconds: float = 1.5, run=run_games) -> float:
+                seconds: float = 1.5, run=None) -> float:
     """Best of `repeat` runs (the least disturbed by other work on a shared machine).
 
     Each run plays at least `games` games and lasts about `seconds` or more, so that thread
     start-up and timer noise do not count for the fast policies. `run` is the game's
-    run_games (Island Escape's, or another game's `Game.run_games` with its own rules).
+    `Game.run_games` (the default game's when None), `rules` that game's.
     """
+    run = run or game_named().run_games
     run(rules, policy, 64, seed=1, threads=threads)  # compiled and warm
     start = time.perf_counter()
     run(rules, policy, games // 10, seed=99, threads=threads)
@@ -74,62 +61,13 @@ def kernel_rate(rules, policy: str, games: int, threads: int, repeat: int = 3,
     return best
 
 
-def decision_states(rules: Rules, policy: str, seed: int, game: int) -> list[tuple[np.ndarray, int]]:
-    """The kernel's state and legal-action mask before every action the policy chose in one game
-    (the kernel's own step functions, called from Python)."""
-    from policies.island_escape.entries import FLOOD
-    from sim.island_escape.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
-
-    p = rules_to_params(rules)
-    pp = default_policy_params(policy)
-    flood = FLOOD[policy_id(policy)]
-    choose = POLICIES[policy.partition("@")[0]][1].choose
-    s = np.zeros(L.NSTATE, dtype=np.int32)
-    rng = np.zeros(3, dtype=np.uint64)
-    opts = np.zeros(8, dtype=np.int64)
-    log = np.zeros((1, 4), dtype=np.int32)
-    init_game(s, p, rng, seed, game)
-    out = []
-    while s[L.OUTCOME] < 0:
-        begin_turn(s, p)
-        while s[L.ACTS] > 0:
-            legal = int(legal_actions(s, p))
-            out.append((s.copy(), legal))
-            apply_action(s, p, choose(s, p, pp, legal, rng), log, -1)
-            if s[L.OUTCOME] >= 0:
-                break
-        if s[L.OUTCOME] >= 0:
-            break
-        for _ in range(int(floods_due(s, p))):
-            flood(s, p, pp, rng, opts, log, -1)
-            if s[L.OUTCOME] >= 0:
-                break
-    return out
-
-
-def engine_rate(rules: Rules, policy: str, games: int, seed: int = 7) -> float:
-    """Engine games/s on the kernel's games, charged for the policy's decisions (see above)."""
-    records = export_records(rules, policy, seed, range(games))
-    states = [decision_states(rules, policy, seed, g) for g in range(games)]
-    p = rules_to_params(rules)
-    pp = default_policy_params(policy)
-    choose = POLICIES[policy][1].choose
-    rng = np.zeros(3, dtype=np.uint64)
-    choose(states[0][0][0], p, pp, states[0][0][1], rng)  # compiled before the clock starts
-    start = time.perf_counter()
-    for record, game_states in zip(records, states, strict=True):
-        for s, legal in game_states:
-            choose(s, p, pp, legal, rng)
-        replay(record)
-    return games / (time.perf_counter() - start)
-
-
-def search_rate(rules: Rules, policy: str, games: int, threads: int, run=run_games) -> tuple[float, float]:
+def search_rate(rules, policy: str, games: int, threads: int, run=None) -> tuple[float, float]:
     """(games/s of wall time on `threads` threads, games per second of CPU time); `run` as in
     kernel_rate.
 
     The second figure hardly moves when other jobs share the machine: times the number of
     cores it is what a quiet machine would play (the games run in parallel with no shared work)."""
+    run = run or game_named().run_games
     run(rules, policy, 4, seed=1, threads=threads)  # compiled and warm
     wall, cpu = time.perf_counter(), time.process_time()
     run(rules, policy, games, seed=77, threads=threads)
@@ -169,9 +107,9 @@ def start_up(repeat: int = 3) -> float:
 _CHILD_START = """
 import time, sys
 t0 = time.perf_counter()
-from sim.island_escape.rules import Rules
-from policies.island_escape.runner import run_games
-run_games(Rules(), sys.argv[1], 1, seed=0)
+from policies.game import game
+g = game()
+g.run_games(g.rules(), sys.argv[1], 1, seed=0)
 print(time.perf_counter() - t0)
 """
 
@@ -180,9 +118,13 @@ print(time.perf_counter() - t0)
 # bench's own size (1.2 GiB after compiling lookahead) instead of the child's.
 _CHILD_MEMORY = """
 import sys
-from sim.island_escape.rules import Rules
-from policies.island_escape.runner import simulate
-df = simulate(Rules(), sys.argv[1], int(sys.argv[2]), seed=0, progress=False)
+import pandas as pd
+from policies.game import game
+g, policy = game(), sys.argv[1]
+rules = g.rules()
+frames = [g.results_frame(raw, rules, policy, 0, first_game=first)
+          for first, raw in g.raw_batches(rules, policy, int(sys.argv[2]), seed=0)]
+df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 with open("/proc/self/status") as status:
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
 print(peak, int(df.memory_usage(deep=True).sum()))
@@ -209,42 +151,27 @@ def memory(policy: str, games: int) -> tuple[int, int]:
     return int(peak), int(table)
 
 
-# The lab's other games, measured the same way: their kernel per policy and setting (and the
-# reference engine replaying the kernel's records), and their searches at the default budget.
-OTHER_GAMES = {
-    "forbidden-island": {
-        "policies": ("random", "expert"),
-        "searches": ("lookahead",),  # its report cells play 2,000 games each in `make report`
-        "settings": ({"players": 2, "difficulty": "normal"}, {"players": 4, "difficulty": "normal"}),
-    },
-}
-
-
-def other_game_searches(name: str, games: int, threads: int, echo=print) -> list[dict]:
+def other_game_searches(game: Game, games: int, threads: int, echo=print) -> list[dict]:
     """A game's searches at their default budget, as search_rate measures them."""
-    from policies.game import game as game_named
-
-    game, spec = game_named(name), OTHER_GAMES[name]
+    spec = game.bench()
     rows = []
-    for policy in (p for p in spec["searches"] if p in game.policy_names()):
-        for setting in spec["settings"]:
+    for policy in (p for p in spec.SEARCHES if p in game.policy_names()):
+        for name, setting in spec.SETTINGS.items():
             rules = game.rules(**setting)
             wall, cpu = search_rate(rules, policy, games, threads, run=game.run_games)
-            label = f"{game.title} {game.setting_line(rules)}"
+            label = f"{game.title} {name}"
             rows.append({"policy": policy, "setting": label, "games_per_s": wall, "per_cpu_second": cpu})
             echo(f"  {policy} on {label}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
     return rows
 
 
-def other_game_rows(name: str, games: int, threads: int, echo=print) -> list[dict]:
+def other_game_rows(game: Game, games: int, threads: int, echo=print) -> list[dict]:
     """A game's kernel per benched policy and setting, 1 thread and all threads, and its
     reference engine replaying 20 of the kernel's records of that setting (games/s)."""
-    from policies.game import game as game_named
-
-    game, spec = game_named(name), OTHER_GAMES[name]
+    name, spec = game.name, game.bench()
     rows = []
-    for policy in (p for p in spec["policies"] if p in game.policy_names()):
-        for setting in spec["settings"]:
+    for policy in (p for p in spec.POLICIES if p in game.policy_names()):
+        for setting in spec.SETTINGS.values():
             rules = game.rules(**setting)
             n = games // 4 if policy == "random" else max(games // 40, 1000)
             one = kernel_rate(rules, policy, n, 1, run=game.run_games)
@@ -276,8 +203,6 @@ def explore_times(repeat: int = 7, echo=print) -> dict | None:
     except ImportError:
         return None
     import statistics
-
-    from policies.game import game as game_named
 
     game = game_named()
     kernels = Kernels()
@@ -317,17 +242,21 @@ def explore_times(repeat: int = 7, echo=print) -> dict | None:
 
 def run_bench(games: int = 400_000, engine_games: int = 100,
               memory_games: tuple[int, int] = (100_000, 1_000_000), quick: bool = False,
-              policies: tuple[str, ...] = POLICIES_BENCHED, echo=print) -> dict:
+              policies: tuple[str, ...] | None = None, echo=print) -> dict:
+    """Every figure: `policies` of the default game (default: those its `bench()` names)."""
     threads = default_threads()
-    rules = Rules()
+    lab = game_named()
+    spec = lab.bench()
+    rules = lab.rules()
+    engine_rate = getattr(spec, "engine_rate", None)
     rows = []
-    for policy in policies:
+    for policy in spec.POLICIES if policies is None else policies:
         n = games if policy == "random" else max(games // 20, 1000)
-        one = kernel_rate(rules, policy, n, 1)
-        many = kernel_rate(rules, policy, n, threads)
-        cli_games = CLI_GAMES.get(policy) or max(1000, int(round(many * CLI_SECONDS, -3)))
+        one = kernel_rate(rules, policy, n, 1, run=lab.run_games)
+        many = kernel_rate(rules, policy, n, threads, run=lab.run_games)
+        cli_games = getattr(spec, "CLI_GAMES", {}).get(policy) or max(1000, int(round(many * CLI_SECONDS, -3)))
         whole, reported = cli_rate(policy, cli_games)
-        ref = engine_rate(rules, policy, engine_games)
+        ref = engine_rate(rules, policy, engine_games) if engine_rate else float("nan")
         rows.append({"policy": policy, "kernel_1_thread": one, f"kernel_{threads}_threads": many,
                      "speedup": many / one, "cli_games": cli_games, "cli": whole, "cli_vs_kernel": whole / many,
                      "cli_self_reported": reported,
@@ -335,20 +264,26 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
         echo(f"  {policy}: kernel {one:,.0f}/s on 1 thread, {many:,.0f}/s on {threads}; "
              f"simulate --games {cli_games:,} {whole:,.0f}/s (it reports {reported:,.0f}/s); engine {ref:,.0f}/s")
     searches = []
-    for policy in SEARCHES_BENCHED:
-        for name, srules in SEARCH_SETTINGS.items():
-            wall, cpu = search_rate(srules, policy, 40 if quick else 300, threads)
+    for policy in spec.SEARCHES:
+        for name, setting in spec.SETTINGS.items():
+            wall, cpu = search_rate(lab.rules(**setting), policy, 40 if quick else 300, threads, run=lab.run_games)
             searches.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
             echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
     other_rows = []
-    for name in OTHER_GAMES:
-        searches += other_game_searches(name, 40 if quick else 300, threads, echo)
-        other_rows += other_game_rows(name, games, threads, echo)
+    for other in every_game():
+        if other.name == lab.name:
+            continue
+        try:
+            other.bench()
+        except Unsupported:
+            continue  # a game with no benchmarks of its own
+        searches += other_game_searches(other, 40 if quick else 300, threads, echo)
+        other_rows += other_game_rows(other, games, threads, echo)
     explore = explore_times(echo=echo)
     startup = start_up()
     echo(f"  start-up {startup:.2f} s")
-    cold = cold_compile(DEFAULT_POLICY)
-    echo(f"  cold compile ({DEFAULT_POLICY}) {cold:.1f} s")
+    cold = cold_compile(lab.default_policy)
+    echo(f"  cold compile ({lab.default_policy}) {cold:.1f} s")
     mem = {}
     if not quick:
         for n in memory_games:
@@ -365,7 +300,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
         "searches": searches,
         "other_games": other_rows,
         "start_up_s": startup,
-        "cold_compile_policy": DEFAULT_POLICY,
+        "cold_compile_policy": lab.default_policy,
         "cold_compile_s": cold,
         "memory": mem,
         "explore": explore,

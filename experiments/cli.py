@@ -1072,6 +1072,8 @@ def report_cmd(study, report_dir, threads):
 
 @cli.command("tune")
 @click.argument("policy")
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
+              help="Whose player to tune (a game whose players have tunable weights).")
 @click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True,
               help="Weight settings to try.")
 @click.option("--games", type=click.IntRange(min=100), default=4000, show_default=True,
@@ -1089,24 +1091,28 @@ def report_cmd(study, report_dir, threads):
 @click.option("--swim-cost", type=int)
 @click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]))
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the result (weights, pp, rates) as JSON.")
-def tune_cmd(policy, trials, games, holdout, seed, holdout_seed, sampler, players, cards_per_treasure,
+def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, sampler, players, cards_per_treasure,
              gauge_length, swim_cost, variants, out):
     """Tune POLICY's weights (pp) on training seeds; report the win rate on held-out seeds."""
     from pathlib import Path
 
     from experiments.tune import tune
-    from policies.island_escape.registry import UnknownPolicy, policy_id
-    from sim.island_escape.rules import RuleError
+    from policies.game import Unsupported
+    from policies.game import game as game_named
 
+    game = game_named(game_kind)
+    try:
+        game.tune_space(policy)  # the game refuses before anything is played
+    except (Unsupported, ValueError) as exc:
+        fail(str(exc))
     if seed == holdout_seed:
         fail("--holdout-seed must differ from --seed")
+    rules = _game_rules(game, {"players": players, "cards_per_treasure": cards_per_treasure,
+                               "gauge_length": gauge_length, "swim_cost": swim_cost, "variants": variants})
     try:
-        rules = _rules_from_options(players, cards_per_treasure, None, gauge_length, swim_cost, None,
-                                    variants)
-        policy_id(policy)
-        result = tune(policy, rules, trials, games, holdout, seed, holdout_seed, sampler,
+        result = tune(game, policy, rules, trials, games, holdout, seed, holdout_seed, sampler,
                       echo=lambda line: click.echo(line, err=True))
-    except (RuleError, UnknownPolicy, ValueError) as exc:
+    except ValueError as exc:
         fail(str(exc))
     for label in ("default", "tuned"):
         h = result[f"holdout_{label}"]
@@ -1142,6 +1148,8 @@ def bench_cmd(games, engine_games, quick, out):
 
 
 @cli.command("play")
+@click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
+              help="Which game (a game with a play page).")
 @click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
 @click.option("--level", type=click.Choice(["easy", "normal", "hard"]),
               help="Rules of this level from the difficulty report, the levels to print (pre-selected on the "
@@ -1158,7 +1166,7 @@ def bench_cmd(games, engine_games, quick, out):
               help="Where finished games are saved as records.")
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True)
 @click.option("--no-browser", is_flag=True, help="Print the address instead of opening a browser.")
-def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, seed,
+def play_cmd(game_kind, players, level, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, seed,
              records_dir, port, no_browser):
     """Play a game in the browser, one to four people around one screen.
 
@@ -1170,23 +1178,28 @@ def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost,
     import webbrowser
     from pathlib import Path
 
-    from sim.island_escape.rules import RuleError
+    from policies.game import Unsupported
+    from policies.game import game as game_named
 
+    game = game_named(game_kind)
+    try:
+        table = game.table()
+    except Unsupported as exc:
+        fail(str(exc))
     try:
         import uvicorn
 
         from experiments.play.server import create_app
     except ImportError as exc:
         fail(f"play needs the 'play' extra ({exc.name} is missing): pip install -e '.[play]'")
-    rule_options = (cards_per_treasure, gauge, gauge_length, swim_cost, actions)
-    if level and (any(o is not None for o in rule_options) or variants):
+    given = {"players": players, "cards_per_treasure": cards_per_treasure, "gauge": gauge,
+             "gauge_length": gauge_length, "swim_cost": swim_cost, "actions": actions, "variants": variants}
+    chose_rules = any(value not in (None, ()) for key, value in given.items() if key != "players")
+    if level and chose_rules:
         fail("give --level or rule options, not both")
-    try:
-        rules = _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants)
-    except RuleError as exc:
-        fail(str(exc))
-    # the levels to print (anchored on Forbidden Island) where the report has them, else the expert's
-    candidates = [Path("reports") / name for name in ("difficulty-anchored.json", "difficulty.json")]
+    rules = _game_rules(game, given)
+    # the report's levels (the preferred report first) where it has them
+    candidates = [Path("reports") / name for name in table.LEVEL_REPORTS]
     candidates += [Path(__file__).resolve().parent.parent / c for c in candidates]
     levels_file = next((c for c in candidates if c.exists()), candidates[0])
     if level and not levels_file.exists():
@@ -1201,11 +1214,11 @@ def play_cmd(players, level, cards_per_treasure, gauge, gauge_length, swim_cost,
             fail(f"port {port} on 127.0.0.1 is in use; choose another with --port")
     defaults = {"players": rules.players, "level": level, "seed": seed,
                 "rules": None if level else rules.as_record()}
-    if level is None and not any(o is not None for o in rule_options) and not variants:
+    if level is None and not chose_rules:
         defaults["level"] = "normal"
-    app = create_app(records, defaults, levels_file)
+    app = create_app(records, defaults, levels_file, game=game)
     url = f"http://127.0.0.1:{port}/"
-    click.echo(f"Island Escape playtest at {url} (Ctrl-C to stop); records go to {records}/")
+    click.echo(f"{game.title} playtest at {url} (Ctrl-C to stop); records go to {records}/")
     if not no_browser:
         webbrowser.open(url)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")

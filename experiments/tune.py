@@ -2,9 +2,9 @@
 
     island-escape tune expert --trials 40 --games 4000 --players 3 --cards-per-treasure 3
 
-A policy module exposes `DEFAULTS` (the weight of each pp slot; 0 in pp means "default") and
-optionally `TUNE_SPACE = {slot: (low, high)}`; without it every slot ranges over a quarter to
-three times its default. The objective is the win rate on `games` games of the training seed
+The game says which slots of a policy's parameter array may vary and over what range
+(`Game.tune_space`; 0 in pp means "default"), and refuses a game whose players have no tunable
+weights. The objective is the win rate on `games` games of the training seed
 (the same islands and flood orders for every trial: common random numbers). The best weights
 and the defaults are then both measured on `holdout` games of another seed, with 95% Wilson
 intervals, so the report shows whether tuning generalizes or only fitted the training seeds.
@@ -21,41 +21,26 @@ from collections.abc import Callable
 import numpy as np
 
 from experiments.runner import wilson_interval
-from policies.island_escape.registry import POLICIES
-from policies.island_escape.runner import run_games
-from sim.island_escape.rules import Rules
-
-NPP = 32
+from policies.game import Game
 
 
-def space_of(policy: str) -> dict[int, tuple[float, float]]:
-    module = POLICIES[policy][1]
-    space = getattr(module, "TUNE_SPACE", None)
-    if space is not None:
-        return dict(space)
-    defaults = getattr(module, "DEFAULTS", None)
-    if defaults is None:
-        raise ValueError(f"policy {policy!r} has no tunable weights (no DEFAULTS)")
-    return {k: (float(d) / 4, float(d) * 3) if d > 0 else (float(d) * 3, float(d) / 4)
-            for k, d in enumerate(defaults) if d != 0}
+def win_rate(game: Game, rules, policy: str, pp: np.ndarray, games: int, seed: int) -> tuple[int, int]:
+    raw = game.run_games(rules, policy, games, seed=seed, policy_params=pp)
+    return int((raw[:, 0] == 0).sum()), games  # cause 0 is the win (Game.causes)
 
 
-def win_rate(rules: Rules, policy: str, pp: np.ndarray, games: int, seed: int) -> tuple[int, int]:
-    raw = run_games(rules, policy, games, seed=seed, policy_params=pp)
-    return int((raw[:, 0] == 0).sum()), games
-
-
-def _pp(values: dict[int, float]) -> np.ndarray:
-    pp = np.zeros(NPP)
+def _pp(game: Game, values: dict[int, float]) -> np.ndarray:
+    pp = np.zeros(game.policy_params_length)
     for k, v in values.items():
         pp[k] = v if v != 0 else 1e-12  # 0 means "default" in pp
     return pp
 
 
-def tune(policy: str, rules: Rules, trials: int = 30, games: int = 4000, holdout: int = 20000,
+def tune(game: Game, policy: str, rules, trials: int = 30, games: int = 4000, holdout: int = 20000,
          seed: int = 1000, holdout_seed: int = 2000, sampler: str = "auto",
          echo: Callable[[str], None] = print) -> dict:
-    space = space_of(policy)
+    space = game.tune_space(policy)
+    zeros = np.zeros(game.policy_params_length)
     use_optuna = sampler in ("auto", "optuna")
     if use_optuna:
         try:
@@ -64,7 +49,7 @@ def tune(policy: str, rules: Rules, trials: int = 30, games: int = 4000, holdout
             if sampler == "optuna":
                 raise
             use_optuna = False
-    base_wins, _ = win_rate(rules, policy, np.zeros(NPP), games, seed)
+    base_wins, _ = win_rate(game, rules, policy, zeros, games, seed)
     echo(f"defaults: {100 * base_wins / games:.2f}% on {games} training games (seed {seed})")
     best = ({}, base_wins)
     if use_optuna:
@@ -73,7 +58,7 @@ def tune(policy: str, rules: Rules, trials: int = 30, games: int = 4000, holdout
 
         def objective(trial):
             values = {k: trial.suggest_float(f"w{k}", lo, hi) for k, (lo, hi) in space.items()}
-            wins, _ = win_rate(rules, policy, _pp(values), games, seed)
+            wins, _ = win_rate(game, rules, policy, _pp(game, values), games, seed)
             echo(f"trial {trial.number:3d}: {100 * wins / games:.2f}%")
             return wins
 
@@ -84,18 +69,18 @@ def tune(policy: str, rules: Rules, trials: int = 30, games: int = 4000, holdout
         gen = random.Random(seed)
         for trial in range(trials):
             values = {k: gen.uniform(lo, hi) for k, (lo, hi) in space.items()}
-            wins, _ = win_rate(rules, policy, _pp(values), games, seed)
+            wins, _ = win_rate(game, rules, policy, _pp(game, values), games, seed)
             echo(f"trial {trial:3d}: {100 * wins / games:.2f}%")
             if wins > best[1]:
                 best = (values, wins)
     values, train_wins = best
-    pp = _pp(values)
+    pp = _pp(game, values)
     out = {"policy": policy, "sampler": "optuna-tpe" if use_optuna else "random",
            "weights": {int(k): round(float(v), 4) for k, v in sorted(values.items())},
            "pp": [round(float(x), 4) for x in pp], "train": {"games": games, "seed": seed,
            "default_win_rate": base_wins / games, "tuned_win_rate": train_wins / games}}
-    for label, params in (("default", np.zeros(NPP)), ("tuned", pp)):
-        wins, n = win_rate(rules, policy, params, holdout, holdout_seed)
+    for label, params in (("default", zeros), ("tuned", pp)):
+        wins, n = win_rate(game, rules, policy, params, holdout, holdout_seed)
         lo, hi = wilson_interval(wins, n)
         out[f"holdout_{label}"] = {"games": n, "seed": holdout_seed, "win_rate": wins / n, "ci95": [lo, hi]}
     return out

@@ -360,6 +360,45 @@ class Game:
     def __repr__(self) -> str:
         return f"<game {self.name}>"
 
+    # --- pages, tuning and benchmarks ----------------------------------------------------------
+
+    def table(self):
+        """The play page's table (experiments/play/server.py serves it): the game played by
+        people at one screen, refereed by the game's reference engine. A module holding
+
+        - `Session(id, rules, seed, records_dir, level=None, seed_chosen=False)`: one game in
+          progress, with `lock`, `rules`, `seed`, `bots` (policy -> result or None), `phase`,
+          `public_state()` (all the page may see), `act(pawn, entry)`, `flood()`,
+          `escape(pawn, place)` and `save_record()`;
+        - `PlayError`: what a session refuses, with the HTTP `status` to answer with;
+        - `rules_of_request(rule_keys)`: the rules a new game asks for, or a PlayError;
+        - `board_svg(session)`: the board as the players see it, SVG text;
+        - `bot_result(rules_record, seed, policy)`: a bot's result on the people's game (run in
+          a worker process, so a module-level function);
+        - `BOT_POLICIES`, `LEVELS` (the report's levels a table may choose) and `LEVEL_REPORTS`
+          (the report's files holding them, the preferred first).
+
+        Raises Unsupported for a game with no play page."""
+        raise self.refuse("play page")
+
+    def tune_space(self, policy: str) -> dict[int, tuple[float, float]]:
+        """The slots of `policy`'s parameter array that `tune` varies, each with its range; raises
+        Unsupported where the game's players have no tunable weights, ValueError for a policy of
+        the game that has none."""
+        raise self.refuse("tunable players")
+
+    policy_params_length: int = 32  # the length of a player's parameter array (zeros: every default)
+
+    def bench(self):
+        """The game's own benchmarks (experiments/bench.py runs them): a module holding
+        `POLICIES` (the policies whose kernels are timed), `SEARCHES` (the searches timed at their
+        default budget), `SETTINGS` (name -> `rules()` keywords: the settings they are timed on)
+        and, where the game can charge its reference engine for a policy's decisions,
+        `engine_rate(rules, policy, games)` (engine games per second), and where it names the
+        whole-process run each policy is timed on, `CLI_GAMES` (policy -> games). Raises
+        Unsupported for a game with none."""
+        raise self.refuse("benchmarks")
+
 
 _LOADED: dict[str, Game] = {}
 

@@ -9,7 +9,7 @@ import socket
 import threading
 import time
 
-from experiments.play.session import Session, kernel_island
+from policies.island_escape.table import Session, kernel_island
 from sim.island_escape.engine import DOWN
 from sim.island_escape.rules import HELICOPTER, Rules, is_king, pretty
 

@@ -29,3 +29,28 @@ def test_the_explore_figures_are_measured_and_shown():
               "start_up_s": 0.5, "cold_compile_s": 20.0, "cold_compile_policy": "expert", "memory": {},
               "explore": figures}
     assert "a full page update" in format_table(result)
+
+
+def test_every_games_benchmarks_name_its_own_policies_and_settings():
+    """What `bench` times of each game is the game's to say (Game.bench()); the names must be its."""
+    from policies.game import every_game
+
+    for game in every_game():
+        spec = game.bench()
+        assert set(spec.POLICIES) | set(spec.SEARCHES) <= set(game.policy_names()), game
+        assert set(spec.SEARCHES) <= game.search_policies(), game
+        assert set(getattr(spec, "CLI_GAMES", {})) <= set(spec.POLICIES), game
+        for setting in spec.SETTINGS.values():
+            assert game.owns_rules(game.rules(**setting))
+
+
+def test_the_engine_is_charged_for_the_decisions_and_other_games_are_measured():
+    from experiments.bench import other_game_rows
+    from policies.game import game
+
+    ie = game("island-escape")
+    assert ie.bench().engine_rate(ie.rules(), "greedy", 3) > 0
+    fi = game("forbidden-island")
+    rows = other_game_rows(fi, 4000, 1, echo=lambda line: None)
+    assert {(r["game"], r["policy"]) for r in rows} == {("forbidden-island", p) for p in fi.bench().POLICIES}
+    assert all(r["kernel_1_thread"] > 0 and r["engine_replay"] > 0 for r in rows)

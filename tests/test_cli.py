@@ -222,3 +222,26 @@ def test_explore_refuses_bad_options_in_one_line():
     assert r.returncode == 2 and r.stderr.strip() == "island-escape: --players: '2,9': Island Escape is played by 1-4"
     r = run("explore", "--no-browser", "--games", "10")
     assert r.returncode == 2 and "--games" in r.stderr
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["tune", "expert", "--game", "forbidden-island"], "island-escape: Forbidden Island has no tunable players"),
+    (["tune", "nobody"], "island-escape: unknown policy 'nobody'"),
+    (["tune", "random"], "island-escape: policy 'random' has no tunable weights (no DEFAULTS)"),
+    (["tune", "expert", "--gauge-length", "11"], "island-escape: gauge length must be from 1 to 10, not 11"),
+])
+def test_tune_refuses_in_one_line_before_playing(args, line):
+    r = run(*args)
+    assert r.returncode == 2, r
+    assert r.stderr.strip().startswith(line) and len(r.stderr.strip().splitlines()) == 1, r.stderr
+
+
+def test_tune_plays_the_game_through_its_game_object(tmp_path):
+    out = tmp_path / "tuned.json"
+    r = run("tune", "greedy", "--trials", "2", "--games", "200", "--holdout", "300", "--sampler", "random",
+            "--players", "3", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    result = json.loads(out.read_text())
+    assert result["policy"] == "greedy" and len(result["pp"]) == 32 and result["sampler"] == "random"
+    assert result["holdout_default"]["games"] == 300 and 0 <= result["holdout_tuned"]["win_rate"] <= 1
+    assert "default " in r.stdout and "tuned " in r.stdout

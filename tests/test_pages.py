@@ -22,7 +22,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from experiments.cli import MAX_SEED  # noqa: E402
 from experiments.pages import MAX_BODY, GameStore  # noqa: E402
 from experiments.play import server as play_server  # noqa: E402
-from experiments.play.session import Session, kernel_island  # noqa: E402
+from policies.island_escape.table import Session, kernel_island  # noqa: E402
 from sim.island_escape.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, free_port  # noqa: E402
 
@@ -368,7 +368,7 @@ def test_a_failed_record_write_keeps_the_game_and_can_be_retried(tmp_path):
 
 
 def test_a_record_appears_under_its_name_only_when_whole(tmp_path, monkeypatch):
-    import experiments.play.session as session_module
+    import policies.island_escape.table as session_module
 
     folder, written = tmp_path / "records", []
     real_write = session_module.write_record
@@ -386,7 +386,7 @@ def test_a_record_appears_under_its_name_only_when_whole(tmp_path, monkeypatch):
 
 
 def test_a_record_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
-    import experiments.play.session as session_module
+    import policies.island_escape.table as session_module
 
     def half_then_fail(path, record):
         Path(path).write_text('{"format": ', encoding="utf-8")

@@ -15,8 +15,8 @@ pytest.importorskip("starlette", reason="the play extra is installed by make tes
 from starlette.testclient import TestClient  # noqa: E402
 
 from experiments.play.server import create_app  # noqa: E402
-from experiments.play.session import Session, kernel_island  # noqa: E402
 from policies.island_escape.runner import export_games, run_games  # noqa: E402
+from policies.island_escape.table import Session, kernel_island  # noqa: E402
 from sim.island_escape.records import load_record, replay, result_json  # noqa: E402
 from sim.island_escape.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, escape_plan, hidden_cards, leaks, play_randomly  # noqa: E402
@@ -212,7 +212,7 @@ def test_a_finished_game_is_saved_as_a_record_that_replays_the_same(tmp_path):
 
 
 def test_the_bots_play_the_same_kernel_game():
-    from experiments.play.session import bot_result
+    from policies.island_escape.table import bot_result
     from sim.island_escape import layout as L
 
     for policy in ("greedy", "idle"):
@@ -268,3 +268,17 @@ def test_play_serves_the_page_and_refuses_a_port_in_use(tmp_path):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_play_refuses_a_game_without_a_play_page_in_one_line():
+    out = run_cli("play", "--no-browser", "--game", "forbidden-island")
+    assert out.returncode == 2, out
+    assert out.stderr.strip() == "island-escape: Forbidden Island has no play page", out.stderr
+
+
+def test_the_play_server_serves_only_a_game_with_a_table(tmp_path):
+    from policies.game import Unsupported, game
+
+    with pytest.raises(Unsupported, match="^Forbidden Island has no play page$"):
+        create_app(tmp_path / "records", game=game("forbidden-island"))
+    assert create_app(tmp_path / "records", bots=(), game=game("island-escape")).state.sessions == {}

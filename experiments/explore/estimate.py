@@ -291,11 +291,11 @@ def rule_options(game: Game, given: dict[str, Any], players: int | None) -> dict
             raise PageError(f"{name}: not an option of {game.title} (it takes players, {takes})")
         if option in INT_OPTIONS:
             value = any_whole(name, value)
-        elif option == "variants":
+        elif option == "variants":  # which names are variants is the game's to say (its RuleError)
             value = tuple(value if isinstance(value, list | tuple) else [value])
             for v in value:
-                if not isinstance(v, str) or v not in ("divers", "short", "normal"):
-                    raise PageError(f"variant: must be divers or short, not {clip(v)}")
+                if not isinstance(v, str):
+                    raise PageError(f"variant: must be a variant's name, not {clip(v)}")
         elif not isinstance(value, str):
             raise PageError(f"{name}: must be text, not {clip(value)}")
         options[option] = value
@@ -682,7 +682,9 @@ def _marked(spec: Spec):
     name, _, arg = spec.setting.player.partition("@")
     if game.skill_policy:
         return float(arg) if name == game.skill_policy and arg else None
-    return dict(spec.setting.options).get("difficulty") or game.rules_from_options().difficulty
+    rules = spec.setting.rules(game, spec.curve_players)  # the level that leaves the setting as it is
+    return next((level for level, keys in (game.levels or {}).items()
+                 if spec.setting.rules(game, spec.curve_players, **keys) == rules), None)
 
 
 # --- the setting as commands ---------------------------------------------------------------------------
@@ -737,20 +739,20 @@ def simulate_line(spec: Spec, side: Side, players: int) -> str:
                      "--games", str(spec.target), "--seed", str(spec.seed)])
 
 
-_COMPARE_WORDS = {"players": "players", "cards_per_treasure": "cards", "gauge": "gauge", "swim_cost": "swim",
-                  "actions": "actions"}
-
-
 def compare_line(spec: Spec, players: int) -> str | None:
     """`island-escape compare` of the setting against its reference at one player count, when
-    the two share a player (compare plays one); None for a game compare does not play."""
+    the two share a player (compare plays one); None for a game compare does not play (it plays
+    the default game). Each side is written as simulate's options, which compare's rules text
+    takes, a gauge's cards joined by commas."""
+    from experiments.cli import RULE_OPTIONS
+
     game = spec.game
     if game.name != DEFAULT_GAME or spec.setting.player != spec.reference.player:
         return None
 
     def words(side: Side) -> str:
         options = game.options_of(side.rules(game, players))
-        return " ".join(f"{_COMPARE_WORDS[k]}={str(v).replace(' ', ',')}" for k, v in options.items())
+        return " ".join(f"{RULE_OPTIONS[k]} {str(v).replace(' ', ',')}" for k, v in options.items())
 
     return (f'island-escape compare --a "{words(spec.setting)}" --b "{words(spec.reference)}" '
             f"--policy {spec.setting.player} --games {spec.target} --seed {spec.seed}")

@@ -1,4 +1,5 @@
-"""The play page's web server (Starlette): a JSON API over `Session`, the board as SVG, the page.
+"""The play page's web server (Starlette): a JSON API over a game's table (`Game.table()`: its
+`Session`, its setting and level checks, its board as SVG), and the page.
 
 Endpoints (all answers are JSON except the page, the static files and the board):
 
@@ -6,7 +7,7 @@ Endpoints (all answers are JSON except the page, the static files and the board)
 - `POST /api/games` `{players, level | rules, seed}`  a new game; answers its public state and
   its `token`, which every request about the game then carries in the X-Game-Token header
 - `GET  /api/games/{id}`                     the public state
-- `GET  /api/games/{id}/board.svg`           the island, drawn by sim/island_escape/boards.py
+- `GET  /api/games/{id}/board.svg`           the board, drawn by the table's `board_svg`
 - `POST /api/games/{id}/action` `{pawn, action}`   one action (a RECORD-FORMAT entry) or `end`
 - `POST /api/games/{id}/flood`               the next flood
 - `POST /api/games/{id}/escape` `{pawn, place}`    where a pawn on a sinking place swims (R15)
@@ -40,20 +41,15 @@ from experiments.pages import (
     LOOPBACK_HOSTS,
     TOKEN_HEADER,
     GameStore,
-    clip,
+    PageError,
     hardened_app,
     json_object,
-    shorten,
     whole_number,
 )
-from experiments.play.session import BOT_POLICIES, PlayError, Session, bot_result
-from policies.game import counted
-from policies.island_escape.game import gauge_order_problem
-from sim.island_escape.boards import board_svg
-from sim.island_escape.rules import RuleError, Rules
+from policies.game import Game, counted
+from policies.game import game as game_named
 
 STATIC = Path(__file__).parent / "static"
-LEVELS = ("easy", "normal", "hard")
 SEED_SPACE = MAX_SEED + 1  # a drawn seed is any the kernel takes: too many to search through
 LIVE_GAMES = 200  # a table plays one game at a time: room for many tabs, memory bounded (~20 KB a game)
 IDLE_SECONDS = 3 * 3600  # a game left over lunch is still there
@@ -69,23 +65,23 @@ class BotQueue:
     is in the pool; the others wait here, so a game dropped from the store takes its waiting
     jobs with it and nothing keeps it in memory."""
 
-    def __init__(self, policies: tuple[str, ...]):
-        self.policies = policies
-        self.waiting: deque[tuple[Session, str]] = deque()
+    def __init__(self, policies: tuple[str, ...], bot_result):
+        self.policies, self.bot_result = policies, bot_result
+        self.waiting: deque[tuple[object, str]] = deque()
         self.running: Future | None = None
         self.executor: ProcessPoolExecutor | None = None
         self.workers: list[multiprocessing.Process] = []
         self.stopped = False
         self.lock = threading.Lock()
 
-    def add(self, session: Session) -> None:
+    def add(self, session) -> None:
         with self.lock:
             for policy in self.policies:
                 session.bots[policy] = None
                 self.waiting.append((session, policy))
         self._next()
 
-    def drop(self, session: Session) -> None:
+    def drop(self, session) -> None:
         with self.lock:
             self.waiting = deque(job for job in self.waiting if job[0] is not session)
 
@@ -97,12 +93,13 @@ class BotQueue:
             if self.executor is None:
                 before = set(multiprocessing.active_children())
                 self.executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            self.running = future = self.executor.submit(bot_result, session.rules.as_record(), session.seed, policy)
+            self.running = future = self.executor.submit(self.bot_result, session.rules.as_record(), session.seed,
+                                                         policy)
             if not self.workers:  # the pool starts its worker with its first job
                 self.workers = list(set(multiprocessing.active_children()) - before)
         future.add_done_callback(lambda f: self._done(f, session, policy))
 
-    def _done(self, future: Future, session: Session, policy: str) -> None:
+    def _done(self, future: Future, session, policy: str) -> None:
         if not future.cancelled():
             try:
                 session.bots[policy] = future.result()
@@ -152,20 +149,31 @@ def load_levels(path: Path) -> dict[int, dict[str, dict]]:
 
 def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Path | None = None,
                bots: tuple[str, ...] | None = None, hosts=LOOPBACK_HOSTS, live_games: int = LIVE_GAMES,
-               idle_seconds: float = IDLE_SECONDS):
-    """The app. `defaults` pre-fills the start page (players, level, rules, seed); `bots` the
-    policies that play the same game (None: expert, greedy, novice, lookahead); `hosts` the
-    names it answers to; at most `live_games` games are kept, none idle over `idle_seconds`."""
+               idle_seconds: float = IDLE_SECONDS, game: Game | None = None):
+    """The app of `game`'s table (default: the default game; Unsupported for a game with none).
+    `defaults` pre-fills the start page (players, level, rules, seed); `bots` the policies that
+    play the same game (None: the table's BOT_POLICIES); `hosts` the names it answers to; at most
+    `live_games` games are kept, none idle over `idle_seconds`."""
+    game = game or game_named()
+    table = game.table()
     levels = load_levels(levels_file) if levels_file else {}
     defaults = dict(defaults or {})
     if defaults.get("seed") is not None:
         defaults["seed"] = str(defaults["seed"])  # as digits, exact beyond 2**53
-    bots = BOT_POLICIES if bots is None else tuple(bots)
-    bot_queue = BotQueue(bots)
-    store: GameStore[Session] = GameStore(live_games, idle_seconds, on_drop=bot_queue.drop)
+    bots = table.BOT_POLICIES if bots is None else tuple(bots)
+    bot_queue = BotQueue(bots, table.bot_result)
+    store: GameStore = GameStore(live_games, idle_seconds, on_drop=bot_queue.drop)
 
-    def session_of(request: Request) -> Session:
+    def session_of(request: Request):
         return store.get(request.path_params["gid"], request.headers.get(TOKEN_HEADER))
+
+    @contextlib.contextmanager
+    def refereed():
+        """The table's refusals answered as the page's, with their status."""
+        try:
+            yield
+        except table.PlayError as exc:
+            raise PageError(str(exc), exc.status) from None
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html")
@@ -175,36 +183,27 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
 
     async def new_game(request: Request):
         data = await json_object(request)
-        players = whole_number(data.get("players", 2), "players", 1, 4)
+        players = whole_number(data.get("players", 2), "players", game.players[0], game.players[-1])
         level = data.get("level")
         if level is not None:
-            if level not in LEVELS:
-                raise PlayError(f"'level' must be one of {', '.join(LEVELS)}", 400)
+            if level not in table.LEVELS:
+                raise PageError(f"'level' must be one of {', '.join(table.LEVELS)}", 400)
             if level not in levels.get(players, {}):
-                raise PlayError(f"the difficulty report has no {level} rules for {counted(players, 'player')}", 400)
+                raise PageError(f"the difficulty report has no {level} rules for {counted(players, 'player')}", 400)
             rule_keys = dict(levels[players][level]["rules"])
         else:
             rule_keys = data.get("rules", {})
             if not isinstance(rule_keys, dict):
-                raise PlayError("'rules' must be an object of RECORD-FORMAT rule keys", 400)
-        rule_keys = {**rule_keys, "players": players}
-        unknown = sorted(set(rule_keys) - {"players", "cards_per_treasure", "swim_cost", "actions_per_turn", "gauge"})
-        if unknown:
-            raise PlayError(f"unknown rule {clip(unknown[0])}", 400)
-        try:
-            rules = Rules(**rule_keys)
-        except (RuleError, TypeError) as exc:
-            raise PlayError(f"bad rules: {shorten(str(exc), 200)}", 400) from None
-        problem = gauge_order_problem(rules.gauge)
-        if problem:
-            raise PlayError(f"bad rules: gauge: {shorten(problem, 200)}", 400)
+                raise PageError("'rules' must be an object of RECORD-FORMAT rule keys", 400)
+        with refereed():
+            rules = table.rules_of_request({**rule_keys, "players": players})
         chosen = data.get("seed")
         if isinstance(chosen, str) and re.fullmatch("[0-9]{1,19}", chosen):
             chosen = int(chosen)  # the page sends digits: a number of 63 bits is beyond a JavaScript number
         seed = draw_seed() if chosen is None else whole_number(chosen, "seed", 0, MAX_SEED)
 
-        def make(gid: str) -> Session:
-            return Session(gid, rules, seed, Path(records_dir), level=level, seed_chosen=chosen is not None)
+        def make(gid: str):
+            return table.Session(gid, rules, seed, Path(records_dir), level=level, seed_chosen=chosen is not None)
 
         session, token = store.add(make)
         bot_queue.add(session)
@@ -218,18 +217,14 @@ def create_app(records_dir: Path, defaults: dict | None = None, levels_file: Pat
     async def board(request: Request):  # drawn as SVG text directly: about a millisecond
         session = session_of(request)
         with session.lock:
-            game = session.public_game()
-        if game.over:
-            title = "The team escapes!" if game.outcome == "win" else f"Lost: {game.outcome}"
-        else:
-            title = f"Turn {game.turn}: pawn {game.current_pawn}"
-        return Response(board_svg(game, title), media_type="image/svg+xml")
+            svg = table.board_svg(session)
+        return Response(svg, media_type="image/svg+xml")
 
     def change(method):
         async def handler(request: Request):
             session = session_of(request)
             data = await json_object(request)
-            with session.lock:
+            with session.lock, refereed():
                 method(session, data)
                 return JSONResponse(session.public_state())
         return handler

@@ -162,5 +162,14 @@ class ForbiddenIsland(Game):
     def cell_labels(self, rules, variant, extra) -> dict:
         return {}
 
+    # --- pages, tuning and benchmarks ----------------------------------------------------------
+    # No play page, and no tunable weights (no player of it declares DEFAULTS): the protocol's
+    # refusals stand.
+
+    def bench(self):
+        from policies.forbidden_island import bench
+
+        return bench
+
 
 GAME = ForbiddenIsland()

@@ -328,5 +328,33 @@ class IslandEscape(Game):
     def cell_labels(self, rules, variant, extra) -> dict:
         return {"variant": variant, "gauge_length": extra.get("gauge_length", len(rules.gauge))}
 
+    # --- pages, tuning and benchmarks ----------------------------------------------------------
+
+    def table(self):
+        from policies.island_escape import table
+
+        return table
+
+    def tune_space(self, policy):
+        """A policy module's `TUNE_SPACE`; without one every weight of its `DEFAULTS` ranges over a
+        quarter to three times its default."""
+        from policies.island_escape.registry import POLICIES, policy_id
+
+        policy_id(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
+        module = POLICIES[policy][1]
+        space = getattr(module, "TUNE_SPACE", None)
+        if space is not None:
+            return dict(space)
+        defaults = getattr(module, "DEFAULTS", None)
+        if defaults is None:
+            raise ValueError(f"policy {policy!r} has no tunable weights (no DEFAULTS)")
+        return {k: (float(d) / 4, float(d) * 3) if d > 0 else (float(d) * 3, float(d) / 4)
+                for k, d in enumerate(defaults) if d != 0}
+
+    def bench(self):
+        from policies.island_escape import bench
+
+        return bench
+
 
 GAME = IslandEscape()

@@ -1,6 +1,6 @@
 """How often a table's 95% skill interval holds its true skill (`calibrate --table`).
 
-    python -m experiments.profiling.skill_coverage [LOGS] [GAMES]
+    python -m tools.skill_coverage [LOGS] [GAMES]
 
 Logs of the lab's own skilled players at a few true skills (LOGS logs each, GAMES games of each
 of three Island Escape and four Forbidden Island settings, seeds apart from the lab curve's),

@@ -1,4 +1,5 @@
-"""One game played by people, step by step, with the reference engine as the referee.
+"""Island Escape at the play page's table: one game played by people, step by step, with the
+reference engine as the referee (`GAME.table()`, served by experiments/play/server.py).
 
 A `Session` holds the whole game (hidden parts included) on the server. Everything it hands out
 goes through `public_state`, built from what R19 calls public: the identity of a face-down tile
@@ -21,25 +22,58 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.pages import ECHO_LIMIT, PageError, clip, shorten
 from policies.game import counted
+from policies.island_escape.game import gauge_order_problem
 from policies.island_escape.runner import card_code
 from sim.island_escape import layout as L
 from sim.island_escape.engine import DOWN, Action, Game, PileSource
 from sim.island_escape.kernel import deal_layout, shuffle_piles
 from sim.island_escape.narrative import Narrator, ending_text
 from sim.island_escape.records import Record, layout_grid, write_record
-from sim.island_escape.rules import DIRECTIONS, SUIT_SYMBOL, Rules, pretty, step
+from sim.island_escape.rules import DIRECTIONS, SUIT_SYMBOL, RuleError, Rules, pretty, step
 
 Place = tuple[int, int]
-BOT_POLICIES = ("expert", "greedy", "novice", "lookahead")
+BOT_POLICIES = ("expert", "greedy", "novice", "lookahead")  # who plays the people's game too
+# The report's levels a table may choose, and the report files holding them: the levels to print
+# (anchored on Forbidden Island, whose expert is its skill-1 player) where made, else the expert's.
+LEVELS = ("easy", "normal", "hard")
+LEVEL_REPORTS = ("difficulty-anchored.json", "difficulty.json")
+RULE_KEYS = ("players", "cards_per_treasure", "swim_cost", "actions_per_turn", "gauge")  # RECORD-FORMAT's
+ECHO_LIMIT = 60  # characters of a client's value that a message repeats
 
 
-class PlayError(PageError):
+class PlayError(ValueError):
     """A request the referee refuses; `status` is the HTTP status to answer with (409: not now)."""
 
     def __init__(self, message: str, status: int = 409):
-        super().__init__(message, status)
+        super().__init__(message)
+        self.status = status
+
+
+def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` cut to about `limit` characters, so a huge value is not sent back whole."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def clip(value: object, limit: int = ECHO_LIMIT) -> str:
+    """`repr(value)` shortened: how a message quotes what the client sent."""
+    return shorten(repr(value), limit)
+
+
+def rules_of_request(rule_keys: dict) -> Rules:
+    """The rules a new game asks for (RECORD-FORMAT rule keys, players included), checked: an
+    unknown key or an impossible setting is a PlayError (400) saying which."""
+    unknown = sorted(set(rule_keys) - set(RULE_KEYS))
+    if unknown:
+        raise PlayError(f"unknown rule {clip(unknown[0])}", 400)
+    try:
+        rules = Rules(**rule_keys)
+    except (RuleError, TypeError) as exc:
+        raise PlayError(f"bad rules: {shorten(str(exc), 200)}", 400) from None
+    problem = gauge_order_problem(rules.gauge)  # R3: the water rises down the gauge in rank order
+    if problem:
+        raise PlayError(f"bad rules: gauge: {shorten(problem, 200)}", 400)
+    return rules
 
 
 def kernel_island(seed: int, game: int, passes: int) -> tuple[dict[Place, str], list[Place]]:
@@ -345,6 +379,19 @@ class Session:
         return g
 
 
+def board_svg(session: Session) -> str:
+    """The island as the players see it (R19: face-down cards stay hidden), as SVG text headed
+    by whose turn it is or how the game ended."""
+    from sim.island_escape.boards import board_svg as drawn
+
+    game = session.public_game()
+    if game.over:
+        title = "The team escapes!" if game.outcome == "win" else f"Lost: {game.outcome}"
+    else:
+        title = f"Turn {game.turn}: pawn {game.current_pawn}"
+    return drawn(game, title)
+
+
 def bot_result(rules_json: dict, seed: int, policy: str) -> dict:
     """How `policy` fares on kernel game (seed, 0): the same island and flood order as the people.
 
@@ -360,4 +407,5 @@ def bot_result(rules_json: dict, seed: int, policy: str) -> dict:
             "turns": row["turns"], "treasures_raised": row["treasures_raised"]}
 
 
-__all__ = ["BOT_POLICIES", "PlayError", "Session", "bot_result", "kernel_island"]
+__all__ = ["BOT_POLICIES", "LEVELS", "LEVEL_REPORTS", "PlayError", "Session", "board_svg", "bot_result",
+           "kernel_island", "rules_of_request"]

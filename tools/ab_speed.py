@@ -1,6 +1,6 @@
 """Two versions of the lab against each other, in games per CPU-second on one thread.
 
-    python experiments/profiling/ab_speed.py OLD_WORKTREE NEW_WORKTREE [--rounds 3] [--runs 3]
+    python tools/ab_speed.py OLD_WORKTREE NEW_WORKTREE [--rounds 3] [--runs 3]
         [--only ie:expert,fi:expert ...]
 
 Each worktree gets a worker process of its own (its own venv, `WORKTREE/.venv/bin/python`, and

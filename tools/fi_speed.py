@@ -1,6 +1,6 @@
 """Forbidden Island's expert on one thread, in games per CPU-second.
 
-    python -m experiments.profiling.fi_speed [GAMES] [POLICY]
+    python -m tools.fi_speed [GAMES] [POLICY]
 
 CPU time of the process rather than the wall clock: on a machine shared with other jobs the
 wall clock moves with their load while a thread's CPU time barely does (it still moves some
@@ -60,7 +60,7 @@ def main(games: int = 20_000, policy: str = "expert") -> None:
 
 
 def cli(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(prog="python -m experiments.profiling.fi_speed",
+    ap = argparse.ArgumentParser(prog="python -m tools.fi_speed",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("games", nargs="?", type=int, default=20_000, help="games per player count (default 20,000)")
     ap.add_argument("policy", nargs="?", default="expert", help="a Forbidden Island policy (default expert)")

@@ -1,7 +1,7 @@
 """Cold compiles of two versions of the lab, alternating: a fresh process on an empty numba
 cache imports the lab, compiles a policy's kernel and plays ten games.
 
-    python experiments/profiling/cold_compile.py OLD_WORKTREE NEW_WORKTREE [--rounds 2]
+    python tools/cold_compile.py OLD_WORKTREE NEW_WORKTREE [--rounds 2]
         [--only ie:expert,fi:expert]
 
 Each run is `WORKTREE/.venv/bin/python` in that worktree with NUMBA_CACHE_DIR a new empty

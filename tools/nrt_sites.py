@@ -1,7 +1,7 @@
 """Where a compiled kernel still counts array references: the call sites of NRT_incref and
 NRT_decref in each function of an entry's machine code.
 
-    python -m experiments.profiling.nrt_sites GAME POLICY [--entry play_chunk] [--all]
+    python -m tools.nrt_sites GAME POLICY [--entry play_chunk] [--all]
 
 numba keeps those calls out of line, and keeps them in every function its own clean-up cannot
 prove needs none (one that creates an array value: a slice, a view, a new array); a hot
