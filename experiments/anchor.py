@@ -1,18 +1,16 @@
-"""Forbidden Island's ladder measured by the lab's players, beside the only published bot, and
-Island Escape placed against that ladder.
+"""A game's printed ladder measured by the lab's players, beside a published reference player,
+and another game's levels placed against that ladder.
 
-Forbidden Island's four levels (the starting water mark: Novice, Normal, Elite, Legendary) were
-playtested by people and printed on its water meter, so their win rates under one kind of player
-are reference points that a new ladder can borrow. The open-source simulator
-GrahamLea/forbidden-island-kotlin published its rule-based bot's rates (100,000 games a cell);
-our rulings F1-F14 follow its reading of the rules so that the comparison is like for like.
+A game whose levels were playtested by people and printed (`Game.levels`) gives reference
+points that a new ladder can borrow: their win rates under one kind of player. Its printed-ladder
+facts (`printed_ladder`: the published player's rates, causes, treasures and speed, the words of
+its causes and of its ladder page) come from the game's own levels module.
 
-`measure_ladder` plays every level and player count (2-4) with each policy on the same deals
-(game g of a seed is dealt alike at every level, the kernel's deal). `forbidden_island_markdown`
-writes `reports/forbidden-island.md`; `island_escape_against_ladder` writes the section of
-`reports/difficulty.md` that says which Forbidden Island level each of the expert's Island Escape
-levels plays like (the levels anchored on Forbidden Island for every skill are
-`experiments/calibrate.py`'s `anchored_ladder`).
+`measure_ladder` plays every level and player count with each policy on the same deals (game g
+of a seed is dealt alike at every level, the kernel's deal). `ladder_markdown` writes the
+ladder's page (`reports/<game>.md`); `against_ladder` writes the section of the difficulty report
+that says which level of the ladder each of the judge's levels plays like (the levels anchored on
+the ladder for every skill are `experiments/calibrate.py`'s `anchored_ladder`).
 """
 
 from __future__ import annotations
@@ -21,92 +19,78 @@ import json
 import os
 import time
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 
 import pandas as pd
 
+from experiments.calibrate import ANCHOR_SEARCH
 from experiments.runner import wilson_interval
-from sim.forbidden_island import layout as FL
-from sim.forbidden_island.rules import DIFFICULTIES
-from sim.forbidden_island.rules import Rules as FIRules
 
-LEVELS = tuple(DIFFICULTIES)  # novice, normal, elite, legendary
-PLAYERS = (2, 3, 4)
-
-# The published rule-based bot (GrahamLea/forbidden-island-kotlin, its RuleBasedGamePlayer's
-# results, 100,000 games a cell; 1.2 million games in 2,763.7 s, about 434 games/s).
-PUBLISHED_GAMES = 100_000
-PUBLISHED_GAMES_PER_S = 1_200_000 / 2763.7
-PUBLISHED_WIN = {
-    2: {"novice": 0.2019, "normal": 0.0891, "elite": 0.0230, "legendary": 0.0078},
-    3: {"novice": 0.1847, "normal": 0.0846, "elite": 0.0272, "legendary": 0.0081},
-    4: {"novice": 0.0869, "normal": 0.0393, "elite": 0.0124, "legendary": 0.0021},
-}
-# Outcomes pooled over 2-4 players (equal games per player count), per level, as published; the
-# published names map onto F14's causes.
-PUBLISHED_CAUSES = {
-    "win": {"novice": 0.158, "normal": 0.071, "elite": 0.021, "legendary": 0.006},
-    "treasure": {"novice": 0.346, "normal": 0.420, "elite": 0.493, "legendary": 0.418},
-    "fools_landing": {"novice": 0.201, "normal": 0.210, "elite": 0.213, "legendary": 0.172},
-    "water": {"novice": 0.162, "normal": 0.168, "elite": 0.146, "legendary": 0.323},
-    "drowned": {"novice": 0.133, "normal": 0.131, "elite": 0.126, "legendary": 0.080},
-}
-PUBLISHED_TREASURES = {"novice": 2.44, "normal": 2.05, "elite": 1.65, "legendary": 1.37}
-CAUSE_TEXT = {"win": "won", "treasure": "both pickup tiles of a treasure sank", "fools_landing": "Fools' Landing sank",
-              "water": "the water reached the skull", "drowned": "a pawn drowned"}
+WIN = 0  # the kernel's outcome code of a win (a game's causes list the win first)
 
 
-def measure_ladder(policies: list[str], games: int, search_games: int, seed: int, threads: int | None = None,
-                   echo: Callable[[str], None] = lambda s: None, cache_dir: Path | None = None,
-                   search_levels: tuple[str, ...] = LEVELS) -> pd.DataFrame:
-    """One row per (policy, players, level): wins with their 95% interval, the share of each
-    cause, mean treasures captured, and games/s. Search policies play `search_games`, at
-    `search_levels` only (a search plays tens of games a second, not thousands).
+def printed_ladder(game):
+    """The facts of `game`'s printed ladder (its package's levels module: PUBLISHED_WIN,
+    PUBLISHED_CAUSES, PUBLISHED_TREASURES, PUBLISHED_GAMES, PUBLISHED_GAMES_PER_S, CAUSE_TEXT,
+    CAUSE_COLOURS, STRONGEST_SEARCH, search_budget_note(), the page's words)."""
+    facts = getattr(game, "printed_ladder", None)
+    if facts is None:  # a game object that does not name them: its package's levels module
+        facts = import_module(type(game).__module__.rpartition(".")[0] + ".levels")
+    return facts
+
+
+def measure_ladder(game, policies: list[str], games: int, search_games: int, seed: int,
+                   threads: int | None = None, echo: Callable[[str], None] = lambda s: None,
+                   cache_dir: Path | None = None, search_levels: tuple[str, ...] | None = None) -> pd.DataFrame:
+    """One row per (policy, players, level) of `game`'s printed levels: wins with their 95%
+    interval, the share of each cause, mean treasures, and games/s. Search policies play
+    `search_games`, at `search_levels` only (all levels by default; a search plays tens of games a
+    second, not thousands).
 
     With `cache_dir`, each cell's row is kept there as it is measured and taken again by a later
     run with the same policy, games, seed and code (the game's source digest): an interrupted
     report loses at most the cell it was playing, and a rerun plays only what changed."""
-    from policies.game import game as game_named
-    FORBIDDEN_ISLAND = game_named("forbidden-island")
-    from policies.forbidden_island.registry import POLICIES
-    from policies.forbidden_island.runner import run_games
-
-    code = FORBIDDEN_ISLAND.code_digest() if cache_dir is not None else ""
+    levels = tuple(game.levels)
+    search_levels = levels if search_levels is None else tuple(search_levels)
+    known, searches = set(game.policy_names()), game.search_policies()
+    treasures = game.result_fields.index(game.treasures_field)
+    code = game.code_digest() if cache_dir is not None else ""
     rows = []
     for policy in policies:
-        if policy not in POLICIES:
-            echo(f"  Forbidden Island: no policy {policy!r} registered, left out")
+        if policy not in known:
+            echo(f"  {game.title}: no policy {policy!r} registered, left out")
             continue
-        search = policy in SEARCHES
+        search = policy in searches
         n = search_games if search else games
-        for players in PLAYERS:
+        for players in game.players:
             first = len(rows)
-            for level in search_levels if search else LEVELS:
+            for level in search_levels if search else levels:
                 key = {"policy": policy, "players": players, "level": level, "games": n, "seed": seed, "code": code}
                 cached = _cached_row(cache_dir, key)
                 if cached is not None:
                     rows.append(cached)
                     continue
-                rules = FIRules(players=players, difficulty=level)
-                run_games(rules, policy, min(n, 8), seed=seed + 1, threads=threads)  # compiled first
+                rules = game.rules(players=players, **game.levels[level])
+                game.run_games(rules, policy, min(n, 8), seed=seed + 1, threads=threads)  # compiled first
                 start = time.perf_counter()
-                raw = run_games(rules, policy, n, seed=seed, threads=threads)
+                raw = game.run_games(rules, policy, n, seed=seed, threads=threads)
                 seconds = time.perf_counter() - start
                 # Other work on the machine slows every figure of the speed table: the load it
                 # ran under is kept beside it (the 1-minute average, which counts this run's own
                 # threads too, and the cells played just before).
                 load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-                wins = int((raw[:, 0] == FL.CAUSE_WIN).sum())
+                wins = int((raw[:, 0] == WIN).sum())
                 lo, hi = wilson_interval(wins, n)
                 row = {"policy": policy, "players": players, "level": level, "games": n, "wins": wins,
                        "win_rate": wins / n, "ci_low": lo, "ci_high": hi,
-                       "treasures": float(raw[:, FL.RESULT_FIELDS.index("treasures")].mean()),
+                       "treasures": float(raw[:, treasures].mean()),
                        "games_per_s": n / seconds, "load": load}
-                for code_, cause in enumerate(FL.CAUSES):
+                for code_, cause in enumerate(game.causes):
                     row[f"cause_{cause}"] = float((raw[:, 0] == code_).mean())
                 _keep_row(cache_dir, key, row)
                 rows.append(row)
-            echo(f"  Forbidden Island {policy}, {players} players: "
+            echo(f"  {game.title} {policy}, {players} players: "
                  + ", ".join(f"{r['level']} {100 * r['win_rate']:.1f}%" for r in rows[first:]))
     return pd.DataFrame(rows)
 
@@ -136,9 +120,6 @@ def _keep_row(cache_dir: Path | None, key: dict, row: dict) -> None:
     os.replace(tmp, path)  # whole or absent, never a half-written row
 
 
-SEARCHES = {"lookahead"}
-
-
 def _load_range(part: pd.DataFrame) -> str:
     """The load average its cells were played under ("not recorded" for cells kept from a run
     that did not record it)."""
@@ -162,43 +143,29 @@ def _rate(df: pd.DataFrame, policy: str, players: int, level: str) -> pd.Series 
     return None if part.empty else part.iloc[0]
 
 
-def save_ladder_figure(df: pd.DataFrame, path: Path) -> Path | None:
-    """The win rate by level, a line per player count and player, the published bot's dashed."""
-    from experiments.plots import win_rate_by_level
-
-    return win_rate_by_level(df.rename(columns={"level": "difficulty"}), path)
-
-
-def lookahead_budget_note() -> str:
-    """The one budget `lookahead` searches with, at every level and player count."""
-    from policies.forbidden_island import lookahead as LA
-
-    worlds, horizon, rounds = int(LA.SCREEN), int(LA.HORIZON), int(LA.ROUNDS)
-    searched = "every decision" if LA.SHARE >= 1 else f"{LA.SHARE:.0%} of its decisions"
-    return (f"`lookahead` searches with one budget at every level and player count ({worlds} screening "
-            f"world{'s' * (worlds > 1)}, {horizon} turns ahead, {rounds} confirmation round"
-            f"{'s' * (rounds > 1)} of {int(LA.CONFIRM)} worlds, {searched}): one fixed player, so its column "
-            "compares levels as the other players' do.")
+def _span(counts) -> str:
+    """Player counts as a span: "2-4"."""
+    counts = sorted(counts)
+    return f"{counts[0]}-{counts[-1]}" if len(counts) > 1 else f"{counts[0]}"
 
 
-def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figure: str | None = None) -> str:
+def ladder_markdown(game, df: pd.DataFrame, seed: int, study_path: str, figure: str | None = None) -> str:
+    """The ladder's page: the lab's players beside the published one, level by level."""
+    facts = printed_ladder(game)
+    levels = tuple(game.levels)
+    published_win = facts.PUBLISHED_WIN
     policies = list(dict.fromkeys(df.policy))
     games = {p: int(df[df.policy == p].games.iloc[0]) for p in policies}
-    md = ["# Forbidden Island: the playtested ladder, played by the lab's players", "",
+    md = [f"# {game.title}: the playtested ladder, played by the lab's players", "",
           f"*Generated by `make report` from `{study_path}` (seed {seed}); do not edit by hand.*", "",
-          "Forbidden Island's levels are the starting mark on its water meter: Novice, Normal, Elite, "
-          "Legendary. People playtested them; this page measures them with the lab's players on the "
-          "rules of `docs/RULES-FI.md` (rulings F1-F14, which follow the published simulator "
-          "GrahamLea/forbidden-island-kotlin where the rulebook is open), beside that simulator's "
-          f"rule-based bot ({PUBLISHED_GAMES:,} games a cell). Every level and player count plays the same "
-          "deals (game g of the seed). Intervals are 95% Wilson intervals.", "",
+          facts.PAGE_INTRO, "",
           "## Win rates", "",
           "| players | level | published bot | " + " | ".join(f"`{p}` ({games[p]:,} games)" for p in policies)
           + " |",
           "| --- | --- | ---: |" + " ---: |" * len(policies)]
-    for players in PLAYERS:
-        for level in LEVELS:
-            pub = PUBLISHED_WIN[players][level]
+    for players in game.players:
+        for level in levels:
+            pub = published_win[players][level]
             cells = []
             for p in policies:
                 r = _rate(df, p, players, level)
@@ -207,34 +174,34 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figu
     md += ["", "× = the lab's rate over the published bot's in the same cell, whatever it is: a player is "
            "not tuned to reach a ratio. A search plays fewer games (tens a second where `expert` plays "
            "thousands)."]
-    if "lookahead" in policies:
-        md += ["", lookahead_budget_note()]
+    if facts.STRONGEST_SEARCH in policies:
+        md += ["", facts.search_budget_note()]
     if figure:
         md += ["", f"![win rate by level]({figure})", "",
                "Error bars: 95% intervals; dashed: the published bot at the same player count."]
     md += ["", "## Why games are lost", "",
-           "Shares of all games, pooled over 2-4 players as the published table is (equal games per player "
-           "count). The published bot's share comes first, then each of the lab's players.", "",
+           f"Shares of all games, pooled over {_span(published_win)} players as the published table is (equal "
+           "games per player count). The published bot's share comes first, then each of the lab's players.", "",
            "| outcome | level | published bot | " + " | ".join(f"`{p}`" for p in policies) + " |",
            "| --- | --- | ---: |" + " ---: |" * len(policies)]
-    for cause in ("win", "treasure", "fools_landing", "water", "drowned"):
-        for level in LEVELS:
+    for cause, published in facts.PUBLISHED_CAUSES.items():
+        for level in levels:
             cells = [_pct(part[f"cause_{cause}"].mean()) if len(part := df[(df.policy == p) & (df.level == level)])
                      else "–" for p in policies]
-            md.append(f"| {CAUSE_TEXT[cause]} | {level.capitalize()} | {_pct(PUBLISHED_CAUSES[cause][level])} | "
+            md.append(f"| {facts.CAUSE_TEXT[cause]} | {level.capitalize()} | {_pct(published[level])} | "
                       + " | ".join(cells) + " |")
-    md += ["", "Mean treasures captured per game:", "",
+    md += ["", facts.TREASURES_TEXT, "",
            "| level | published bot | " + " | ".join(f"`{p}`" for p in policies) + " |",
            "| --- | ---: |" + " ---: |" * len(policies)]
-    for level in LEVELS:
+    for level in levels:
         cells = [f"{part.treasures.mean():.2f}" if len(part := df[(df.policy == p) & (df.level == level)]) else "–"
                  for p in policies]
-        md.append(f"| {level.capitalize()} | {PUBLISHED_TREASURES[level]:.2f} | " + " | ".join(cells) + " |")
+        md.append(f"| {level.capitalize()} | {facts.PUBLISHED_TREASURES[level]:.2f} | " + " | ".join(cells) + " |")
 
     md += ["", "## Speed", "",
            f"Games per second over the whole table on this machine (threads: all cores), against the published "
-           f"bot's {PUBLISHED_GAMES_PER_S:,.0f} games/s (its 1.2 million games took 2,763.7 s on its author's "
-           "machine; `make bench` has the kernel's own figures):", "",
+           f"bot's {facts.PUBLISHED_GAMES_PER_S:,.0f} games/s ({facts.PUBLISHED_SPEED_TEXT}; `make bench` has "
+           "the kernel's own figures):", "",
            "| player | games/s | load while played |", "| --- | ---: | ---: |"]
     for p in policies:
         part = df[df.policy == p]
@@ -243,22 +210,11 @@ def forbidden_island_markdown(df: pd.DataFrame, seed: int, study_path: str, figu
            f"this machine's {os.cpu_count()} cores. The lab's own run counts in it (one per busy thread), so a "
            "load near the number of cores is a quiet machine, and anything above it is other work, which "
            "slows the figures in proportion."]
-    md += ["", "## How this was made", "",
-           "- Rules: `docs/RULES-FI.md`; the kernel (`sim/forbidden_island/kernel.py`) is checked decision by "
-           "decision against the readable engine (`sim/forbidden_island/engine.py`).",
-           "- Players (`island-escape policies --game forbidden-island`): fair ones see only what the table "
-           "sees (the draw piles stay hidden; the flood discard pile is public).",
-           "- Reproduce: `make report`; one cell: `island-escape simulate --game forbidden-island "
-           "--players 2 --difficulty novice --policy expert --games 20000 --seed "
-           f"{seed}`.", ""]
+    md += ["", "## How this was made", "", *facts.page_method(seed), ""]
     return "\n".join(md)
 
 
-# --- Island Escape against the ladder ---------------------------------------------------------------
-
-def _pts(x: float) -> str:
-    return f"{100 * x:.1f}".removesuffix(".0")
-
+# --- another game's levels against the ladder ----------------------------------------------------
 
 LIKE = 0.025  # within 2.5 points of a level's rate: plays like it
 
@@ -277,37 +233,40 @@ def plays_like(rate: float, ladder: dict[str, float]) -> str:
     return f"harder than {levels[-1].capitalize()}"
 
 
-def island_escape_against_ladder(recs: list[dict], fi: pd.DataFrame, judge: str) -> list[str]:
-    """The difficulty report's section: each of the expert's recommendations placed on Forbidden
-    Island's ladder under the same kind of player."""
-    md = ["## The expert's levels against Forbidden Island's playtested ladder", "",
-          "Where the fewest-changes levels for one near-perfect player fall on Forbidden Island's ladder "
-          "(`reports/forbidden-island.md`), for that player and for `lookahead`: why they are not the levels "
-          "to print. Played by the same kind of player, an Island Escape level that wins as often as a "
-          "Forbidden Island level is about as hard for that player. Solo Island Escape is set against "
-          "2-player Forbidden Island (both move two pawns, R5).", ""]
-    kinds = [p for p in (judge, "lookahead") if p in set(fi.policy)]
-    head = "| level | players | " + " | ".join(f"`{k}`: Island Escape" for k in kinds) + " |"
+def against_ladder(game, anchor, recs: list[dict], measured: pd.DataFrame, judge: str,
+                   search: str = ANCHOR_SEARCH) -> list[str]:
+    """The difficulty report's section: each of `game`'s recommendations for `judge` placed on
+    `anchor`'s measured ladder under the same kind of player (and `search`)."""
+    levels = tuple(anchor.levels)
+    fewest = anchor.players[0]
+    md = [f"## The expert's levels against {anchor.title}'s playtested ladder", "",
+          f"Where the fewest-changes levels for one near-perfect player fall on {anchor.title}'s ladder "
+          f"(`reports/{anchor.name}.md`), for that player and for `{search}`: why they are not the levels "
+          f"to print. Played by the same kind of player, an {game.title} level that wins as often as a "
+          f"{anchor.title} level is about as hard for that player. Solo {game.title} is set against "
+          f"{fewest}-player {anchor.title} (both move two pawns, R5).", ""]
+    kinds = [p for p in (judge, search) if p in set(measured.policy)]
+    head = "| level | players | " + " | ".join(f"`{k}`: {game.title}" for k in kinds) + " |"
     md += [head, "| --- | ---: |" + " --- |" * len(kinds)]
     for r in recs:
-        q = max(2, r["players"])
+        q = min(max(fewest, r["players"]), anchor.players[-1])
         cells = []
         for kind in kinds:
             rate = r["win_rate"] if kind == judge else r.get("other_policies", {}).get(kind, {}).get("win_rate")
             if rate is None:
                 cells.append("–")
                 continue
-            ladder = {lv: row.win_rate for lv in LEVELS if (row := _rate(fi, kind, q, lv)) is not None}
+            ladder = {lv: row.win_rate for lv in levels if (row := _rate(measured, kind, q, lv)) is not None}
             cells.append(f"{_pct(rate)}: {plays_like(rate, ladder)} "
                          f"({', '.join(f'{lv[:3].capitalize()} {_pct(v, 0)}' for lv, v in ladder.items())})")
         md.append(f"| {r['level'].capitalize()} | {r['players']} | " + " | ".join(cells) + " |")
-    md += ["", "In brackets: Forbidden Island's win rates for the same player and player count (Novice, Normal, "
-           "Elite, Legendary; a search only at the levels it played).", ""]
+    md += ["", f"In brackets: {anchor.title}'s win rates for the same player and player count "
+           f"({', '.join(lv.capitalize() for lv in levels)}; a search only at the levels it played).", ""]
     return md
 
 
-def save_ladder(df: pd.DataFrame, out_dir: Path) -> Path:
+def save_ladder(game, df: pd.DataFrame, out_dir: Path) -> Path:
     out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / "forbidden-island-ladder.parquet"
+    path = out_dir / f"{game.name}-ladder.parquet"
     df.to_parquet(path)
     return path

@@ -5,7 +5,7 @@ player count, the gauge drawn as cards (A♣ at the top, where the water starts,
 the optional 5♦), and beside it a rail per level - like the difficulty marks on a water meter -
 with a triangle on the top card that level plays, a dot on each card below it that it plays, and
 a cross on each card it leaves out. Under each rail, how often tables win that level, from a
-careless table to a sharp one; under the gauges, each level's rule and the Forbidden Island level
+careless table to a sharp one; under the gauges, each level's rule and the anchor game's level (Forbidden Island's)
 it plays like. The levels are the anchored ladder (experiments/calibrate.py, `anchored_ladder`).
 """
 
@@ -23,11 +23,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import FancyBboxPatch  # noqa: E402
 
 from experiments.calibrate import AnchoredLadder  # noqa: E402
-from policies.island_escape.levels import ALL_GAUGE_CARDS  # noqa: E402
-from sim.island_escape.rules import FULL_GAUGE, pretty  # noqa: E402
+from policies.game import game as game_named  # noqa: E402
 
 LEVEL_COLOURS = {"easy": "#2e8b57", "normal": "#d68910", "hard": "#c0392b"}
-RED_SUITS = ("D", "H")
 
 
 def _players_columns(lad: AnchoredLadder) -> list[tuple[str, int]]:
@@ -41,18 +39,22 @@ def _players_columns(lad: AnchoredLadder) -> list[tuple[str, int]]:
     return out
 
 
-def _card(ax, x: float, y: float, code: str, w: float, h: float, extra: bool) -> None:
+def _card(ax, x: float, y: float, face: tuple[str, bool], w: float, h: float, extra: bool) -> None:
     ax.add_patch(FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0,rounding_size=0.06",
                                 facecolor="#fbfbf8" if not extra else "white", edgecolor="#555555",
                                 linewidth=1.0, linestyle="--" if extra else "-"))
-    colour = "#c0392b" if code[-1] in RED_SUITS else "#1b1b1b"
-    ax.text(x + w / 2, y + h / 2, pretty(code), ha="center", va="center", fontsize=11, color=colour,
+    text, red = face
+    colour = "#c0392b" if red else "#1b1b1b"
+    ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=11, color=colour,
             fontweight="bold")
 
 
 def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
-    """Draw the card for `lad`; writes PNG and, beside it, PDF; returns the PNG path."""
+    """Draw the card for `lad`; writes PNG and, beside it, PDF; returns the PNG path. Its gauge
+    cards and words are the ladder's design space's (`CARD_*`, `card_face`)."""
     path = Path(path)
+    design = lad.design
+    gauge_cards, printed = design.CARD_GAUGE, design.FULL_GAUGE
     columns = _players_columns(lad)
     levels = lad.levels
     cw, ch, step = 0.95, 0.46, 0.54  # card width, height, vertical step
@@ -60,12 +62,12 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
     col_w = cw + 0.55 + rail_gap * len(levels) + 0.2
     width = max(0.6 + col_w * len(columns), 9.5)
     top = 7.0
-    bottom_cards = top - step * (len(ALL_GAUGE_CARDS) - 1)
+    bottom_cards = top - step * (len(gauge_cards) - 1)
     height = top + 3.3
-    uses_5d = any("5D" in r.gauge for lv in levels for r in lv.rungs.values())
+    uses_extra = any(c not in printed for lv in levels for r in lv.rungs.values() for c in r.gauge)
     starred = any(r.leaves_band() for lv in levels for r in lv.rungs.values())
-    foot_lines = 2 + uses_5d + starred
-    anchor_title = lad.anchor_game.replace("-", " ").title()
+    foot_lines = 2 + uses_extra + starred
+    anchor_title = game_named(lad.anchor_game).title
     level_texts = []
     for lv in levels:
         rule = lv.rule.describe()
@@ -79,9 +81,9 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
     ax.set_xlim(0, width)
     ax.set_ylim(low, height)
     ax.axis("off")
-    ax.text(0.3, height - 0.1, "Island Escape - difficulty levels", fontsize=17, fontweight="bold", va="top")
+    ax.text(0.3, height - 0.1, design.CARD_TITLE, fontsize=17, fontweight="bold", va="top")
     ax.text(0.3, height - 0.75, "For every table, from a first game to a seasoned group: each level is about as "
-            "hard as the Forbidden Island level named with it.", fontsize=9.5, va="top", color="#1b1b1b")
+            f"hard as the {anchor_title} level named with it.", fontsize=9.5, va="top", color="#1b1b1b")
     ax.text(0.3, height - 1.2, "Find your player count and your level. In that level's column, the triangle marks "
             "the top card of the gauge (the water starts there)\nand a dot each card below it; lay out those "
             "cards in that order and leave out the cards with a cross. Then play with the level's rule below.",
@@ -90,9 +92,9 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
     for k, (label, players) in enumerate(columns):
         x0 = 0.6 + k * col_w
         ax.text(x0, top + 1.0, label, ha="left", fontsize=12, fontweight="bold")
-        for i, code in enumerate(ALL_GAUGE_CARDS):
+        for i, code in enumerate(gauge_cards):
             y = top - i * step
-            _card(ax, x0, y, code, cw, ch, extra=code not in FULL_GAUGE)
+            _card(ax, x0, y, design.card_face(code), cw, ch, extra=code not in printed)
         for j, lv in enumerate(levels):
             rung = lv.rungs[players]
             xr = x0 + cw + 0.55 + j * rail_gap
@@ -100,7 +102,7 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
             ax.text(xr, top + 0.62, lv.level[0].upper(), ha="center", fontsize=10, fontweight="bold", color=colour)
             ax.plot([xr, xr], [bottom_cards + ch / 2, top + ch / 2], color=colour, alpha=0.25, linewidth=2,
                     solid_capstyle="round")
-            for i, code in enumerate(ALL_GAUGE_CARDS):
+            for i, code in enumerate(gauge_cards):
                 yc = top - i * step + ch / 2
                 if code == rung.gauge[0]:  # the water starts here: the level's tick on the meter
                     ax.plot(xr, yc, marker="<", color=colour, markersize=11)
@@ -121,10 +123,9 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
         y -= 0.5 * len(textwrap.wrap(text, chars))
     foot = ["Percentages: how often a table wins that level, from one that goes wrong in about two choices of "
             "five (left) to one that plays almost without mistakes (right), over many simulated games.",
-            "Playing alone: take two pawns and play as two players."]
-    if uses_5d:
-        foot.append("Dashed: 5♦ is not in the printed gauge; where it is marked, add it at the bottom. The island "
-                    "then sinks when the water must rise while 5♦ shows.")
+            design.CARD_SOLO_NOTE]
+    if uses_extra:
+        foot.append(design.CARD_EXTRA_NOTE)
     if starred:
         foot.append(f"* For some tables this level plays more like a neighbouring {anchor_title} level.")
     for line in foot:

@@ -13,21 +13,27 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from experiments.anchor import printed_ladder  # noqa: E402
 from policies.game import counted  # noqa: E402
+from policies.game import game as game_named  # noqa: E402
 
 CAUSE_COLOURS = {"treasure": "#c0392b", "helicopter": "#8e44ad", "drowned": "#2c3e50",
                  "water": "#2980b9", "cut_off": "#e67e22", "cards": "#7f8c8d"}
 LOSS_CAUSES = tuple(CAUSE_COLOURS)
 # Forbidden Island's losses (F14), in the same colours where the cause is the same kind of loss
 FI_CAUSE_COLOURS = {"water": "#2980b9", "drowned": "#2c3e50", "treasure": "#c0392b", "fools_landing": "#8e44ad"}
-FI_LEVELS = ("novice", "normal", "elite", "legendary")
+PALETTE = {**FI_CAUSE_COLOURS, **CAUSE_COLOURS}  # every cause of every game, one colour a kind of loss
 
 
-def _gauge_tick(gauge: str) -> str:
-    """A gauge column value ("AD 2C … 5C") as a short tick label named by its cards."""
-    from sim.island_escape.rules import gauge_name
+def cause_colours(game) -> dict[str, str]:
+    """`game`'s loss causes in the order its rules check them, in the palette's colours."""
+    return {cause: PALETTE.get(cause, "#7f8c8d") for cause in game.causes[1:]}
 
-    name = gauge_name(str(gauge).split())
+
+def _gauge_tick(gauge: str, game=None) -> str:
+    """A gauge column value ("AD 2C … 5C") as a short tick label named by its cards (the game's
+    own words for it: `value_text`; the lab's own game by default)."""
+    name = (game or game_named()).value_text("gauge", gauge)
     return name.replace(", ", "\n") if "-" in name else name.replace(" ", "\n")
 
 
@@ -347,12 +353,12 @@ def policy_ladder(rows: pd.DataFrame, path: Path) -> Path:
     return _save(fig, path)
 
 
-def win_rate_by_level(summary: pd.DataFrame, path: Path) -> Path | None:
-    """Forbidden Island: win rate by level (its starting water mark), a line per player count
-    and policy with 95% intervals, beside the published bot's rates (dashed)."""
-    from experiments.anchor import PUBLISHED_WIN
-
-    levels = [lv for lv in FI_LEVELS if lv in set(summary["difficulty"].astype(str))]
+def win_rate_by_level(summary: pd.DataFrame, path: Path, levels: tuple[str, ...],
+                      published: dict[int, dict[str, float]], title: str, axis: str,
+                      column: str = "level") -> Path | None:
+    """Win rate by printed level (the summary's `column`), a line per player count and policy
+    with 95% intervals, beside a published player's rates (dashed; players -> level -> rate)."""
+    levels = [lv for lv in levels if lv in set(summary[column].astype(str))]
     if not levels:
         return None
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
@@ -361,33 +367,47 @@ def win_rate_by_level(summary: pd.DataFrame, path: Path) -> Path | None:
     markers = dict(zip(summary["policy"].astype(str).unique(), "osD^v", strict=False))
     counts = sorted(summary["players"].unique())
     for (players, policy), g in summary.groupby(["players", "policy"], sort=True, observed=True):
-        g = g.set_index(g["difficulty"].astype(str)).reindex(levels)
+        g = g.set_index(g[column].astype(str)).reindex(levels)
         rate = 100 * g["win_rate"].to_numpy(dtype=float)
         err = [rate - 100 * g["ci_low"].to_numpy(dtype=float), 100 * g["ci_high"].to_numpy(dtype=float) - rate]
         shift = 0.05 * (counts.index(players) - (len(counts) - 1) / 2)  # equal rates stay visible side by side
         ax.errorbar(x + shift, rate, yerr=err, color=colours.get(players, "grey"),
                     marker=markers.get(str(policy), "o"), capsize=3, label=f"{players} players, {policy}")
     for players in sorted(summary["players"].unique()):
-        if players in PUBLISHED_WIN:
-            ax.plot(x, [100 * PUBLISHED_WIN[players][lv] for lv in levels], color=colours.get(players, "grey"),
+        if players in published:
+            ax.plot(x, [100 * published[players][lv] for lv in levels], color=colours.get(players, "grey"),
                     ls="--", lw=1, alpha=0.7, label=f"{players} players, published bot")
     ax.set_xticks(x, [lv.capitalize() for lv in levels])
-    ax.set_xlabel("level (starting water mark)")
+    ax.set_xlabel(axis)
     ax.set_ylabel("win rate, %")
-    ax.set_title("Forbidden Island: win rate by level")
+    ax.set_title(title)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=7, ncol=2)
     return _save(fig, path)
 
 
-def printed_level_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path) -> list[Path]:
-    """A sweep over a game's printed levels (Forbidden Island's): win rate by level beside the
-    published bot's, loss causes and the loss hazard."""
-    labels = [f"{r.players}p, {r.difficulty}, {r.policy}" for r in summary.itertuples()]
-    paths = [win_rate_by_level(summary, folder / "win_rate_by_level.png"),
-             loss_causes(summary, folder / "loss_causes.png", labels=labels, colours=FI_CAUSE_COLOURS)]
+def ladder_figure(game, summary: pd.DataFrame, path: Path, column: str = "level") -> Path | None:
+    """`game`'s win rate by printed level beside its published player's (experiments/anchor.py)."""
+    facts = printed_ladder(game)
+    return win_rate_by_level(summary, path, tuple(game.levels), facts.PUBLISHED_WIN,
+                             f"{game.title}: win rate by level", facts.LEVEL_AXIS, column)
+
+
+def level_column(game) -> str:
+    """The table column naming a printed level: the rule key its levels set."""
+    return next(iter(next(iter(game.levels.values()))))
+
+
+def printed_level_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path, game) -> list[Path]:
+    """A sweep over a game's printed levels: win rate by level beside the published player's,
+    loss causes and the loss hazard."""
+    column = level_column(game)
+    colours = cause_colours(game)
+    labels = [f"{r.players}p, {getattr(r, column)}, {r.policy}" for r in summary.itertuples()]
+    paths = [ladder_figure(game, summary, folder / "win_rate_by_level.png", column),
+             loss_causes(summary, folder / "loss_causes.png", labels=labels, colours=colours)]
     if len(games):
-        paths.append(loss_hazard(games, folder / "loss_hazard.png", colours=FI_CAUSE_COLOURS))
+        paths.append(loss_hazard(games, folder / "loss_hazard.png", colours=colours))
     return [p for p in paths if p is not None]
 
 
@@ -395,7 +415,7 @@ def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path, game
     """A sweep's figures: by level for a game with printed levels, else by the rules swept."""
     folder = Path(folder)
     if game is not None and game.levels:
-        return printed_level_figures(games, summary, folder)
+        return printed_level_figures(games, summary, folder, game)
     paths = win_rate_figures(summary, folder)
     paths += heatmaps(summary, folder)
     paths += loss_causes_pages(summary, folder / "loss_causes.png")

@@ -2,7 +2,10 @@
 
 Everything comes from one committed study definition (experiments/studies/difficulty.toml) and
 fixed seeds, so the committed report is exactly what the committed code produces: no times,
-speeds or dates go into it.
+speeds or dates go into it. The study names its games: the game the report designs levels for
+(`game`, a game with a design space, `Game.design`), the game its levels are anchored on
+(`anchor.game`) and the game whose printed ladder it measures (`ladder.game`, games with printed
+levels); every rule, player and word of a game comes from its Game object.
 """
 
 from __future__ import annotations
@@ -33,19 +36,16 @@ from experiments.calibrate import (
 from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard_grid, policy_ladder
 from experiments.skill import skill_section
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
-from policies.game import counted
-from policies.island_escape.levels import ANCHOR_LEVELS, KNOBS, gauge_change_text
-from policies.island_escape.registry import POLICIES, UNFAIR
-from policies.island_escape.runner import results_frame, run_games
-from sim.island_escape.rules import gauge_name
+from policies.game import DEFAULT_GAME, GAMES, counted
+from policies.game import game as game_named
 
-STUDY_KEYS = {"name", "sweep", "policy", "seed", "calibrate", "rulebook", "skill", "forbidden_island", "anchor"}
+STUDY_KEYS = {"name", "game", "sweep", "policy", "seed", "calibrate", "rulebook", "skill", "ladder", "anchor"}
 ANCHOR_KEYS = {"game", "games", "search_games"}
 SKILL_KEYS = {"games", "search_games"}
 CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players",
                   "knobs"}
 RULEBOOK_KEYS = {"games", "policies"}
-FORBIDDEN_ISLAND_KEYS = {"games", "search_games", "search_levels", "policies"}
+LADDER_KEYS = {"game", "games", "search_games", "search_levels", "policies"}
 
 
 @dataclass
@@ -57,8 +57,21 @@ class Study:
     calibrate: dict
     rulebook: dict
     skill: dict  # the "Who finds it easy" section: games per skill, games per search
-    forbidden_island: dict = field(default_factory=dict)  # reports/forbidden-island.md and the ladder section
+    ladder: dict = field(default_factory=dict)  # a printed ladder's page (reports/<game>.md) and its section
     anchor: dict = field(default_factory=dict)  # the levels to print: the game anchored on, games per skill
+    game: str = DEFAULT_GAME  # the game the report designs levels for
+
+    @property
+    def ladder_game(self) -> str | None:
+        """The game whose printed ladder is measured: the ladder's own, else the anchor's."""
+        return self.ladder.get("game", self.anchor.get("game")) if self.ladder else None
+
+
+def _printed_levels_game(path: str, where: str, name) -> object:
+    """The game `name` if it has printed levels; SweepError naming `where` otherwise."""
+    if name not in GAMES or not game_named(name).levels:
+        raise SweepError(f"{path}: {where}: {name!r} is not a game with printed levels")
+    return game_named(name)
 
 
 def load_study(path: str | Path) -> Study:
@@ -68,45 +81,44 @@ def load_study(path: str | Path) -> Study:
         if key not in STUDY_KEYS:
             raise SweepError(f"{path}: {key}: unknown key (a study has {', '.join(sorted(STUDY_KEYS))})")
     for section, allowed in (("calibrate", CALIBRATE_KEYS), ("rulebook", RULEBOOK_KEYS), ("skill", SKILL_KEYS),
-                             ("forbidden_island", FORBIDDEN_ISLAND_KEYS), ("anchor", ANCHOR_KEYS)):
+                             ("ladder", LADDER_KEYS), ("anchor", ANCHOR_KEYS)):
         for key in data.get(section, {}):
             if key not in allowed:
                 raise SweepError(f"{path}: {section}.{key}: unknown key")
+    name = data.get("game", DEFAULT_GAME)
+    if name not in GAMES or game_named(name).design is None:
+        raise SweepError(f"{path}: game: {name!r} is not a game with a design space (choose from "
+                         f"{', '.join(g for g in GAMES if game_named(g).design is not None)})")
+    designed = game_named(name)
+    known = set(designed.policy_names())
     policy = data.get("policy", "expert")
-    if policy not in POLICIES or policy in UNFAIR:
+    if policy not in known or policy in designed.unfair_policies():
         raise SweepError(f"{path}: policy: {policy!r} is not a registered fair policy")
     for p in data.get("rulebook", {}).get("policies", []):
-        if p not in POLICIES:
+        if p not in known:
             raise SweepError(f"{path}: rulebook.policies: unknown policy {p!r}")
-    fi = dict(data.get("forbidden_island", {}))
-    if fi:
-        from policies.forbidden_island.registry import POLICIES as FI_POLICIES
-
-        for p in fi.get("policies", []):
-            if p not in FI_POLICIES:
-                raise SweepError(f"{path}: forbidden_island.policies: unknown policy {p!r}")
-        for key in ("games", "search_games"):
-            if key in fi and (not isinstance(fi[key], int) or fi[key] < 1):
-                raise SweepError(f"{path}: forbidden_island.{key}: a whole number of games, at least 1")
-        from sim.forbidden_island.rules import DIFFICULTIES
-
-        levels = fi.get("search_levels", list(DIFFICULTIES))
-        if not isinstance(levels, list) or not levels or any(lv not in DIFFICULTIES for lv in levels):
-            raise SweepError(f"{path}: forbidden_island.search_levels: a list of levels from "
-                             f"{', '.join(DIFFICULTIES)}, not {levels!r}")
     anchor = dict(data.get("anchor", {}))
     if anchor:
-        from policies.game import GAMES, game
-
-        name = anchor.get("game")
-        if name not in GAMES or not game(name).levels:
-            raise SweepError(f"{path}: anchor.game: {name!r} is not a game with printed levels")
+        _printed_levels_game(path, "anchor.game", anchor.get("game"))
         for key in ("games", "search_games"):
             if key in anchor and (not isinstance(anchor[key], int) or anchor[key] < 10):
                 raise SweepError(f"{path}: anchor.{key}: a whole number of games, at least 10")
+    measured = dict(data.get("ladder", {}))
+    if measured:
+        printed = _printed_levels_game(path, "ladder.game", measured.get("game", anchor.get("game")))
+        for p in measured.get("policies", []):
+            if p not in printed.policy_names():
+                raise SweepError(f"{path}: ladder.policies: unknown policy {p!r}")
+        for key in ("games", "search_games"):
+            if key in measured and (not isinstance(measured[key], int) or measured[key] < 1):
+                raise SweepError(f"{path}: ladder.{key}: a whole number of games, at least 1")
+        levels = measured.get("search_levels", list(printed.levels))
+        if not isinstance(levels, list) or not levels or any(lv not in printed.levels for lv in levels):
+            raise SweepError(f"{path}: ladder.search_levels: a list of levels from "
+                             f"{', '.join(printed.levels)}, not {levels!r}")
     return Study(path, data.get("sweep", "experiments/configs/gauge-by-players.toml"), policy,
                  int(data.get("seed", 2026)), dict(data.get("calibrate", {})), dict(data.get("rulebook", {})),
-                 dict(data.get("skill", {})), fi, anchor)
+                 dict(data.get("skill", {})), measured, anchor, name)
 
 
 def _pct(rate: float) -> str:
@@ -117,10 +129,13 @@ def _ci(ci) -> str:
     return f"{100 * ci[0]:.1f}-{100 * ci[1]:.1f}%"
 
 
-def rules_text(rules: dict) -> str:
+def rules_text(rules: dict, game=None) -> str:
+    """A setting's rules (Rules.as_record) as the report's tables word them."""
+    game = game if game is not None else game_named()
     swim = "Divers: swimming costs 1 action" if rules["swim_cost"] == 1 else "swimming costs 2 actions"
     cpt = rules["cards_per_treasure"]
-    return f"{cpt} card{'s' if cpt != 1 else ''} a treasure; gauge {gauge_name(rules['gauge'])}; {swim}"
+    gauge = game.value_text("gauge", " ".join(rules["gauge"]))
+    return f"{cpt} card{'s' if cpt != 1 else ''} a treasure; gauge {gauge}; {swim}"
 
 
 SOLO_NOTE = ("A solo game is played with two pawns exactly like a two-player game (R5), so the 1-player "
@@ -200,7 +215,8 @@ def ladder_table(lad: Ladder) -> str:
         for _, row in labels:
             r = lv.rungs[row["players"]]
             lo, hi = r.result.ci
-            cells.append(f"{gauge_change_text(r.gauge)}: {_pct(r.result.rate)} ({100 * lo:.1f}-{100 * hi:.1f}%), "
+            lo_hi = f"{100 * lo:.1f}-{100 * hi:.1f}%"
+            cells.append(f"{lad.design.gauge_change_text(r.gauge)}: {_pct(r.result.rate)} ({lo_hi}), "
                          f"{r.status()}")
         lines.append(f"| **{lv.level.capitalize()}** ({_band(lv.band)}) | {lv.rule.describe()} | "
                      + " | ".join(cells) + " |")
@@ -218,11 +234,17 @@ def ladder_section(lad: Ladder) -> list[str]:
     return lines
 
 
-# --- the levels for people: anchored on Forbidden Island's playtested ladder ------------------------
+# --- the levels for people: anchored on a printed game's playtested ladder --------------------------
+
+def people_note(anchor: str, levels: list[str]) -> str:
+    """Why the anchored levels are the ones to print: `anchor` (a title) playtested `levels`."""
+    named = ", ".join(lv.capitalize() for lv in levels[:-1]) + " and " + levels[-1].capitalize()
+    return PEOPLE_NOTE.format(anchor=anchor, levels=named)
+
 
 PEOPLE_NOTE = (
-    "Print these levels. They are tied to people: Forbidden Island's Novice, Normal and Elite were "
-    "playtested at real tables, and each level here wins about as often as its Forbidden Island level for "
+    "Print these levels. They are tied to people: {anchor}'s {levels} were "
+    "playtested at real tables, and each level here wins about as often as its {anchor} level for "
     "the same simulated player, at every skill from 0.5 (a table that departs from the expert's choice in "
     "about two decisions of five) to 1 (the expert), and for the strongest fair search (`lookahead`). A "
     "level that keeps to its anchor for every such player should feel as hard as that level to any table, "
@@ -261,11 +283,12 @@ def rulebook_text_section(lad: AnchoredLadder) -> list[str]:
     lines = ["### What the rulebook says at each level", "",
              "The sentences of the rulebook each level changes, ready to print (solo is played as two players, "
              "R5):", ""]
+    anchor_title = game_named(lad.anchor_game).title
     for lv in lad.levels:
         groups: dict[tuple, list[int]] = {}
         for p, r in lv.rungs.items():
-            groups.setdefault(tuple(rulebook.changed_sentences(lv.rule.setting(r.gauge).rules(p))), []).append(p)
-        lines.append(f"**{lv.level.capitalize()}** (plays like Forbidden Island's {lv.anchor.capitalize()}):")
+            groups.setdefault(tuple(lad.design.changed_sentences(lv.rule.setting(r.gauge).rules(p))), []).append(p)
+        lines.append(f"**{lv.level.capitalize()}** (plays like {anchor_title}'s {lv.anchor.capitalize()}):")
         lines.append("")
         for sentences, counts in groups.items():
             who = ", ".join(str(p) for p in counts[:-1]) + (" or " if len(counts) > 1 else "") + str(counts[-1])
@@ -286,11 +309,12 @@ def scale_note(lad: AnchoredLadder) -> list[str]:
     weakest = max(max(r.rates[skills[0]], r.anchor_rates[skills[0]]) for lv in lad.levels for r in lv.rungs.values())
     if up is None:
         return []
-    return [f"Both games punish mistakes hard: Forbidden Island's {easiest.anchor.capitalize()} with "
+    anchor = game_named(lad.anchor_game).title
+    return [f"Both games punish mistakes hard: {anchor}'s {easiest.anchor.capitalize()} with "
             f"{player_counts_text(str(max(2, p)))} is won one game in ten only from {_skill_label(up)} up, and "
             f"even at {_skill_label(skills[-1])} {100 * rung.anchor_rates[skills[-1]]:.0f}% of the time; at "
             f"{_skill_label(skills[0])} no level of either game is won more than {100 * weakest:.0f}% of the time. "
-            "A table that wins Forbidden Island now and then therefore plays high on this scale, where the "
+            f"A table that wins {anchor} now and then therefore plays high on this scale, where the "
             "levels differ most; where a table stands, its own log of games says (below).", ""]
 
 
@@ -310,12 +334,13 @@ def printed_level_recs(lad: AnchoredLadder, policy: str) -> list[dict]:
     return out
 
 
-def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -> list[str]:
+def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path, game: str | None = None) -> list[str]:
     counts = list(dict.fromkeys(p for lv in lad.levels for p in lv.rungs))
     labels = merge_solo([{"players": p} for p in counts])
     skills = [w for w in next(iter(lad.levels[0].rungs.values())).rates if "@" in w]
     low, high = _skill_label(skills[0]), _skill_label(skills[-1])
-    lines = ["## The levels to print", "", PEOPLE_NOTE, "",
+    game, anchor = game_named(game), game_named(lad.anchor_game)
+    lines = ["## The levels to print", "", people_note(anchor.title, [lv.anchor for lv in lad.levels]), "",
              "| level | plays like | rule for every player count | " + " | ".join(
                  player_counts_text(lab) for lab, _ in labels) + " |",
              "| --- | --- | --- |" + " --- |" * len(labels)]
@@ -325,8 +350,8 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -
             r = lv.rungs[row["players"]]
             lo, hi = r.win_range
             star = " (leaves its band)" if r.leaves_band() else ""
-            cells.append(f"{gauge_change_text(r.gauge)}: wins {100 * lo:.0f}-{100 * hi:.0f}%{star}")
-        lines.append(f"| **{lv.level.capitalize()}** | Forbidden Island's {lv.anchor.capitalize()} | "
+            cells.append(f"{lad.design.gauge_change_text(r.gauge)}: wins {100 * lo:.0f}-{100 * hi:.0f}%{star}")
+        lines.append(f"| **{lv.level.capitalize()}** | {anchor.title}'s {lv.anchor.capitalize()} | "
                      f"{lv.rule.describe()} | " + " | ".join(cells) + " |")
     cells = [(lv, label, lv.rungs[row["players"]]) for lv in lad.levels for label, row in labels]
     lv_worst, label_worst, worst = max(cells, key=lambda c: abs(c[2].largest_gap[0]))
@@ -340,9 +365,9 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -
               f"{100 * LIKE_WITHIN:.0f}%). The largest gap between a level and its anchor is "
               f"{100 * abs(gap):.1f} points ({lv_worst.level.capitalize()}, {player_counts_text(label_worst)}: "
               f"{'easier' if gap > 0 else 'harder'} than the anchor, at {_skill_label(at)}); {at_search} of "
-              f"{len(cells)} cells have theirs at `lookahead`, whose search gains more over the expert in "
-              "Forbidden Island than in Island Escape. Each cell's rates are below, as *Island Escape / "
-              f"Forbidden Island* for the same player (`lookahead`: {lad.search_games:,} games). A level *plays "
+              f"{len(cells)} cells have theirs at `{ANCHOR_SEARCH}`, whose search gains more over the expert in "
+              f"{anchor.title} than in {game.title}. Each cell's rates are below, as *{game.title} / "
+              f"{anchor.title}* for the same player (`{ANCHOR_SEARCH}`: {lad.search_games:,} games). A level *plays "
               "like its anchor* for a player while its 95% interval reaches the rates nearer the anchor level's "
               f"than any other level's (or within {100 * LIKE_WITHIN:.0f} points of it, where that player hardly "
               "ever wins at any level).", ""]
@@ -362,14 +387,14 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path) -
               "A table that plays better or worse than most gets levels of its own: `island-escape calibrate "
               "--skill 0.7` searches Easy, Normal and Hard for a table of that skill, and `island-escape "
               "calibrate --table games.csv` first estimates the table's skill from its logged games, of "
-              "Island Escape or of Forbidden Island at its printed levels (a CSV row a game; the README's "
+              f"{game.title} or of {anchor.title} at its printed levels (a CSV row a game; the README's "
               "`calibrate --table` gives the columns, `examples/playtest-log.csv` is one), then calibrates at "
               "that skill and plays each level again at the two ends of the skill's interval. The bands there "
               "are the win rates a table wants; the levels above are the ones to print for everyone.", ""]
     return lines
 
 
-def fewest_changes_section(cal: Calibration, recs: list[dict]) -> list[str]:
+def fewest_changes_section(cal: Calibration, recs: list[dict], game=None) -> list[str]:
     lines = ["### Fewest changes, per player count", "",
              "For each player count and level, the setting with the fewest changes from the "
              "rulebook whose interval lies inside the band. It may use a different kind of change for each "
@@ -392,7 +417,7 @@ def fewest_changes_section(cal: Calibration, recs: list[dict]) -> list[str]:
         v = r.get("validation", {})
         check = (f"{_pct(v['win_rate'])} ({_ci(v['ci95'])}) {'in band' if v['inside_band'] else 'OUT of band'}"
                  if v else "-")
-        lines.append(f"| {r['level']} | {label} | {rules_text(r['rules'])} | {r['change']} | "
+        lines.append(f"| {r['level']} | {label} | {rules_text(r['rules'], game)} | {r['change']} | "
                      f"{_pct(r['win_rate'])} ({_ci(r['ci95'])}), {r['games']:,} games | {check} |")
     if cal.missing:
         lines += ["", "Not confirmed within the searched changes, with the nearest candidates:", ""]
@@ -465,19 +490,20 @@ def near_misses(df: pd.DataFrame) -> dict:
 
 
 def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path, games: int,
-                   threads: int | None, settings: str = "the recommended settings") -> list[str]:
+                   threads: int | None, settings: str = "the recommended settings", game=None) -> list[str]:
     from experiments.sweep import Cell
-    from policies.island_escape.levels import Setting
-    from sim.island_escape.rules import Rules
 
+    game = game if game is not None else game_named()
+    Setting = game.design.Setting
     merged = merge_solo(recs)
     rows, frames = [], {}
     for label, r in merged:
         rules_d = r["rules"]
         s = Setting(rules_d["cards_per_treasure"], tuple(rules_d["gauge"]), rules_d["swim_cost"] == 1)
         rules = s.rules(r["players"])
-        df = results_frame(run_games(rules, r["policy"], games, seed, threads=threads), rules, r["policy"], seed)
-        row = summarize_cell(Cell(rules, r["policy"], r["level"], len(rules.gauge)), df)
+        df = game.results_frame(game.run_games(rules, r["policy"], games, seed, threads=threads), rules, r["policy"],
+                                seed)
+        row = summarize_cell(Cell(rules, r["policy"], r["level"]), df)
         row["label"] = f"{r['level']} {label}p: {r['change']}"
         rows.append(row)
         frames[(r["level"], label)] = df
@@ -518,9 +544,9 @@ def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path,
     printed = {}
     for label in dict.fromkeys(label for label, _ in merged):
         players = 2 if label == "1-2" else int(label)
-        rules = Rules(players=players)
-        printed[label] = near_misses(results_frame(run_games(rules, policy, games, seed, threads=threads), rules,
-                                                   policy, seed))
+        rules = game.rules(players=players)
+        printed[label] = near_misses(game.results_frame(game.run_games(rules, policy, games, seed, threads=threads),
+                                                        rules, policy, seed))
     for label, nm in printed.items():
         lines.append(f"| the printed rules | {label} | {nm['losses']:,} | {_pct(nm['four'])} | {_pct(nm['three'])} |")
     for (label, r), df in zip(merged, frames.values(), strict=True):
@@ -530,10 +556,11 @@ def causes_section(recs: list[dict], seed: int, figures: Path, report_dir: Path,
     return lines
 
 
-def paired_section(recs: list[dict], seed: int, games: int, threads: int | None) -> list[str]:
+def paired_section(recs: list[dict], seed: int, games: int, threads: int | None, game=None) -> list[str]:
     """Each recommendation against the rulebook's rules on the same games: a paired interval."""
     from experiments.sweep import paired_difference
-    from sim.island_escape.rules import Rules
+
+    game = game if game is not None else game_named()
 
     lines = ["## How much each change moves the win rate", "",
              "Each recommended setting against the rulebook's rules for the same player count, both played "
@@ -546,11 +573,12 @@ def paired_section(recs: list[dict], seed: int, games: int, threads: int | None)
     for label, r in merge_solo(recs):
         players = r["players"]
         if players not in base_cache:
-            base_cache[players] = run_games(Rules(players=players), r["policy"], games, seed, threads=threads)
+            base_cache[players] = game.run_games(game.rules(players=players), r["policy"], games, seed,
+                                                 threads=threads)
         if r["changes"] == 0:
             continue
-        rules = Rules(**r["rules"])
-        won = run_games(rules, r["policy"], games, seed, threads=threads)[:, 0] == 0
+        rules = game.rules(**r["rules"])
+        won = game.run_games(rules, r["policy"], games, seed, threads=threads)[:, 0] == 0
         d = paired_difference(won, base_cache[players][:, 0] == 0)
         pci, uci = d["ci95"], d["unpaired_ci95"]
         lines.append(f"| {r['level']} | {label} | {r['change']} | {100 * d['difference']:+.1f} points "
@@ -580,6 +608,7 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     from experiments.card import difficulty_card
 
     study = load_study(study_path)
+    game = game_named(study.game)
     report_dir = Path(report_dir)
     figures = report_dir / "figures"
     figures.mkdir(parents=True, exist_ok=True)
@@ -588,47 +617,47 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     sweep = run_sweep(sweep_cfg, Path(out_dir) / "sweep", resume=True, threads=threads)
     echo(f"calibrating with {study.policy}")
     c = study.calibrate
-    knobs = parse_knobs(c.get("knobs")) if c.get("knobs") else KNOBS
+    knobs = parse_knobs(c.get("knobs"), game) if c.get("knobs") else game.design.KNOBS
     players = c.get("players", [1, 2, 3, 4])
     cal = calibrate(players=players, policy=study.policy, seed=study.seed,
                     screen_games=c.get("screen_games", 1000), confirm_games=c.get("confirm_games", 8000),
                     max_changes=c.get("max_changes", 3), other_games=c.get("other_games", 4000),
-                    validate_games=c.get("validate_games", 8000), threads=threads, echo=echo, knobs=knobs)
+                    validate_games=c.get("validate_games", 8000), threads=threads, echo=echo, knobs=knobs,
+                    game=game)
     recs = [r.to_json() for r in cal.recommendations]
     (report_dir / "difficulty.json").write_text(json.dumps(recs, indent=2, ensure_ascii=False) + "\n")
     echo("the rulebook-ready ladder")
     lad = ladder(players=players, policy=study.policy, seed=study.seed, screen_games=c.get("screen_games", 1000),
-                 confirm_games=c.get("confirm_games", 8000), knobs=knobs, threads=threads, echo=echo)
+                 confirm_games=c.get("confirm_games", 8000), knobs=knobs, threads=threads, echo=echo, game=game)
     (report_dir / "difficulty-ladder.json").write_text(json.dumps(lad.to_json(), indent=2, ensure_ascii=False)
                                                        + "\n")
     echo("checking the rulebook's numbers")
-    rb_policies = study.rulebook.get("policies", [p for p in POLICIES if p not in UNFAIR | {"idle"}])
+    rb_policies = study.rulebook.get("policies", [p for p in game.policy_names()
+                                                  if p not in game.unfair_policies() | {"idle"}])
     if study.policy not in rb_policies:
         rb_policies = [*rb_policies, study.policy]
     rb_games = study.rulebook.get("games", 20_000)
-    rb = rulebook.check(rb_policies, games=rb_games, seed=study.seed, threads=threads)
+    rb = rulebook.check(rb_policies, games=rb_games, seed=study.seed, threads=threads, game=game)
     printed = rb["players"][study.policy]
-    alad, card = None, None
+    alad, card, anchor = None, None, None
     if study.anchor:
-        from policies.game import game as game_named
-
         anchor = game_named(study.anchor["game"])
         echo(f"the levels to print: anchored on {anchor.title}'s")
         alad = anchored_ladder(anchor, players, games=study.anchor.get("games", 1000),
                                search_games=study.anchor.get("search_games", 100), seed=study.seed, knobs=knobs,
-                               threads=threads, echo=echo)
+                               threads=threads, echo=echo, game=game)
         (report_dir / "difficulty-anchored.json").write_text(
             json.dumps(alad.to_json(), indent=2, ensure_ascii=False) + "\n")
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         pd.DataFrame(alad.candidates).to_parquet(Path(out_dir) / "anchored-candidates.parquet")
         card = difficulty_card(alad, report_dir / "difficulty-card.png")
 
-    md = ["# Island Escape: which rules make Easy, Normal and Hard",
+    md = [f"# {game.title}: which rules make Easy, Normal and Hard",
           "",
           f"*Generated by `make report` from `{study.path}` (seed {study.seed}); do not edit by hand.*",
           ""]
     if alad is not None:
-        md += anchored_section(alad, card, report_dir)
+        md += anchored_section(alad, card, report_dir, game.name)
     md += ["## The printed rules", "",
            f"For the lab's `{study.policy}`, the strongest fair player fast enough for the whole study (it sees "
            "only what a table sees, R19; the search `lookahead` plays better but slower, see \"Who finds it "
@@ -644,7 +673,7 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
            + ("They answer how an expert table would fare; the levels to print are the anchored ones above."
               if alad is not None else "They answer how an expert table would fare."), ""]
     md += ladder_section(lad)
-    md += fewest_changes_section(cal, recs)
+    md += fewest_changes_section(cal, recs, game)
     if any(r["rules"]["cards_per_treasure"] != 2 for r in recs) or any(
             lv.rule.cards_per_treasure != 2 for lv in lad.levels):
         md += ["", SHORT_NOTE]
@@ -652,27 +681,28 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
         echo("playing the skill axis")
         md += [""] + skill_section(recs, dict(DEFAULT_BANDS), study.skill.get("games", 2000),
                                    study.skill.get("search_games", 0), study.seed, figures, report_dir, threads,
-                                   judged_games=games_judged(study.policy), judge=study.policy)
-    md += [""] + paired_section(recs, study.seed, c.get("other_games", 4000), threads)
+                                   judged_games=games_judged(study.policy), judge=study.policy, game=game)
+    md += [""] + paired_section(recs, study.seed, c.get("other_games", 4000), threads, game)
     md += [""] + policies_section(recs, figures, report_dir)
     if alad is not None:  # why the levels to print are lost, played by the expert (skill 1)
         md += [""] + causes_section(printed_level_recs(alad, study.policy), study.seed, figures, report_dir,
-                                    c.get("confirm_games", 8000), threads, settings="the levels to print")
+                                    c.get("confirm_games", 8000), threads, settings="the levels to print", game=game)
     else:
-        md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads)
+        md += [""] + causes_section(recs, study.seed, figures, report_dir, c.get("confirm_games", 8000), threads,
+                                    game=game)
     md += [""] + sweep_section(sweep.out, report_dir, figures)
-    if study.forbidden_island:  # the parent game's playtested ladder
-        md += forbidden_island_sections(study, recs, report_dir, Path(out_dir), c, threads, echo)
-    md += ["## The rulebook's numbers, checked", "", rulebook.markdown(rb), ""]
+    if study.ladder:  # a printed game's playtested ladder
+        md += ladder_sections(study, recs, report_dir, Path(out_dir), threads, echo)
+    md += ["## The rulebook's numbers, checked", "", rulebook.markdown(rb, game), ""]
     md += ["## How this was made", ""]
     if alad is not None:
         md += [f"- The levels to print: for each level, every rule for all player counts (cards a treasure; "
                f"Divers for Easy) with every gauge adjustment of up to two cards per player count, played by the "
                f"skilled player at skills {', '.join(f'{k:g}' for k in ANCHOR_SKILLS)} ({alad.games:,} games "
-               f"each) on Island Escape and on Forbidden Island's {', '.join(ANCHOR_LEVELS.values())} at the "
-               f"same player count; the three gauges closest on skill alone are also played by `lookahead` "
-               f"({alad.search_games:,} games), and the rule and gauges with the smallest largest gap win "
-               "(`island-escape calibrate --anchor forbidden-island`; every rate measured is in "
+               f"each) on {game.title} and on {anchor.title}'s {', '.join(game.design.ANCHOR_LEVELS.values())} "
+               f"at the same player count; the three gauges closest on skill alone are also played by "
+               f"`{ANCHOR_SEARCH}` ({alad.search_games:,} games), and the rule and gauges with the smallest largest "
+               f"gap win (`island-escape calibrate --anchor {anchor.name}`; every rate measured is in "
                f"`{Path(out_dir) / 'anchored-candidates.parquet'}`, the chosen rows in "
                "`reports/difficulty-anchored.json`)."]
     md += [f"- Policy for the expert's verdicts: `{study.policy}`; every fair policy is shown on the same rules. "
@@ -700,25 +730,27 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     return recs
 
 
-def forbidden_island_sections(study: Study, recs: list[dict], report_dir: Path, out_dir: Path, c: dict,
-                              threads: int | None, echo: Callable[[str], None]) -> list[str]:
-    """Write reports/forbidden-island.md; return the difficulty report's section placing Island
-    Escape against Forbidden Island's ladder."""
-    from experiments import anchor as fir
+def ladder_sections(study: Study, recs: list[dict], report_dir: Path, out_dir: Path, threads: int | None,
+                    echo: Callable[[str], None]) -> list[str]:
+    """Write the printed ladder's page (reports/<game>.md); return the difficulty report's section
+    placing the study's game against that ladder."""
+    from experiments import anchor as ladders
+    from experiments.plots import ladder_figure
 
-    cfg = study.forbidden_island
-    echo("Forbidden Island's ladder")
-    fi = fir.measure_ladder(cfg.get("policies", ["random", "expert"]), cfg.get("games", 20_000),
-                            cfg.get("search_games", 2_000), study.seed, threads, echo,
-                            cache_dir=out_dir / "forbidden-island-cells",
-                            search_levels=tuple(cfg.get("search_levels", fir.LEVELS)))
-    fir.save_ladder(fi, out_dir)
-    figure = fir.save_ladder_figure(fi, report_dir / "figures" / "forbidden_island_ladder.png")
-    (report_dir / "forbidden-island.md").write_text(fir.forbidden_island_markdown(
-        fi, study.seed, study.path, figure=figure and f"figures/{figure.name}"))
-    if study.policy not in set(fi.policy):
+    cfg = study.ladder
+    printed = game_named(study.ladder_game)
+    echo(f"{printed.title}'s ladder")
+    measured = ladders.measure_ladder(printed, cfg.get("policies", ["random", "expert"]), cfg.get("games", 20_000),
+                                      cfg.get("search_games", 2_000), study.seed, threads, echo,
+                                      cache_dir=out_dir / f"{printed.name}-cells",
+                                      search_levels=tuple(cfg.get("search_levels", printed.levels)))
+    ladders.save_ladder(printed, measured, out_dir)
+    figure = ladder_figure(printed, measured, report_dir / "figures" / f"{printed.name.replace('-', '_')}_ladder.png")
+    (report_dir / f"{printed.name}.md").write_text(ladders.ladder_markdown(
+        printed, measured, study.seed, study.path, figure=figure and f"figures/{figure.name}"))
+    if study.policy not in set(measured.policy):
         return []
-    return fir.island_escape_against_ladder(recs, fi, study.policy) + [""]
+    return ladders.against_ladder(game_named(study.game), printed, recs, measured, study.policy) + [""]
 
 
 def difficulty_table(recs: list[dict]) -> str:

@@ -5,7 +5,11 @@ The rulebook's "Difficulty" section makes claims a designer may lean on: the ful
 "some 50-55 actions" (about 25 moves, 8 salvages, 4 raises, around 10 shore-ups, the way home and
 the take-off); over 45 floods "every place is hit almost twice on average"; and the game is
 "best with 2 or 3" players. This module measures each, and writes out the sentences of the
-rulebook that a level's rules change (`changed_sentences`), so a designer can print a level as text.
+rulebook that a level's rules change (the design space's `changed_sentences`), so a designer can
+print a level as text.
+
+The game is the one whose design space (`Game.design`) words its rulebook: its rules, runner
+and the gauge's clock (`floods_per_turn`, `FULL_GAUGE`) are the game object's.
 """
 
 from __future__ import annotations
@@ -13,12 +17,11 @@ from __future__ import annotations
 import pandas as pd
 
 from experiments.runner import wilson_interval
-from policies.island_escape.runner import results_frame, run_games
-from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn, pretty, rank_of
+from policies.game import game as game_named
 
 
-def _frame(rules: Rules, policy: str, games: int, seed: int, threads: int | None) -> pd.DataFrame:
-    return results_frame(run_games(rules, policy, games, seed, threads=threads), rules, policy, seed)
+def _frame(game, rules, policy: str, games: int, seed: int, threads: int | None) -> pd.DataFrame:
+    return game.results_frame(game.run_games(rules, policy, games, seed, threads=threads), rules, policy, seed)
 
 
 def actions_spent(df: pd.DataFrame, swim_cost: int) -> pd.Series:
@@ -27,18 +30,22 @@ def actions_spent(df: pd.DataFrame, swim_cost: int) -> pd.Series:
             + df.won.astype(int))
 
 
-def check(policies: list[str], games: int = 20_000, seed: int = 2026, threads: int | None = None) -> dict:
-    """Claims against measurements; every figure carries the policy and the games behind it."""
-    normal = Rules()
-    short = Rules().with_variant("short")
+def check(policies: list[str], games: int = 20_000, seed: int = 2026, threads: int | None = None,
+          game=None) -> dict:
+    """Claims against measurements; every figure carries the policy and the games behind it.
+    `game`: a Game with a design space (the lab's own game by default)."""
+    game = game if game is not None else game_named()
+    floods_per_turn = game.design.floods_per_turn
+    normal = game.rules()
+    short = game.rules().with_variant("short")
     out: dict = {"games": games, "seed": seed, "policies": policies}
-    frames = {p: _frame(normal, p, games, seed, threads) for p in policies}  # Normal, 2 players
+    frames = {p: _frame(game, normal, p, games, seed, threads) for p in policies}  # Normal, 2 players
 
     # The clock (R14): the water ends the game after the last pass of the gauge.
     clock = {}
     for name, rules in (("full gauge", normal), ("Short game", short)):
         per_turn = floods_per_turn(rules.gauge)
-        played = frames if rules == normal else {p: _frame(rules, p, games, seed, threads) for p in policies}
+        played = frames if rules == normal else {p: _frame(game, rules, p, games, seed, threads) for p in policies}
         longest = max(int(df["turns"].max()) for df in played.values())
         clock[name] = {"floods": rules.max_floods, "turns": len(per_turn),
                        "actions": len(per_turn) * rules.actions_per_turn, "longest_game_seen": longest}
@@ -69,7 +76,7 @@ def check(policies: list[str], games: int = 20_000, seed: int = 2026, threads: i
         rows = {}
         for players in (1, 2, 3, 4):
             # R5: a solo game is two pawns, the very games of two players
-            df = frames[p] if players <= 2 else _frame(Rules(players=players), p, games, seed, threads)
+            df = frames[p] if players <= 2 else _frame(game, game.rules(players=players), p, games, seed, threads)
             k = int(df.won.sum())
             rows[players] = {"win_rate": k / len(df), "ci95": list(wilson_interval(k, len(df)))}
         best[p] = rows
@@ -77,8 +84,9 @@ def check(policies: list[str], games: int = 20_000, seed: int = 2026, threads: i
     return out
 
 
-def markdown(result: dict) -> str:
+def markdown(result: dict, game=None) -> str:
     """The rulebook check as a Markdown section."""
+    printed_gauge = (game if game is not None else game_named()).design.FULL_GAUGE
     c = result["clock"]
     lines = [
         "| rulebook says | simulator | how it was measured |",
@@ -86,7 +94,7 @@ def markdown(result: dict) -> str:
         f"| 45 floods, 22 turns, 88 actions (full gauge) | {c['full gauge']['floods']} floods, "
         f"{c['full gauge']['turns']} turns, {c['full gauge']['actions']} actions; longest game seen "
         f"{c['full gauge']['longest_game_seen']} turns | R14 counted on the gauge "
-        f"`{' '.join(FULL_GAUGE)}`; longest of {result['games']:,} games per policy |",
+        f"`{' '.join(printed_gauge)}`; longest of {result['games']:,} games per policy |",
         f"| Short game: 17 turns, 68 actions | {c['Short game']['floods']} floods, "
         f"{c['Short game']['turns']} turns, {c['Short game']['actions']} actions; longest game seen "
         f"{c['Short game']['longest_game_seen']} turns | as above, gauge without A♣ |",
@@ -124,45 +132,3 @@ def markdown(result: dict) -> str:
                      f"rules, {result['games']:,} games each; win rates cannot say which count plays *best* "
                      "(a claim about enjoyment), only which is easiest |")
     return "\n".join(lines)
-
-
-def summary_table(result: dict) -> pd.DataFrame:
-    rows = []
-    for p, rows_ in result["players"].items():
-        for n, r in rows_.items():
-            rows.append({"policy": p, "players": n, "win_rate": r["win_rate"], "ci_low": r["ci95"][0],
-                         "ci_high": r["ci95"][1]})
-    return pd.DataFrame(rows)
-
-
-
-def changed_sentences(rules: Rules) -> list[str]:
-    """The rulebook's sentences these rules change, rewritten for them (none for the printed
-    rules): the gauge of the set-up (R3) with the water's first level, the clock it gives (R14),
-    the card the island sinks on, the cards a raise takes with the short-of-a-suit rule (R12), a
-    swim's cost (R8) and the actions of a turn (R6)."""
-    printed = Rules(players=rules.players)
-    out = []
-    if rules.gauge != printed.gauge:
-        cards = [pretty(c) for c in reversed(rules.gauge)]  # bottom first, as the set-up stacks them
-        stack = (f"{cards[0]} at the bottom, then {', '.join(cards[1:-1])} and {cards[-1]} on top"
-                 if len(cards) > 2 else " under ".join(reversed(cards)))
-        out.append(f"Set-up, water gauge: stack these {len(cards)} cards face up, the lowest on top: {stack}. "
-                   f"The water starts at level {rank_of(rules.gauge[0])}.")
-        turns = len(floods_per_turn(rules.gauge))
-        out.append(f"The budget: this gauge lets the island take {rules.max_floods} floods, which is {turns} turns "
-                   f"and {turns * rules.actions_per_turn} actions for the team; take off by turn {turns}.")
-        if rules.gauge[-1] != printed.gauge[-1]:
-            out.append(f"End of the game: you lose when the water has to rise while the gauge shows its last "
-                       f"card, {pretty(rules.gauge[-1])} (not {pretty(printed.gauge[-1])}).")
-    if rules.cards_per_treasure != printed.cards_per_treasure:
-        n = rules.cards_per_treasure
-        out.append(f"Raise a treasure: discard {n} salvaged card{'s' if n != 1 else ''} of the King's suit. "
-                   f"Short of a suit: raise it with any {n + 1} salvaged cards.")
-    if rules.swim_cost != printed.swim_cost:
-        n = rules.swim_cost
-        out.append(f"Swim: costs {n} action{'s' if n != 1 else ''}"
-                   + (" (the Divers variant)." if n == 1 else "."))
-    if rules.actions_per_turn != printed.actions_per_turn:
-        out.append(f"Your turn: take up to {rules.actions_per_turn} actions.")
-    return out

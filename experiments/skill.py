@@ -16,17 +16,17 @@ import numpy as np
 import pandas as pd
 
 from experiments.runner import wilson_interval
-from policies.island_escape.registry import with_skill
-from policies.island_escape.runner import run_games
-from sim.island_escape import layout as L
-from sim.island_escape.rules import Rules
+from policies.game import game as game_named
 
 SKILLS = (0.0, 0.2, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 
-def _rate(rules: Rules, player: str, games: int, seed: int, threads: int | None) -> dict:
+WIN = 0  # the kernel's outcome code of a win (a game's causes list the win first)
+
+
+def _rate(game, rules, player: str, games: int, seed: int, threads: int | None) -> dict:
     start = time.perf_counter()
-    won = int((run_games(rules, player, games, seed=seed, threads=threads)[:, 0] == L.CAUSE_WIN).sum())
+    won = int((game.run_games(rules, player, games, seed=seed, threads=threads)[:, 0] == WIN).sum())
     seconds = time.perf_counter() - start
     lo, hi = wilson_interval(won, games)
     return {"wins": won, "games": games, "win_rate": won / games, "ci_low": lo, "ci_high": hi, "seconds": seconds}
@@ -49,20 +49,22 @@ def judge_sentence(df: pd.DataFrame, judged_games: int, judge: str) -> str:
             "used to judge (`island-escape calibrate --policy lookahead` judges with it, given the time).")
 
 
-def skill_curves(settings: list[tuple[str, str, Rules]], games: int, search_games: int, seed: int,
-                 threads: int | None = None, skills=SKILLS) -> pd.DataFrame:
+def skill_curves(settings: list[tuple[str, str, object]], games: int, search_games: int, seed: int,
+                 threads: int | None = None, skills=SKILLS, game=None) -> pd.DataFrame:
     """One row per (setting, player): `level` and `label` name the setting; `player` is
-    `skilled@S`, `lookahead` or `clairvoyant`; `skill` is S (NaN for the searches)."""
+    `skilled@S` (the game's skill policy), `lookahead` or `clairvoyant`; `skill` is S (NaN for
+    the searches). `game`: the lab's own game by default."""
+    game = game if game is not None else game_named()
     rows = []
     for level, label, rules in settings:
         base = {"level": level, "label": label, "players": rules.players}
         for skill in skills:
-            rows.append({**base, "player": with_skill("skilled", skill), "skill": skill,
-                         **_rate(rules, with_skill("skilled", skill), games, seed, threads)})
+            player = game.with_skill(game.skill_policy, skill)
+            rows.append({**base, "player": player, "skill": skill, **_rate(game, rules, player, games, seed, threads)})
         for search in ("lookahead", "clairvoyant"):
             if search_games:
                 rows.append({**base, "player": search, "skill": np.nan,
-                             **_rate(rules, search, search_games, seed, threads)})
+                             **_rate(game, rules, search, search_games, seed, threads)})
     return pd.DataFrame(rows)
 
 
@@ -143,13 +145,15 @@ def plot_skill(df: pd.DataFrame, bands: dict[str, tuple[float, float]], path: Pa
     return path
 
 
-def report_settings(recs: list[dict]) -> list[tuple[str, str, Rules]]:
+def report_settings(recs: list[dict], game=None) -> list[tuple[str, str, object]]:
     """The rulebook's rules for 2-4 players and every recommendation; a solo game is the
     two-player game (R5), so 1-player rows are folded into the 2-player ones."""
-    out: list[tuple[str, str, Rules]] = [("rulebook", f"rulebook {n}p", Rules(players=n)) for n in (2, 3, 4)]
+    game = game if game is not None else game_named()
+    out: list[tuple[str, str, object]] = [("rulebook", f"rulebook {n}p", game.rules(players=n))
+                                          for n in game.players if n >= 2]
     seen: set[str] = set()  # a level whose rules are the rulebook's still gets its own row
     for rec in recs:
-        rules = Rules(**{**rec["rules"], "players": max(2, rec["rules"]["players"])})
+        rules = game.rules(**{**rec["rules"], "players": max(2, rec["rules"]["players"])})
         if repr(rules.as_record()) in seen:
             continue
         seen.add(repr(rules.as_record()))
@@ -159,10 +163,10 @@ def report_settings(recs: list[dict]) -> list[tuple[str, str, Rules]]:
 
 def skill_section(recs: list[dict], bands: dict[str, tuple[float, float]], games: int, search_games: int,
                   seed: int, figures: Path, report_dir: Path, threads: int | None = None,
-                  judged_games: int = 0, judge: str = "expert") -> list[str]:
+                  judged_games: int = 0, judge: str = "expert", game=None) -> list[str]:
     """The report's "Who finds it easy" section (markdown lines) and its figure; `judged_games`:
     how many games the calibration played with the `judge`."""
-    df = skill_curves(report_settings(recs), games, search_games, seed, threads)
+    df = skill_curves(report_settings(recs, game), games, search_games, seed, threads, game=game)
     path = plot_skill(df, bands, figures / "skill_curves.png")
     shown = [s for s in SKILLS if s in (0.0, 0.4, 0.6, 0.8, 1.0)]
     lines = ["## Who finds it easy", "",

@@ -18,8 +18,7 @@ from experiments.calibrate import (
     AnchoredRung,
     likeness_bands,
 )
-from experiments.rulebook import changed_sentences
-from policies.island_escape.levels import ANCHOR_LEVELS
+from policies.island_escape.levels import ANCHOR_LEVELS, changed_sentences
 from policies.island_escape.levels import adjustment_key as gauge_key
 from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn
 

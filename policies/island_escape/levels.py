@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
-from sim.island_escape.rules import FULL_GAUGE, Rules, gauge_name, pretty
+from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn, gauge_name, pretty, rank_of
 
 ALL_GAUGE_CARDS = FULL_GAUGE + ("5D",)  # rank order, clubs before diamonds
 KNOBS = ("gauge", "cards", "divers")  # what a setting may change: the gauge, cards a treasure, Divers
@@ -195,3 +195,51 @@ def rules_text(record: dict) -> str:
     n = record["cards_per_treasure"]
     cards = f"{n} card{'s' if n != 1 else ''}"
     return f"{cards} a treasure, swim {record['swim_cost']}, gauge {gauge_name(record['gauge'])}"
+
+
+# --- the rulebook's words -----------------------------------------------------------------------
+
+def changed_sentences(rules: Rules) -> list[str]:
+    """The rulebook's sentences these rules change, rewritten for them (none for the printed
+    rules): the gauge of the set-up (R3) with the water's first level, the clock it gives (R14),
+    the card the island sinks on, the cards a raise takes with the short-of-a-suit rule (R12), a
+    swim's cost (R8) and the actions of a turn (R6)."""
+    printed = Rules(players=rules.players)
+    out = []
+    if rules.gauge != printed.gauge:
+        cards = [pretty(c) for c in reversed(rules.gauge)]  # bottom first, as the set-up stacks them
+        stack = (f"{cards[0]} at the bottom, then {', '.join(cards[1:-1])} and {cards[-1]} on top"
+                 if len(cards) > 2 else " under ".join(reversed(cards)))
+        out.append(f"Set-up, water gauge: stack these {len(cards)} cards face up, the lowest on top: {stack}. "
+                   f"The water starts at level {rank_of(rules.gauge[0])}.")
+        turns = len(floods_per_turn(rules.gauge))
+        out.append(f"The budget: this gauge lets the island take {rules.max_floods} floods, which is {turns} turns "
+                   f"and {turns * rules.actions_per_turn} actions for the team; take off by turn {turns}.")
+        if rules.gauge[-1] != printed.gauge[-1]:
+            out.append(f"End of the game: you lose when the water has to rise while the gauge shows its last "
+                       f"card, {pretty(rules.gauge[-1])} (not {pretty(printed.gauge[-1])}).")
+    if rules.cards_per_treasure != printed.cards_per_treasure:
+        n = rules.cards_per_treasure
+        out.append(f"Raise a treasure: discard {n} salvaged card{'s' if n != 1 else ''} of the King's suit. "
+                   f"Short of a suit: raise it with any {n + 1} salvaged cards.")
+    if rules.swim_cost != printed.swim_cost:
+        n = rules.swim_cost
+        out.append(f"Swim: costs {n} action{'s' if n != 1 else ''}"
+                   + (" (the Divers variant)." if n == 1 else "."))
+    if rules.actions_per_turn != printed.actions_per_turn:
+        out.append(f"Your turn: take up to {rules.actions_per_turn} actions.")
+    return out
+
+
+# --- the difficulty card (experiments/card.py) ------------------------------------------------------
+
+CARD_TITLE = "Island Escape - difficulty levels"
+CARD_GAUGE = ALL_GAUGE_CARDS  # the gauge drawn as cards, top first: the printed gauge's solid, 5♦ dashed
+CARD_SOLO_NOTE = "Playing alone: take two pawns and play as two players."  # R5
+CARD_EXTRA_NOTE = ("Dashed: 5♦ is not in the printed gauge; where it is marked, add it at the bottom. The island "
+                   "then sinks when the water must rise while 5♦ shows.")  # R14: the last card ends the game
+
+
+def card_face(code: str) -> tuple[str, bool]:
+    """A gauge card as the card prints it: its face ("A♣") and whether it is red."""
+    return pretty(code), code[-1] in ("D", "H")
