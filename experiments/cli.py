@@ -17,6 +17,8 @@ from pathlib import Path
 
 import click
 
+from experiments import MAX_SEED
+
 # numpy's OpenBLAS starts a worker thread per core when numpy is imported, and the worker spins
 # for a while before it sleeps: about 0.1 s of CPU taken from numba's threads on this 2-core
 # machine, in every command. The lab's only linear algebra (the small value fit of
@@ -25,7 +27,6 @@ import click
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 EXIT_BAD_INPUT = 2
-MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
 
 
 def fail(message: str) -> None:

@@ -103,3 +103,4 @@ def half_width(wins: int, n: int) -> float:
     """Half the width of a win rate's 95% Wilson interval: how well `n` games pin it down."""
     lo, hi = wilson_interval(wins, n)
     return (hi - lo) / 2
+

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from experiments import MAX_SEED
 from experiments.runner import half_width, wilson_interval
 from policies.game import DEFAULT_GAME, GAMES, Game, counted, game_of_rules
 from policies.game import game as game_named
@@ -141,7 +142,6 @@ def all_errors(data: dict, path: str) -> dict:
     return data
 
 
-MAX_SEED = 2**63 - 1  # the kernel keys its random streams by a signed 64-bit seed
 
 
 def _is_int(value: object) -> bool:

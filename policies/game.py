@@ -52,6 +52,7 @@ class RuleOption:
     kind: str  # "number" (a whole number), "text", "cards" (several words: a gauge), "level", "variants"
     help: str
     words: tuple[str, ...] = ()  # other words `compare` takes for it ("cards" for cards_per_treasure)
+    field: str = ""  # the Rules field it sets, where its name differs (actions -> actions_per_turn)
     choices: tuple[str, ...] = ()  # for "level" and "variants": the names it takes
 
 

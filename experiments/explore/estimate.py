@@ -29,9 +29,10 @@ from urllib.parse import urlencode
 
 import numpy as np
 
+from experiments import MAX_SEED
 from experiments.pages import PageError, clip, shorten
 from experiments.runner import summary_object, summary_of, wilson_interval
-from policies.game import DEFAULT_GAME, GAMES, Game, counted
+from policies.game import DEFAULT_GAME, GAMES, Game, counted, every_game
 from policies.game import game as game_named
 
 FIRST_GAMES = 2_000  # a run's first answer: a 95% interval of about +-2 points, in a few hundredths of a second
@@ -54,7 +55,6 @@ SKILLS = (0.0, 0.25, 0.5, 0.75, 1.0)  # the skill curve's points
 STORE_GAMES = 4_000_000  # games the store keeps over all its runs (4 bytes a game)
 ESTIMATE_PARAMETERS = ("game", "players", "difficulty", "cards_per_treasure", "gauge", "gauge_length", "swim_cost",
                        "actions", "variant", "policy", "skill", "games", "seed")
-MAX_SEED = 2**63 - 1
 
 
 def bands() -> dict[str, tuple[float, float]]:
@@ -218,10 +218,29 @@ class RunStore:
 
 # --- reading a setting ------------------------------------------------------------------------------
 
-INT_OPTIONS = ("players", "cards_per_treasure", "gauge_length", "swim_cost", "actions")
-# RuleError messages name a rule by its field; the parameters are simulate's option names
-_FIELD_NAMES = {"rules.actions_per_turn": "actions", "--gauge-length": "gauge_length", "--gauge": "gauge",
-                "gauge length": "gauge_length", "rules.": ""}
+def _option_names() -> dict[str, Any]:
+    """Every game's rule options by name (RuleOption): a page's parameters are their names."""
+    out: dict[str, Any] = {}
+    for g in every_game():
+        for option in g.options:
+            out.setdefault(option.name, option)
+    return out
+
+
+def _field_names() -> dict[str, str]:
+    """A rule's refusal names the rule by its flag, its Rules field or in words: each as the
+    parameter's name, longest first (--gauge-length before --gauge), then the bare `rules.` off."""
+    names = {}
+    for g in every_game():
+        for option in g.options:
+            for said in (option.flag, f"rules.{option.field or option.name}", option.name.replace("_", " ")):
+                if said != option.name:
+                    names[said] = option.name
+    return {**dict(sorted(names.items(), key=lambda kv: -len(kv[0]))), "rules.": ""}
+
+
+RULE_OPTION_NAMES = _option_names()
+_FIELD_NAMES = _field_names()
 
 
 def parameter_message(message: str, names=ESTIMATE_PARAMETERS) -> str:
@@ -276,22 +295,21 @@ def rule_options(game: Game, given: dict[str, Any], players: int | None) -> dict
     """`rules_from_options`' keywords from given rule options (None: not given), checked: an
     option of another game, a number that is no number or an impossible setting is a PageError
     naming the parameter."""
-    from experiments.cli import RULE_OPTIONS
-
     options: dict[str, Any] = {}
+    kinds = {o.name: o.kind for o in game.options}
     for name, value in given.items():
         if value is None or value == [] or value == ():
             continue
         option = "variants" if name == "variant" else name
-        if option not in RULE_OPTIONS:
+        if option not in RULE_OPTION_NAMES:
             raise PageError(f"{name}: not a rule option (the rule options: "
-                            f"{', '.join(n for n in RULE_OPTIONS if n != 'variants')}, variant)")
+                            f"{', '.join(n for n in RULE_OPTION_NAMES if n != 'variants')}, variant)")
         if option not in game.rule_options:
             takes = ", ".join("variant" if o == "variants" else o for o in game.rule_options if o != "players")
             raise PageError(f"{name}: not an option of {game.title} (it takes players, {takes})")
-        if option in INT_OPTIONS:
+        if kinds[option] == "number":
             value = any_whole(name, value)
-        elif option == "variants":  # which names are variants is the game's to say (its RuleError)
+        elif kinds[option] == "variants":  # which names are variants is the game's to say (its RuleError)
             value = tuple(value if isinstance(value, list | tuple) else [value])
             for v in value:
                 if not isinstance(v, str):
@@ -725,11 +743,10 @@ def sweep_toml(spec: Spec) -> str:
 def _flags(game: Game, rules) -> list[str]:
     import shlex
 
-    from experiments.cli import RULE_OPTIONS
-
+    flag = {o.name: o.flag for o in game.options}
     flags = ["--game", game.name] if game.name != DEFAULT_GAME else []
     for option, value in game.options_of(rules).items():
-        flags += [RULE_OPTIONS[option], shlex.quote(str(value))]
+        flags += [flag[option], shlex.quote(str(value))]
     return flags
 
 
@@ -741,20 +758,19 @@ def simulate_line(spec: Spec, side: Side, players: int) -> str:
 
 def compare_line(spec: Spec, players: int) -> str | None:
     """`island-escape compare` of the setting against its reference at one player count, when
-    the two share a player (compare plays one); None for a game compare does not play (it plays
-    the default game). Each side is written as simulate's options, which compare's rules text
-    takes, a gauge's cards joined by commas."""
-    from experiments.cli import RULE_OPTIONS
-
+    the two share a player (compare plays one); None where they do not. Each side is written as
+    simulate's options, which compare's rules text takes, a gauge's cards joined by commas."""
     game = spec.game
-    if game.name != DEFAULT_GAME or spec.setting.player != spec.reference.player:
+    if spec.setting.player != spec.reference.player:
         return None
+    flag = {o.name: o.flag for o in game.options}
 
     def words(side: Side) -> str:
         options = game.options_of(side.rules(game, players))
-        return " ".join(f"{RULE_OPTIONS[k]} {str(v).replace(' ', ',')}" for k, v in options.items())
+        return " ".join(f"{flag[k]} {str(v).replace(' ', ',')}" for k, v in options.items())
 
-    return (f'island-escape compare --a "{words(spec.setting)}" --b "{words(spec.reference)}" '
+    which = f"--game {game.name} " if game.name != DEFAULT_GAME else ""
+    return (f'island-escape compare {which}--a "{words(spec.setting)}" --b "{words(spec.reference)}" '
             f"--policy {spec.setting.player} --games {spec.target} --seed {spec.seed}")
 
 
@@ -762,7 +778,7 @@ def commands(spec: Spec) -> dict:
     simulate = [simulate_line(spec, spec.setting, n) for n in spec.counts]
     compare = [line for line in (compare_line(spec, n) for n in spec.counts) if line]
     if not compare:  # no compare command for this game or these players: the same games, side by side
-        compare = ["# compare plays Island Escape with one player: here the two sides' simulate commands, "
+        compare = ["# compare plays both sides with one player: here the two sides' simulate commands, "
                    "the same games each"]
         compare += [f"{simulate_line(spec, spec.setting, n)}\n{simulate_line(spec, spec.reference, n)}"
                     for n in spec.counts]

@@ -36,7 +36,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from experiments.cli import MAX_SEED
+from experiments import MAX_SEED
 from experiments.pages import (
     LOOPBACK_HOSTS,
     TOKEN_HEADER,

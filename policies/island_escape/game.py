@@ -5,25 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from policies.game import Game, RuleOption, counted
-from sim.island_escape.rules import VARIANTS
-
-
-def gauge_order_problem(cards) -> str | None:
-    """Why a gauge is not laid out in rank order, top first (None when it is): the water
-    rises down the gauge A♣ A♦ 2♣ 2♦ … 5♣ 5♦ (GAUGE_CARDS, R3), and a gauge is a run or any
-    subset of it in that order. Cards that are no gauge cards, or named twice, are left to
-    Rules' own checks, which say what is wrong with them."""
-    from sim.island_escape.rules import GAUGE_CARDS
-
-    cards = [str(c).upper() for c in cards]
-    known = [c for c in cards if c in GAUGE_CARDS]
-    if len(set(known)) != len(known):
-        return None
-    ordered = sorted(known, key=GAUGE_CARDS.index)
-    if known == ordered:
-        return None
-    return (f"the cards must go in rank order, top first ({' '.join(GAUGE_CARDS)}, or any of them in that "
-            f"order), not {' '.join(cards)}; in rank order: {' '.join(ordered)}")
+from sim.island_escape.rules import VARIANTS, gauge_order_problem
 
 
 class IslandEscape(Game):
@@ -38,7 +20,8 @@ class IslandEscape(Game):
         RuleOption("gauge_length", "--gauge-length", "number",
                    "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom."),
         RuleOption("swim_cost", "--swim-cost", "number", "Actions a swim costs.  [default: 2]", words=("swim",)),
-        RuleOption("actions", "--actions", "number", "Actions per turn.  [default: 4]", words=("actions_per_turn",)),
+        RuleOption("actions", "--actions", "number", "Actions per turn.  [default: 4]", words=("actions_per_turn",),
+                   field="actions_per_turn"),
         RuleOption("variants", "--variant", "variants", "A named variant (repeatable); explicit options override it.",
                    words=("variant",), choices=tuple(VARIANTS[1:])),
     )

@@ -23,14 +23,13 @@ from pathlib import Path
 import numpy as np
 
 from policies.game import counted
-from policies.island_escape.game import gauge_order_problem
 from policies.island_escape.runner import card_code
 from sim.island_escape import layout as L
 from sim.island_escape.engine import DOWN, Action, Game, PileSource
 from sim.island_escape.kernel import deal_layout, shuffle_piles
 from sim.island_escape.narrative import Narrator, ending_text
 from sim.island_escape.records import Record, layout_grid, write_record
-from sim.island_escape.rules import DIRECTIONS, SUIT_SYMBOL, RuleError, Rules, pretty, step
+from sim.island_escape.rules import DIRECTIONS, SUIT_SYMBOL, RuleError, Rules, gauge_order_problem, pretty, step
 
 Place = tuple[int, int]
 BOT_POLICIES = ("expert", "greedy", "novice", "lookahead")  # who plays the people's game too

@@ -194,3 +194,19 @@ def floods_per_turn(gauge: tuple[str, ...] | list[str]) -> list[int]:
                     return out
                 level_index += 1
         out.append(done)
+
+
+def gauge_order_problem(cards) -> str | None:
+    """Why a gauge is not laid out in rank order, top first (None when it is): the water
+    rises down the gauge A♣ A♦ 2♣ 2♦ … 5♣ 5♦ (GAUGE_CARDS, R3), and a gauge is a run or any
+    subset of it in that order. Cards that are no gauge cards, or named twice, are left to
+    Rules' own checks, which say what is wrong with them."""
+    cards = [str(c).upper() for c in cards]
+    known = [c for c in cards if c in GAUGE_CARDS]
+    if len(set(known)) != len(known):
+        return None
+    ordered = sorted(known, key=GAUGE_CARDS.index)
+    if known == ordered:
+        return None
+    return (f"the cards must go in rank order, top first ({' '.join(GAUGE_CARDS)}, or any of them in that "
+            f"order), not {' '.join(cards)}; in rank order: {' '.join(ordered)}")
