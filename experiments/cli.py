@@ -132,15 +132,6 @@ def _replay_pictures(game, record, path: str, png_dir: str, gif: str | None, man
     click.echo(f"{path}: {len(pictures)} pictures in {folder}{also}", err=as_json)
 
 
-def _rules_from_options(players, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants):
-    """The default game's rules from `simulate`'s rule options (its RuleError for a bad one)."""
-    from policies.game import game
-
-    return game().rules_from_options(players=players, cards_per_treasure=cards_per_treasure, gauge=gauge,
-                                     gauge_length=gauge_length, swim_cost=swim_cost, actions=actions,
-                                     variants=variants)
-
-
 COMPILE_NOTICE_AFTER = 1.0  # seconds: loading a cached kernel takes less, compiling takes ~20-60 s
 
 
@@ -1086,14 +1077,9 @@ def report_cmd(study, report_dir, threads):
 @click.option("--holdout-seed", type=click.IntRange(min=0, max=MAX_SEED), default=2000, show_default=True,
               help="Held-out seed (must differ from --seed).")
 @click.option("--sampler", type=click.Choice(["auto", "optuna", "random"]), default="auto", show_default=True)
-@click.option("--players", type=int)
-@click.option("--cards-per-treasure", type=int)
-@click.option("--gauge-length", type=int)
-@click.option("--swim-cost", type=int)
-@click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]))
+@rule_options
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the result (weights, pp, rates) as JSON.")
-def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, sampler, players, cards_per_treasure,
-             gauge_length, swim_cost, variants, out):
+def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, sampler, out, **setting):
     """Tune POLICY's weights (pp) on training seeds; report the win rate on held-out seeds."""
     from pathlib import Path
 
@@ -1108,8 +1094,7 @@ def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, samp
         fail(str(exc))
     if seed == holdout_seed:
         fail("--holdout-seed must differ from --seed")
-    rules = _game_rules(game, {"players": players, "cards_per_treasure": cards_per_treasure,
-                               "gauge_length": gauge_length, "swim_cost": swim_cost, "variants": variants})
+    rules = _game_rules(game, setting)
     try:
         result = tune(game, policy, rules, trials, games, holdout, seed, holdout_seed, sampler,
                       echo=lambda line: click.echo(line, err=True))
@@ -1151,24 +1136,17 @@ def bench_cmd(games, engine_games, quick, out):
 @cli.command("play")
 @click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
               help="Which game (a game with a play page).")
-@click.option("--players", type=int, help="Players 1-4 (solo plays two pawns).  [default: 2]")
 @click.option("--level", type=click.Choice(["easy", "normal", "hard"]),
               help="Rules of this level from the difficulty report, the levels to print (pre-selected on the "
                    "start page).")
-@click.option("--cards-per-treasure", type=int, help="Salvaged cards a raise needs, 1-5.")
-@click.option("--gauge", help='Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".')
-@click.option("--gauge-length", type=int, help="The rulebook gauge shortened to L cards (10: 5D added).")
-@click.option("--swim-cost", type=int, help="Actions a swim costs.")
-@click.option("--actions", type=int, help="Actions per turn.")
-@click.option("--variant", "variants", multiple=True, type=click.Choice(["divers", "short"]), help="A named variant.")
+@rule_options
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED),
               help="The island and flood order: kernel game 0 of this seed (it spoils the surprise).")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False), default="playtests", show_default=True,
               help="Where finished games are saved as records.")
 @click.option("--port", type=click.IntRange(min=1, max=65535), default=8765, show_default=True)
 @click.option("--no-browser", is_flag=True, help="Print the address instead of opening a browser.")
-def play_cmd(game_kind, players, level, cards_per_treasure, gauge, gauge_length, swim_cost, actions, variants, seed,
-             records_dir, port, no_browser):
+def play_cmd(game_kind, level, seed, records_dir, port, no_browser, **setting):
     """Play a game in the browser, one to four people around one screen.
 
     Serves a page on 127.0.0.1: the island, every legal action to click, the floods one by one,
@@ -1193,8 +1171,7 @@ def play_cmd(game_kind, players, level, cards_per_treasure, gauge, gauge_length,
         from experiments.play.server import create_app
     except ImportError as exc:
         fail(f"play needs the 'play' extra ({exc.name} is missing): pip install -e '.[play]'")
-    given = {"players": players, "cards_per_treasure": cards_per_treasure, "gauge": gauge,
-             "gauge_length": gauge_length, "swim_cost": swim_cost, "actions": actions, "variants": variants}
+    given = setting
     chose_rules = any(value not in (None, ()) for key, value in given.items() if key != "players")
     if level and chose_rules:
         fail("give --level or rule options, not both")
