@@ -29,12 +29,12 @@ from sim.forbidden_island.convert import (
     state_of,
     treasure_pile_order,
 )
-from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, Game, Setup, Shuffler, deal
+from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, ForbiddenIslandEngine, Setup, Shuffler, deal
 from sim.forbidden_island.rules import DIFFICULTIES, PLACES, ROLES, TILE_CODES, TREASURES, Rules
 from sim.streams import seed_streams
 
 
-def engine_snapshot(game: Game) -> dict:
+def engine_snapshot(game: ForbiddenIslandEngine) -> dict:
     """The engine's whole state in comparable plain values (places as kernel indices)."""
     index = {pl: i for i, pl in enumerate(PLACES)}
     return {
@@ -93,7 +93,7 @@ class Mismatch(AssertionError):
 class Lockstep:
     """One game played by the kernel and the engine together."""
 
-    def __init__(self, rules: Rules, setup: Setup | None, kernel_seed: int, game: Game | None = None):
+    def __init__(self, rules: Rules, setup: Setup | None, kernel_seed: int, game: ForbiddenIslandEngine | None = None):
         """From a Setup (the kernel plays F3 and the engine follows), or from an engine `game` in
         any state (the kernel starts from convert.state_of)."""
         self.rules = rules
@@ -106,7 +106,7 @@ class Lockstep:
             setup_into(self.s, setup)
             K.set_up(self.s, self.p, self.rng)
             script = [("treasure", treasure_pile_order(self.s))] if self.s[L.N_TSHUFFLES] else []
-            game = Game(rules, setup, Shuffler(seed=10**9, script=script))
+            game = ForbiddenIslandEngine(rules, setup, Shuffler(seed=10**9, script=script))
         else:
             self.s = state_of(game)
             game.shuffler = Shuffler(seed=10**9)
@@ -160,7 +160,7 @@ def by_kind_choice(codes: list[int], rng: random.Random) -> int:
 
 def play_lockstep(rules: Rules, setup: Setup | None, kernel_seed: int, choice_seed: int,
                   seen: Counter | None = None, scout=None, limit: int = 5000,
-                  game: Game | None = None, freedoms: Counter | None = None) -> Lockstep:
+                  game: ForbiddenIslandEngine | None = None, freedoms: Counter | None = None) -> Lockstep:
     """Play one game to its end in lockstep; raises Mismatch at the first difference.
 
     The choices are random by kind (`by_kind_choice`) or, given `scout(engine game, rng) ->
@@ -188,10 +188,10 @@ def play_lockstep(rules: Rules, setup: Setup | None, kernel_seed: int, choice_se
     return game
 
 
-def late_game(rules: Rules, setup: Setup, mark: int) -> Game:
+def late_game(rules: Rules, setup: Setup, mark: int) -> ForbiddenIslandEngine:
     """A dealt game moved on to its end stage: all four treasures captured and the meter at
     `mark`, so that lift-offs (F13) and the water's loss (F14) come within reach of the scout."""
-    game = Game(rules, setup)
+    game = ForbiddenIslandEngine(rules, setup)
     game.captured = list(TREASURES)
     game.mark = mark
     return game

@@ -339,20 +339,8 @@ def can_lift_off(s, p):
 
 
 @njit(cache=True)
-def top_layer_mask(s):
-    """Tile mask of the flood pile's top layer: the cards drawn next, in an unknown order."""
-    s = borrowed(s)
-    m = np.int64(0)
-    if s[FLAYERS_N] == 0:
-        return m
-    for i in range(s[FLAYER + s[FLAYERS_N] - 1], s[FPILE_N]):
-        m |= np.int64(1) << s[FPILE + i]
-    return m
-
-
-@njit(cache=True)
 def decider(s, a):
-    """The seat that takes decision `a` (engine.Game.decider)."""
+    """The seat that takes decision `a` (engine.ForbiddenIslandEngine.decider)."""
     s = borrowed(s)
     if a < A_DISCARD:
         return s[CUR]
@@ -555,7 +543,7 @@ def deal(s, p, rng):
 
 @njit(cache=True)
 def set_up(s, p, rng):
-    """engine.Game.__post_init__ and _set_up (F1, F3) from the island, roles and decks in `s`:
+    """engine.ForbiddenIslandEngine.__post_init__ and _set_up (F1, F3) from the island, roles and decks in `s`:
     pawns on their start tiles, six floods, two cards each with Waters Rise! set aside and
     shuffled back."""
     s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
