@@ -7,43 +7,52 @@ Shared by `sim/island_escape/kernel.py` and the policies in `policies/`, which m
 import numpy as np
 from numba import njit
 
+from sim.fields import Layout
 from sim.intrinsics import extract_bits, kth_set_bit, popcount  # noqa: F401  (the kernel's vocabulary)
 from sim.streams import GOLDEN, rand_below, rand_normal, rand_unit, seed_streams  # noqa: F401
 
-# --- state offsets -------------------------------------------------------------------------------
-CARD = 0  # 25: card id per place, -1 for sea
-TSTATE = 25  # 25: 0 face down, 1 dry, 2 flooded, 3 sea
-PAWN = 50  # 4: place of each pawn, -1 for a seat without one (the legal-action mask reads all four)
-HAND = 54  # 4: salvage of each pawn as a bit mask of land cards (bit = card id - 4)
-RAISED = 58  # bit mask of raised suits
-GAUGE_TOP = 59  # index of the top gauge card in p[P_GRANK:]
-COLP = 60  # 5: column pile of this pass, in draw order
-ROWP = 65  # 5: row pile of this pass
-PILE_POS = 70  # floods drawn in this pass
-TURN = 71  # turns begun
-CUR = 72  # pawn whose turn it is
-ACTS = 73  # actions left this turn
-FLOODS = 74  # floods resolved
-OUTCOME = 75  # -1 while running, else a CAUSE_* code
-ISLAND_LAND = 76  # bit mask of land cards still on the island (any state but sea)
-TILES = 77  # place mask of tiles (not sea)
-KINGPOS = 78  # 4: place of each King, -1 once it is off the island
-RAISE_TURN = 82  # 4: turn each suit was raised, -1 if not
-COUNT = 86  # 8: actions used by kind (move swim shore salvage give raise takeoff) and unused
-SUNK = 94  # tiles sunk by floods
-LOSS_PLACE = 95  # place whose sinking ended the game, -1
-PASSES = 96
-RAISE_SEQ = 97  # suits in the order raised, as base-5 digits (suit + 1), oldest first
+# --- state offsets (declared in order: each field starts where the one before ends) -----------------
+STATE = Layout("Island Escape state")
+CARD = STATE.field("CARD", 25)  # card id per place, -1 for sea
+TSTATE = STATE.field("TSTATE", 25)  # 0 face down, 1 dry, 2 flooded, 3 sea
+PAWN = STATE.field("PAWN", 4)  # place of each pawn, -1 for a seat without one (the legal-action mask reads all four)
+HAND = STATE.field("HAND", 4)  # salvage of each pawn as a bit mask of land cards (bit = card id - 4)
+RAISED = STATE.field("RAISED")  # bit mask of raised suits
+GAUGE_TOP = STATE.field("GAUGE_TOP")  # index of the top gauge card in p[P_GRANK:]
+COLP = STATE.field("COLP", 5)  # column pile of this pass, in draw order
+ROWP = STATE.field("ROWP", 5)  # row pile of this pass
+PILE_POS = STATE.field("PILE_POS")  # floods drawn in this pass
+TURN = STATE.field("TURN")  # turns begun
+CUR = STATE.field("CUR")  # pawn whose turn it is
+ACTS = STATE.field("ACTS")  # actions left this turn
+FLOODS = STATE.field("FLOODS")  # floods resolved
+OUTCOME = STATE.field("OUTCOME")  # -1 while running, else a CAUSE_* code
+ISLAND_LAND = STATE.field("ISLAND_LAND")  # bit mask of land cards still on the island (any state but sea)
+TILES = STATE.field("TILES")  # place mask of tiles (not sea)
+KINGPOS = STATE.field("KINGPOS", 4)  # place of each King, -1 once it is off the island
+RAISE_TURN = STATE.field("RAISE_TURN", 4)  # turn each suit was raised, -1 if not
+COUNT = STATE.field("COUNT", 8)  # actions used by kind (move swim shore salvage give raise takeoff) and unused
+SUNK = STATE.field("SUNK")  # tiles sunk by floods
+LOSS_PLACE = STATE.field("LOSS_PLACE")  # place whose sinking ended the game, -1
+PASSES = STATE.field("PASSES")
+RAISE_SEQ = STATE.field("RAISE_SEQ")  # suits in the order raised, as base-5 digits (suit + 1), oldest first
 # Two place masks kept in step with TSTATE and CARD by the kernel's step functions, so that the
 # legal-action mask reads a few words instead of three state entries per neighbour:
-FLOODED_AT = 98  # places whose tile is flooded (TSTATE == FLOODED)
-FACE_UP_LAND = 99  # places whose tile is face up (dry or flooded) and holds a land card: R10's salvage
-NSTATE = 100
+FLOODED_AT = STATE.field("FLOODED_AT")  # places whose tile is flooded (TSTATE == FLOODED)
+# places whose tile is face up (dry or flooded) and holds a land card: R10's salvage
+FACE_UP_LAND = STATE.field("FACE_UP_LAND")
+NSTATE = STATE.size
 
 # --- parameters ----------------------------------------------------------------------------------
-P_PLAYERS, P_PAWNS, P_CPT, P_SWIM, P_ACTIONS, P_GLEN = 0, 1, 2, 3, 4, 5
-P_GRANK = 6  # 10: rank of each gauge card, top first
-NPARAMS = 16
+PARAMS = Layout("Island Escape parameters")
+P_PLAYERS = PARAMS.field("P_PLAYERS")
+P_PAWNS = PARAMS.field("P_PAWNS")
+P_CPT = PARAMS.field("P_CPT")
+P_SWIM = PARAMS.field("P_SWIM")
+P_ACTIONS = PARAMS.field("P_ACTIONS")
+P_GLEN = PARAMS.field("P_GLEN")
+P_GRANK = PARAMS.field("P_GRANK", 10)  # rank of each gauge card, top first
+NPARAMS = PARAMS.size
 MAX_GAUGE = 10
 
 # --- tile states, outcomes -----------------------------------------------------------------------
