@@ -33,6 +33,8 @@ from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, ForbiddenIslandEn
 from sim.forbidden_island.rules import DIFFICULTIES, PLACES, ROLES, TILE_CODES, TREASURES, Rules
 from sim.streams import seed_streams
 
+NO_LOG = np.zeros(1, dtype=np.int32)  # the log the shared `apply_action` is given when nothing is logged (nlog -1)
+
 
 def engine_snapshot(game: ForbiddenIslandEngine) -> dict:
     """The engine's whole state in comparable plain values (places as kernel indices)."""
@@ -135,7 +137,7 @@ class Lockstep:
     def step(self, code: int) -> None:
         s = self.s
         tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
-        K.apply_action(s, self.p, code, self.rng)
+        K.apply_action(s, self.p, code, self.rng, NO_LOG, -1)
         if s[L.N_FSHUFFLES] > fshuffles:  # the engine shuffles the flood deck first (F6, then F7)
             self.game.shuffler.script.append(("flood", flood_top_layer_order(s)))
         if s[L.N_TSHUFFLES] > tshuffles:
@@ -251,7 +253,7 @@ def decision_states(count: int, seed: int) -> list[tuple]:
         while (n := K.legal_actions(s, p, acts)) > 0 and len(out) < count:
             if n > 1 and K.phase(s, p) in (L.PH_ACTIONS, L.PH_DISCARD, L.PH_SWIM) and gen.random() < 0.1:
                 out.append((s.copy(), p, rng.copy()))
-            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
+            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng, NO_LOG, -1)
         game += 1
     return out
 
@@ -320,6 +322,6 @@ def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | 
                 code = int(acts[0])
                 seen += actions
                 departed += actions and code != want
-            K.apply_action(s, p, code, rng)
+            K.apply_action(s, p, code, rng, NO_LOG, -1)
         game += 1
     return departed / seen

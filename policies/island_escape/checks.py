@@ -36,7 +36,7 @@ from policies.island_escape.registry import policy_id
 from policies.island_escape.runner import rules_to_params
 from sim.island_escape import layout as L
 from sim.island_escape.engine import Action, IslandEscapeEngine
-from sim.island_escape.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
+from sim.island_escape.kernel import apply_turn_action, begin_turn, deal_game, floods_due, legal_actions, legal_mask
 from sim.island_escape.rules import DIRECTIONS, FULL_GAUGE, ISLAND_CARDS, SUITS, Rules, is_king, rank_of, step, suit_of
 
 DIRS = list(DIRECTIONS)  # up, down, left, right: the kernel's direction order too
@@ -130,6 +130,7 @@ def to_kernel(game: IslandEscapeEngine) -> np.ndarray:
     s[L.SUNK] = len(game.box) + len(game.set_aside) + (game.outcome == "helicopter")
     s[L.PASSES] = game.passes
     s[L.LOSS_PLACE] = -1
+    s[L.ESCAPE_FROM] = -1  # the engine's state lies between decisions, no escape pending
     if game.outcome in ("treasure", "helicopter", "drowned"):
         s[L.LOSS_PLACE] = index(next(e.at for e in reversed(game.events) if e.kind == "sink"))
     return s
@@ -183,11 +184,20 @@ def names(mask: int) -> list[str]:
 
 
 def kernel_legal(s: np.ndarray, p: np.ndarray) -> int:
-    return int(legal_actions(s, p))
+    """The legal actions of the shared entry point (sim/kernel_api.py) as a mask, checked against
+    the mask the play loop reads."""
+    if s[L.OUTCOME] >= 0:  # a finished game offers no decision at all there
+        return int(legal_mask(s, p))
+    out = np.zeros(L.N_DECISIONS, dtype=np.int64)
+    n = legal_actions(s, p, out)
+    mask = sum(1 << int(a) for a in out[:n])
+    assert mask == int(legal_mask(s, p)), "legal_actions and legal_mask differ"
+    return mask
 
 
 def kernel_apply(s: np.ndarray, p: np.ndarray, a: int) -> None:
-    apply_action(s, p, a, np.zeros((1, 4), dtype=np.int32), -1)
+    """One action of the current pawn, its flood phase left to `kernel_flood`."""
+    apply_turn_action(s, p, a, np.zeros((1, 4), dtype=np.int32), -1)
 
 
 def kernel_flood(s: np.ndarray, p: np.ndarray) -> None:
@@ -376,15 +386,15 @@ def kernel_decisions(s: np.ndarray, p: np.ndarray, rng: np.ndarray, seed: int, g
     """
     opts = np.zeros(8, dtype=np.int64)
     log = np.zeros((1, 4), dtype=np.int32)
-    init_game(s, p, rng, seed, game)
+    deal_game(s, p, rng, seed, game)
     while s[L.OUTCOME] < 0:
         begin_turn(s, p)
         while s[L.ACTS] > 0:
-            legal = legal_actions(s, p)
+            legal = legal_mask(s, p)
             yield legal
             a = choose(legal)
             assert (legal >> a) & 1
-            apply_action(s, p, a, log, -1)
+            apply_turn_action(s, p, a, log, -1)
             if s[L.OUTCOME] >= 0:
                 break
         if s[L.OUTCOME] >= 0:

@@ -41,6 +41,11 @@ RAISE_SEQ = STATE.field("RAISE_SEQ")  # suits in the order raised, as base-5 dig
 FLOODED_AT = STATE.field("FLOODED_AT")  # places whose tile is flooded (TSTATE == FLOODED)
 # places whose tile is face up (dry or flooded) and holds a land card: R10's salvage
 FACE_UP_LAND = STATE.field("FACE_UP_LAND")
+# Where the shared entry points (sim/kernel_api.py) are inside a flood phase, which the play loop
+# keeps in its own variables instead:
+FLOODS_LEFT = STATE.field("FLOODS_LEFT")  # floods still to draw in this flood phase
+ESCAPE_FROM = STATE.field("ESCAPE_FROM")  # the sunk place whose pawns must still escape (R15), -1 for none
+ESCAPE_CARD = STATE.field("ESCAPE_CARD")  # the card that place held, for the checks after the escapes
 NSTATE = STATE.size
 
 # --- parameters ----------------------------------------------------------------------------------
@@ -74,6 +79,10 @@ A_RAISE = 33
 A_TAKEOFF = 34
 A_END = 35  # pass the rest of the turn
 N_ACTIONS = 36
+# The shared entry points' decisions (sim/kernel_api.py) add the R15 escapes, which the play loop
+# asks of a policy apart: escape to place (the pawn to escape is the lowest on the sunk place).
+A_ESCAPE = N_ACTIONS  # + place
+N_DECISIONS = A_ESCAPE + 25
 # Neighbour tables: NEIGHBOUR[place, d] is the place one step in direction d (or -1 off the
 # island), NEIGHBOUR2 two steps, ESCAPE_TO[place, k] the k-th place in the default escape order.
 def _table(dcs, drs, times):

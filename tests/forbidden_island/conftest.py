@@ -50,7 +50,7 @@ def kernel_shadow(request, monkeypatch):
         s = state_of(game)
         same_legal(game, s, p, f"before {action}")
         tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
-        K.apply_action(s, p, encode(action), rng)
+        K.play_action(s, p, encode(action), rng)
         result = original(game, action)
         got, want = kernel_snapshot(s, p), engine_snapshot(game)
         for pile, counter in (("treasure_pile", L.N_TSHUFFLES), ("flood_pile", L.N_FSHUFFLES)):
