@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.island_escape.engine import SEA, Action, Game, PileSource, deal
+from sim.island_escape.engine import SEA, Action, IslandEscapeEngine, PileSource, deal
 from sim.island_escape.records import parse_record, replay, result_json
 from sim.island_escape.rules import Rules
 
@@ -10,30 +10,30 @@ Place = tuple[int, int]
 
 
 def make_game(rules: Rules | None = None, named: dict[Place, str] | None = None,
-              floods: list[Place] | tuple = (), seed: int = 0) -> Game:
+              floods: list[Place] | tuple = (), seed: int = 0) -> IslandEscapeEngine:
     """A game with the given named cards (the rest dealt from `seed`) and scripted floods."""
-    return Game(rules or Rules(), deal(seed, named), PileSource(seed, floods))
+    return IslandEscapeEngine(rules or Rules(), deal(seed, named), PileSource(seed, floods))
 
 
-def sink(game: Game, *places: Place) -> None:
+def sink(game: IslandEscapeEngine, *places: Place) -> None:
     """Turn places into sea by hand (card gone), to build a situation."""
     for place in places:
         game.board[place].card = None
         game.board[place].state = SEA
 
 
-def set_state(game: Game, state: str, *places: Place) -> None:
+def set_state(game: IslandEscapeEngine, state: str, *places: Place) -> None:
     for place in places:
         game.board[place].state = state
 
 
-def act(game: Game, *entries: str) -> None:
+def act(game: IslandEscapeEngine, *entries: str) -> None:
     """Apply record entries as actions of the current pawn."""
     for entry in entries:
         game.apply(Action.parse(entry))
 
 
-def check(game: Game, entry: str) -> str | None:
+def check(game: IslandEscapeEngine, entry: str) -> str | None:
     """Why an entry is illegal now (None when legal)."""
     return game.check(Action.parse(entry))
 
@@ -45,7 +45,7 @@ def record(**fields) -> dict:
     return data
 
 
-def play(data: dict) -> Game:
+def play(data: dict) -> IslandEscapeEngine:
     """Parse and replay a record dict."""
     return replay(parse_record(data))
 
@@ -63,7 +63,7 @@ def grid(named: dict[Place, str]) -> list[list[str]]:
     return rows
 
 
-def kinds(game: Game, kind: str) -> list:
+def kinds(game: IslandEscapeEngine, kind: str) -> list:
     """The events of one kind, as record dicts."""
     return [e.as_record() for e in game.events if e.kind == kind]
 

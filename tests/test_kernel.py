@@ -16,7 +16,7 @@ import pytest
 from policies.island_escape.checks import shadow
 from policies.island_escape.runner import export_games, run_games, simulate
 from sim.island_escape import layout as L
-from sim.island_escape.engine import Game
+from sim.island_escape.engine import IslandEscapeEngine
 from sim.island_escape.records import parse_record, replay, result_json
 from sim.island_escape.rules import Rules, gauge_of_length
 
@@ -85,7 +85,7 @@ def test_rare_events_replay_identically_in_the_engine():
     gauge card (R14, R18) - each dozens of times, each game replayed under the kernel's shadow."""
     counts = dict.fromkeys(("short raise", "escape", "drowned", "cut_off", "water", "cards"), 0)
     short_legal = 0
-    real_legal = Game.legal_actions
+    real_legal = IslandEscapeEngine.legal_actions
 
     def counting(game):
         nonlocal short_legal
@@ -95,7 +95,7 @@ def test_rare_events_replay_identically_in_the_engine():
         return legal
 
     with shadow() as seen:
-        Game.legal_actions = counting
+        IslandEscapeEngine.legal_actions = counting
         try:
             for k, rules in enumerate(RARE):
                 for record, final in export_games(rules, "greedy", 40 + k, range(600)):
@@ -107,7 +107,7 @@ def test_rare_events_replay_identically_in_the_engine():
                     need = rules.cards_per_treasure
                     counts["short raise"] += sum(e.startswith("raise") and len(e.split()) == need + 2 for e in entries)
         finally:
-            Game.legal_actions = real_legal
+            IslandEscapeEngine.legal_actions = real_legal
     for event in ("short raise", "escape", "drowned", "cut_off", "water", "cards"):
         assert counts[event] >= 24, counts
     assert short_legal >= 24 and seen.masks > 20_000

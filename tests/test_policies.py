@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from experiments.runner import wilson_interval
+from policies.gen_dispatch import GAMES, dispatch_path, entries_path, registry, render, render_entries
 from policies.island_escape import lookahead
-from policies.island_escape.gen_dispatch import DISPATCH, ENTRIES, render, render_entries
 from policies.island_escape.registry import POLICIES, UNFAIR, describe, policy_id
 from policies.island_escape.runner import export_records, run_games
 from sim.island_escape import layout as L
@@ -24,11 +24,31 @@ from sim.island_escape.rules import Rules
 # --- registry and dispatch ------------------------------------------------------------------------
 
 
-def test_dispatch_is_generated_from_the_registry():
-    """Adding a policy is one module plus one registry line; then `python -m
-    policies.island_escape.gen_dispatch` rewrites dispatch.py and entries.py. This fails while they are out of date."""
-    assert DISPATCH.read_text() == render(), "run: python -m policies.island_escape.gen_dispatch"
-    assert ENTRIES.read_text() == render_entries(), "run: python -m policies.island_escape.gen_dispatch"
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_dispatch_is_generated_from_the_registry(game):
+    """Adding a policy is one module plus one registry line; then `python -m policies.gen_dispatch`
+    rewrites every game's dispatch.py and entries.py. This fails while they are out of date."""
+    assert dispatch_path(game).read_text() == render(game), f"run: python -m policies.gen_dispatch {game}"
+    assert entries_path(game).read_text() == render_entries(game), f"run: python -m policies.gen_dispatch {game}"
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_generated_entries_follow_a_changed_registry(game):
+    """A policy added to the registry gets its entry functions and a line in every table."""
+    policies = {**registry(game), "newcomer": (99, "newcomer")}
+    assert "99: 'newcomer'," in render(game, policies)
+    text = render_entries(game, policies)
+    key = "99" if GAMES[game].by == "id" else '"newcomer"'
+    for _, prefix in GAMES[game].tables:
+        assert f"def {prefix}_newcomer(" in text and f"    {key}: {prefix}_newcomer,\n" in text
+    assert text.count("_newcomer(") == len(GAMES[game].tables)
+
+
+def test_every_game_with_a_registry_has_its_dispatch_generated():
+    import policies
+
+    games = {p.parent.name for p in Path(policies.__file__).parent.glob("*/registry.py")}
+    assert games == set(GAMES)
 
 
 # In a fresh process with an empty numba cache: play idle games, then list every other policy whose

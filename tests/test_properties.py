@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.island_escape.engine import SEA, Action, Game, IllegalAction, new_game
+from sim.island_escape.engine import SEA, Action, IllegalAction, IslandEscapeEngine, new_game
 from sim.island_escape.rules import DIRECTIONS, GAUGE_CARDS, ISLAND_CARDS, SUITS, Rules, floods_per_turn, step, suit_of
 
 OUTCOMES = {"win", "treasure", "helicopter", "drowned", "water", "cut_off", "cards"}
@@ -27,7 +27,7 @@ rules_strategy = st.builds(
 )
 
 
-def check_invariants(game: Game, gauge_before: list[str]) -> None:
+def check_invariants(game: IslandEscapeEngine, gauge_before: list[str]) -> None:
     # The 24 island cards are all somewhere, each exactly once.
     assert Counter(game.all_cards()) == Counter(ISLAND_CARDS)
     # No pawn on sea, except one left on the place whose sinking ended the game (decision (a)).
@@ -48,7 +48,7 @@ def check_invariants(game: Game, gauge_before: list[str]) -> None:
     assert len(floods) == game.floods
 
 
-def every_action(game: Game) -> list[Action]:
+def every_action(game: IslandEscapeEngine) -> list[Action]:
     """Every action a record could name for the current pawn, legal or not: moves and swims in
     the four directions, shore-ups and salvages of all 25 places, gives of each card and of each
     suit to each pawn, raises with every choice of cards_per_treasure or one more cards from a
@@ -69,11 +69,11 @@ def every_action(game: Game) -> list[Action]:
     return out
 
 
-def snapshot(game: Game) -> tuple:
+def snapshot(game: IslandEscapeEngine) -> tuple:
     return (repr(game.final_state()), game.actions_left, len(game.events), game.outcome, game.floods)
 
 
-def check_decision(game: Game, rng: random.Random) -> list[Action]:
+def check_decision(game: IslandEscapeEngine, rng: random.Random) -> list[Action]:
     """At one decision: `legal_actions` leaves out no kind of legal action (a legal give or raise
     means a give to that pawn or a raise is offered), and an illegal action is refused without
     changing anything. Returns every action `check` accepts."""
@@ -97,7 +97,8 @@ def check_decision(game: Game, rng: random.Random) -> list[Action]:
     return accepted
 
 
-def check_effect(game: Game, action: Action, me: int, here: tuple[int, int], left: int, card: str | None) -> None:
+def check_effect(game: IslandEscapeEngine, action: Action, me: int, here: tuple[int, int], left: int,
+                 card: str | None) -> None:
     """What the action did, from the rules (R7-R12), not from `check`."""
     cost = game.rules.swim_cost if action.kind == "swim" else 1
     if action.kind == "takeoff":

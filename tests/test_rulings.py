@@ -1,6 +1,6 @@
 """One or more focused tests for every ruling R1-R19 (../shared/rules/RULINGS.md).
 
-Situations are built either as small records (RECORD-FORMAT.md) or by setting up a `Game` by hand.
+Situations are built either as small records (RECORD-FORMAT.md) or by setting up a `IslandEscapeEngine` by hand.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from sim.island_escape.engine import (
     DRY,
     FLOODED,
     SEA,
-    Game,
     IllegalAction,
+    IslandEscapeEngine,
     PileSource,
     PublicView,
     deal,
@@ -66,16 +66,16 @@ DIAGONAL_NAMED = {(1, 2): "6S", (2, 3): "7S", (3, 4): "6H", (4, 5): "7H", (5, 1)
                   (3, 2): "KS", (4, 3): "KH", (2, 2): "KD", (4, 4): "KC"}
 
 
-def base_game(rules: Rules | None = None, floods=(), **kw) -> Game:
+def base_game(rules: Rules | None = None, floods=(), **kw) -> IslandEscapeEngine:
     return make_game(rules or Rules(**kw), BASE, floods)
 
 
-def started(game: Game) -> Game:
+def started(game: IslandEscapeEngine) -> IslandEscapeEngine:
     game.begin_turn()
     return game
 
 
-def place_of(game: Game, card: str):
+def place_of(game: IslandEscapeEngine, card: str):
     (place,) = [p for p, t in game.board.items() if t.card == card]
     return place
 
@@ -444,7 +444,7 @@ def test_r11_legal_actions_list_whole_suits_but_any_give_is_accepted():
 # --- R12 Raise -------------------------------------------------------------------------------
 
 
-def on_king_of_spades(game: Game, hand: list[str], state: str = DRY) -> Game:
+def on_king_of_spades(game: IslandEscapeEngine, hand: list[str], state: str = DRY) -> IslandEscapeEngine:
     """Pawn 0 on KS (3,1) holding `hand`, whose tiles are taken off the board (salvaged)."""
     sink(game, *(place_of(game, c) for c in hand))
     game.pawns[0] = (3, 1)
@@ -574,7 +574,7 @@ def diagonal_record(rules: dict, turns: int, passes: int = 9) -> dict:
                   floods=[list(p) for p in DIAGONAL] * passes, turns=[[] for _ in range(turns)])
 
 
-def floods_by_turn(game: Game) -> list[int]:
+def floods_by_turn(game: IslandEscapeEngine) -> list[int]:
     counts = [0] * game.turn
     for e in game.events:
         if e.kind == "flood":
@@ -772,7 +772,7 @@ ISLET_NAMED = {(2, 1): "6S", (3, 1): "6H", (1, 2): "6D", (1, 3): "6C", (2, 2): "
                (4, 3): "KS", (3, 4): "KH", (2, 4): "KD", (4, 2): "KC"}
 
 
-def islet_game(pawns) -> Game:
+def islet_game(pawns) -> IslandEscapeEngine:
     game = started(make_game(Rules(), ISLET_NAMED))
     sink(game, *ISLET_SEA)
     game.pawns = list(pawns)
@@ -882,7 +882,7 @@ def test_r17_a_short_raise_can_lose_by_cards_at_once():
 # --- R18 Order of the losses -----------------------------------------------------------------
 
 
-def corner_game(rules: Rules, floods) -> Game:
+def corner_game(rules: Rules, floods) -> IslandEscapeEngine:
     """KS on 1,1, joined to the rest only through the flooded 6S on 1,2 (a corner, no swim)."""
     named = {(1, 1): "KS", (1, 2): "6S", (2, 2): "KD", (3, 2): "KH", (4, 4): "KC"}
     game = started(make_game(rules, named, floods=floods))
@@ -965,7 +965,7 @@ def test_r18_a_game_ending_sinking_stops_the_flood_phase():
         game.begin_turn()
 
 
-def corner_salvage_game(gap_below: bool = True) -> Game:
+def corner_salvage_game(gap_below: bool = True) -> IslandEscapeEngine:
     """KS on 5,1 hangs on 5,2 (6D); pawn 0 stands on 4,2 next to it. 4,1 and 3,1 are sea, and
     5,3 too when `gap_below`."""
     named = {(5, 1): "KS", (5, 2): "6D", (4, 2): "7D", (4, 1): "6S", (3, 1): "6H", (5, 3): "6C",

@@ -29,12 +29,14 @@ from sim.forbidden_island.convert import (
     state_of,
     treasure_pile_order,
 )
-from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, Game, Setup, Shuffler, deal
+from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, ForbiddenIslandEngine, Setup, Shuffler, deal
 from sim.forbidden_island.rules import DIFFICULTIES, PLACES, ROLES, TILE_CODES, TREASURES, Rules
 from sim.streams import seed_streams
 
+NO_LOG = np.zeros(1, dtype=np.int32)  # the log the shared `apply_action` is given when nothing is logged (nlog -1)
 
-def engine_snapshot(game: Game) -> dict:
+
+def engine_snapshot(game: ForbiddenIslandEngine) -> dict:
     """The engine's whole state in comparable plain values (places as kernel indices)."""
     index = {pl: i for i, pl in enumerate(PLACES)}
     return {
@@ -93,7 +95,7 @@ class Mismatch(AssertionError):
 class Lockstep:
     """One game played by the kernel and the engine together."""
 
-    def __init__(self, rules: Rules, setup: Setup | None, kernel_seed: int, game: Game | None = None):
+    def __init__(self, rules: Rules, setup: Setup | None, kernel_seed: int, game: ForbiddenIslandEngine | None = None):
         """From a Setup (the kernel plays F3 and the engine follows), or from an engine `game` in
         any state (the kernel starts from convert.state_of)."""
         self.rules = rules
@@ -106,7 +108,7 @@ class Lockstep:
             setup_into(self.s, setup)
             K.set_up(self.s, self.p, self.rng)
             script = [("treasure", treasure_pile_order(self.s))] if self.s[L.N_TSHUFFLES] else []
-            game = Game(rules, setup, Shuffler(seed=10**9, script=script))
+            game = ForbiddenIslandEngine(rules, setup, Shuffler(seed=10**9, script=script))
         else:
             self.s = state_of(game)
             game.shuffler = Shuffler(seed=10**9)
@@ -135,7 +137,7 @@ class Lockstep:
     def step(self, code: int) -> None:
         s = self.s
         tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
-        K.apply_action(s, self.p, code, self.rng)
+        K.apply_action(s, self.p, code, self.rng, NO_LOG, -1)
         if s[L.N_FSHUFFLES] > fshuffles:  # the engine shuffles the flood deck first (F6, then F7)
             self.game.shuffler.script.append(("flood", flood_top_layer_order(s)))
         if s[L.N_TSHUFFLES] > tshuffles:
@@ -160,7 +162,7 @@ def by_kind_choice(codes: list[int], rng: random.Random) -> int:
 
 def play_lockstep(rules: Rules, setup: Setup | None, kernel_seed: int, choice_seed: int,
                   seen: Counter | None = None, scout=None, limit: int = 5000,
-                  game: Game | None = None, freedoms: Counter | None = None) -> Lockstep:
+                  game: ForbiddenIslandEngine | None = None, freedoms: Counter | None = None) -> Lockstep:
     """Play one game to its end in lockstep; raises Mismatch at the first difference.
 
     The choices are random by kind (`by_kind_choice`) or, given `scout(engine game, rng) ->
@@ -188,10 +190,10 @@ def play_lockstep(rules: Rules, setup: Setup | None, kernel_seed: int, choice_se
     return game
 
 
-def late_game(rules: Rules, setup: Setup, mark: int) -> Game:
+def late_game(rules: Rules, setup: Setup, mark: int) -> ForbiddenIslandEngine:
     """A dealt game moved on to its end stage: all four treasures captured and the meter at
     `mark`, so that lift-offs (F13) and the water's loss (F14) come within reach of the scout."""
-    game = Game(rules, setup)
+    game = ForbiddenIslandEngine(rules, setup)
     game.captured = list(TREASURES)
     game.mark = mark
     return game
@@ -251,7 +253,7 @@ def decision_states(count: int, seed: int) -> list[tuple]:
         while (n := K.legal_actions(s, p, acts)) > 0 and len(out) < count:
             if n > 1 and K.phase(s, p) in (L.PH_ACTIONS, L.PH_DISCARD, L.PH_SWIM) and gen.random() < 0.1:
                 out.append((s.copy(), p, rng.copy()))
-            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
+            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng, NO_LOG, -1)
         game += 1
     return out
 
@@ -320,6 +322,6 @@ def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | 
                 code = int(acts[0])
                 seen += actions
                 departed += actions and code != want
-            K.apply_action(s, p, code, rng)
+            K.apply_action(s, p, code, rng, NO_LOG, -1)
         game += 1
     return departed / seen

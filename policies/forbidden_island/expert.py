@@ -96,6 +96,7 @@ from policies.forbidden_island.paths import (
     low_bit,
     shore_distance,
 )
+from sim.fields import Layout
 from sim.forbidden_island.kernel import (
     can_capture,
     can_lift_off,
@@ -182,55 +183,75 @@ THREAT_SLOTS = 5  # place_score looks at the five most pressing flooded tiles
 # Scratch layout. `bi` (int64) and `b` (float64) are kept for a whole run of games; every
 # decision that builds a board takes a new generation number, and the parts built lazily carry
 # the generation they were built for (so nothing is cleared between decisions).
-(BI_GEN, BI_PLAYERS, BI_CAPT, BI_NTHR, BI_PILE, BI_DISC, BI_NDISC, BI_THREATS_GEN, BI_WEIGHTS_SET) = range(9)
-BI_PAWN = 10  # 4 seats
-BI_ROLE = 14  # 4
-BI_COLLECTOR = 18  # 4 treasures
-BI_TEAM = 22  # 7 cards
-BI_COUNTS = 29  # 4 x 7
-BI_GOALS_GEN = 57  # 4: the generation each seat's goals were listed for
-BI_NGOAL = 61  # 4
-BI_THR = 65  # 24: flooded tiles, most pressing first
-BI_ABOVE = 89  # 24: flood cards above each tile's layer (-1: not in the pile)
-BI_SIZE = 113  # 24: the size of that layer
-BI_GOAL = 137  # 4 x MAX_GOALS goal place masks
-BI_ROWS = BI_GOAL + 4 * MAX_GOALS  # 24: `_place_scores`' row (or distance) at each place
-BI_VERSION = BI_ROWS + 24  # the last version number given (the stamps below take new ones from here)
-BI_ODDS_VER = BI_VERSION + 1  # the version of the flood odds in BI_ABOVE ... B_FNEXT
-BI_ODDS_KEY = BI_ODDS_VER + 1  # 56: what those odds were found from (`_flood_odds`)
-BI_URGENCY_VER = BI_ODDS_KEY + 56  # 24: the odds version each tile's B_URGENCY was found with
+BOARD_INTS = Layout("Forbidden Island expert's bi")
+BI_GEN = BOARD_INTS.field("BI_GEN")
+BI_PLAYERS = BOARD_INTS.field("BI_PLAYERS")
+BI_CAPT = BOARD_INTS.field("BI_CAPT")
+BI_NTHR = BOARD_INTS.field("BI_NTHR")
+BI_PILE = BOARD_INTS.field("BI_PILE")
+BI_DISC = BOARD_INTS.field("BI_DISC")
+BI_NDISC = BOARD_INTS.field("BI_NDISC")
+BI_THREATS_GEN = BOARD_INTS.field("BI_THREATS_GEN")
+BI_WEIGHTS_SET = BOARD_INTS.field("BI_WEIGHTS_SET")
+BOARD_INTS.unused(1)
+BI_PAWN = BOARD_INTS.field("BI_PAWN", 4)  # by seat
+BI_ROLE = BOARD_INTS.field("BI_ROLE", 4)
+BI_COLLECTOR = BOARD_INTS.field("BI_COLLECTOR", 4)  # by treasure
+BI_TEAM = BOARD_INTS.field("BI_TEAM", 7)  # by card
+BI_COUNTS = BOARD_INTS.field("BI_COUNTS", 4 * 7)
+BI_GOALS_GEN = BOARD_INTS.field("BI_GOALS_GEN", 4)  # the generation each seat's goals were listed for
+BI_NGOAL = BOARD_INTS.field("BI_NGOAL", 4)
+BI_THR = BOARD_INTS.field("BI_THR", 24)  # flooded tiles, most pressing first
+BI_ABOVE = BOARD_INTS.field("BI_ABOVE", 24)  # flood cards above each tile's layer (-1: not in the pile)
+BI_SIZE = BOARD_INTS.field("BI_SIZE", 24)  # the size of that layer
+BI_GOAL = BOARD_INTS.field("BI_GOAL", 4 * MAX_GOALS)  # goal place masks
+BI_ROWS = BOARD_INTS.field("BI_ROWS", 24)  # `_place_scores`' row (or distance) at each place
+BI_VERSION = BOARD_INTS.field("BI_VERSION")  # the last version number given (the stamps below take new ones from here)
+BI_ODDS_VER = BOARD_INTS.field("BI_ODDS_VER")  # the version of the flood odds in BI_ABOVE ... B_FNEXT
+BI_ODDS_KEY = BOARD_INTS.field("BI_ODDS_KEY", 56)  # what those odds were found from (`_flood_odds`)
+BI_URGENCY_VER = BOARD_INTS.field("BI_URGENCY_VER", 24)  # the odds version each tile's B_URGENCY was found with
 # What `_place_score` keeps of each seat's score at each place (entry 24 * seat + place) from one
 # decision to the next, and the versions that say whether it still holds:
-BI_ISLAND_KEY = BI_URGENCY_VER + 24  # 4: by seat, its role and the island its moves depend on
-BI_ISLAND_VER = BI_ISLAND_KEY + 4  # 4: ... and that key's version
-BI_GOALS_VER = BI_ISLAND_VER + 4  # 4: the version of each seat's goal list (and island)
-BI_GOALS_ISLAND = BI_GOALS_VER + 4  # 4: the island version each seat's goal list was versioned with
-BI_GOALS_DIFF = BI_GOALS_ISLAND + 4  # 1: set while a goal list being made differs from the last
-BI_THREATS_VER = BI_GOALS_DIFF + 1  # 1: the version of the places of the threats' slots
-BI_SLOTS = BI_THREATS_VER + 1  # 1 + THREAT_SLOTS: how many slots are read, and each one's place
-BI_G_VER = BI_SLOTS + 1 + THREAT_SLOTS  # 96: the goals version each entry's B_G was found with
-BI_D_VER = BI_G_VER + 96  # 96: the threats version each entry's BI_D were found with
-BI_D_ISLAND = BI_D_VER + 96  # 96: ... and the island version
-BI_D = BI_D_ISLAND + 96  # 96 x THREAT_SLOTS: each entry's distance to each threat slot
+BI_ISLAND_KEY = BOARD_INTS.field("BI_ISLAND_KEY", 4)  # by seat, its role and the island its moves depend on
+BI_ISLAND_VER = BOARD_INTS.field("BI_ISLAND_VER", 4)  # ... and that key's version
+BI_GOALS_VER = BOARD_INTS.field("BI_GOALS_VER", 4)  # the version of each seat's goal list (and island)
+BI_GOALS_ISLAND = BOARD_INTS.field("BI_GOALS_ISLAND", 4)  # the island version each seat's goal list was versioned with
+BI_GOALS_DIFF = BOARD_INTS.field("BI_GOALS_DIFF")  # set while a goal list being made differs from the last
+BI_THREATS_VER = BOARD_INTS.field("BI_THREATS_VER")  # the version of the places of the threats' slots
+BI_SLOTS = BOARD_INTS.field("BI_SLOTS", 1 + THREAT_SLOTS)  # how many slots are read, and each one's place
+BI_G_VER = BOARD_INTS.field("BI_G_VER", 96)  # the goals version each entry's B_G was found with
+BI_D_VER = BOARD_INTS.field("BI_D_VER", 96)  # the threats version each entry's BI_D were found with
+BI_D_ISLAND = BOARD_INTS.field("BI_D_ISLAND", 96)  # ... and the island version
+BI_D = BOARD_INTS.field("BI_D", 96 * THREAT_SLOTS)  # each entry's distance to each threat slot
 # What is kept from one decision to the next while what it was made from stays the same:
-BI_LAYOUT = BI_D + 96 * THREAT_SLOTS  # 24: the tile at each place when BI_LAYOUT_VER was given
-BI_LAYOUT_VER = BI_LAYOUT + 24  # 1: the version of the island's layout (a new game, or a state of another)
-BI_WEIGHTS_VER = BI_LAYOUT_VER + 1  # 1: the version of the weights in use (`_load_weights`)
-BI_INPUTS = BI_WEIGHTS_VER + 1  # 5: what every seat's goals follow from (`_board`) ...
-BI_INPUTS_VER = BI_INPUTS + 5  # 1: ... and its version
-BI_GOALS_INPUTS = BI_INPUTS_VER + 1  # 4: the inputs version each seat's goal list was made from
-BI_THREATS_KEY = BI_GOALS_INPUTS + 4  # 7: what the threat list was found from (`_find_threats`)
-BI_PATHS = BI_THREATS_KEY + 7  # paths.py's distance table, its rows kept while the island is the same
-NBI = BI_PATHS + PATH_SLOTS
-B_VALUE, B_THRW, B_GOALW = 0, 24, 48  # tile worth (flooded tiles), threat worth by slot, goal weights
-B_RISE, B_FNOW, B_FAFTER, B_FNEXT = 120, 121, 122, 123
-B_W = 130  # the weights in use (a policy parameter, or the reference's constant when it is 0)
-B_ALL = B_W + 48  # 24: `_place_scores`, one seat's place score at every place
-B_NOW = B_ALL + 24  # 24: ... the worth of the best threat it can shore up this turn from there
-B_G = B_NOW + 24  # 96: each entry's goal term (`_place_score`)
-B_RAW = B_G + 96  # 48: the policy parameter's weights as `choose` last copied them (0 = default)
-B_URGENCY = B_RAW + 48  # 24: each flooded tile's urgency, kept while the flood odds stay the same
-NB = B_URGENCY + 24
+BI_LAYOUT = BOARD_INTS.field("BI_LAYOUT", 24)  # the tile at each place when BI_LAYOUT_VER was given
+# the version of the island's layout (a new game, or a state of another)
+BI_LAYOUT_VER = BOARD_INTS.field("BI_LAYOUT_VER")
+BI_WEIGHTS_VER = BOARD_INTS.field("BI_WEIGHTS_VER")  # the version of the weights in use (`_load_weights`)
+BI_INPUTS = BOARD_INTS.field("BI_INPUTS", 5)  # what every seat's goals follow from (`_board`) ...
+BI_INPUTS_VER = BOARD_INTS.field("BI_INPUTS_VER")  # ... and its version
+BI_GOALS_INPUTS = BOARD_INTS.field("BI_GOALS_INPUTS", 4)  # the inputs version each seat's goal list was made from
+BI_THREATS_KEY = BOARD_INTS.field("BI_THREATS_KEY", 7)  # what the threat list was found from (`_find_threats`)
+# paths.py's distance table, its rows kept while the island is the same
+BI_PATHS = BOARD_INTS.field("BI_PATHS", PATH_SLOTS)
+NBI = BOARD_INTS.size
+BOARD_FLOATS = Layout("Forbidden Island expert's b")
+B_VALUE = BOARD_FLOATS.field("B_VALUE", 24)  # tile worth (flooded tiles)
+B_THRW = BOARD_FLOATS.field("B_THRW", 24)  # threat worth by slot
+B_GOALW = BOARD_FLOATS.field("B_GOALW", 4 * MAX_GOALS)  # goal weights
+BOARD_FLOATS.unused(8)
+B_RISE = BOARD_FLOATS.field("B_RISE")
+B_FNOW = BOARD_FLOATS.field("B_FNOW")
+B_FAFTER = BOARD_FLOATS.field("B_FAFTER")
+B_FNEXT = BOARD_FLOATS.field("B_FNEXT")
+BOARD_FLOATS.unused(6)
+B_W = BOARD_FLOATS.field("B_W", 48)  # the weights in use (a policy parameter, or the reference's constant when it is 0)
+B_ALL = BOARD_FLOATS.field("B_ALL", 24)  # `_place_scores`, one seat's place score at every place
+B_NOW = BOARD_FLOATS.field("B_NOW", 24)  # ... the worth of the best threat it can shore up this turn from there
+B_G = BOARD_FLOATS.field("B_G", 96)  # each entry's goal term (`_place_score`)
+B_RAW = BOARD_FLOATS.field("B_RAW", 48)  # the policy parameter's weights as `choose` last copied them (0 = default)
+B_URGENCY = BOARD_FLOATS.field("B_URGENCY", 24)  # each flooded tile's urgency, kept while the flood odds stay the same
+NB = BOARD_FLOATS.size
 # The weights, by slot of the policy's parameter array; 0 there means the reference's value.
 (W_LOSING, W_PICKUP_TWIN, W_PLAIN, W_TO_LANDING, W_TO_CAPTURE, W_TO_COMPLETING, W_TO_TRADE, W_TO_DEFAULT,
  W_GIVE, W_GIVE_PER_CARD, W_FUTURE, W_SOON, W_PULL, W_LIFT_SPARE, W_SANDBAGS_KEEP, W_DRY, W_RISKY,

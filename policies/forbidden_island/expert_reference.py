@@ -1,6 +1,6 @@
 """`expert` for Forbidden Island, written as readable Python over the reference engine.
 
-A fair player: `choose(view, legal)` sees only `Game.public_view()` (all but the order of the
+A fair player: `choose(view, legal)` sees only `ForbiddenIslandEngine.public_view()` (all but the order of the
 two draw piles) and the legal actions, and returns one of them. One chooser plays for the whole
 table, in and out of turn. It is deterministic, so it can serve as the pattern for a numba port.
 

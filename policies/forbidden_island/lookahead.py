@@ -97,7 +97,7 @@ import numpy as np
 from numba import njit
 
 from policies.forbidden_island import expert, lookahead_value, play
-from sim.forbidden_island.kernel import apply_action, low_seat, move_targets, phase, seats_at
+from sim.forbidden_island.kernel import low_seat, move_targets, phase, play_action, seats_at
 from sim.forbidden_island.layout import (
     A_DISCARD,
     A_FLY,
@@ -221,7 +221,7 @@ def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, 
     rr[STREAM_DEAL] = seeds[w, 0]
     rr[STREAM_SHUFFLE] = seeds[w, 1]
     rr[STREAM_POLICY] = seeds[w, 2]
-    apply_action(u, p, code, rr)
+    play_action(u, p, code, rr)
     if u[OUTCOME] < 0:
         play.play_on(u, p, EXPERT_ID, epp, rr, acts, log, -1, horizon)
     v = 0.05 * popcount(u[CAPTURED])

@@ -54,7 +54,7 @@ def play_on(s, p, pid, pp, rng, acts, log, nlog, turns):
         if 0 <= nlog < log.size:
             log[nlog] = a
             nlog += 1
-        K.apply_action(s, p, a, rng)
+        K.play_action(s, p, a, rng)
     return nlog
 
 

@@ -15,9 +15,9 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from experiments.runner import wilson_interval
 from sim.forbidden_island.engine import LOSS_CAUSES
 from sim.forbidden_island.rules import DIFFICULTIES, Rules
+from sim.stats import wilson_interval
 
 # GrahamLea/forbidden-island-kotlin's rule-based bot, 100,000 games per cell: the
 # only published simulator of the game, so the yardstick the lab's players are measured against.

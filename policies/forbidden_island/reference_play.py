@@ -1,8 +1,8 @@
 """Whole games of Forbidden Island on the readable engine, with a chooser of the public view.
 
-A chooser is a function `(view, legal) -> Action`: `view` is `Game.public_view()` (everything
-but the order of the two draw piles) and `legal` is `Game.legal_actions()`. Because the chooser
-never sees the `Game`, it cannot read the hidden piles (the twin of R19 for Forbidden Island).
+A chooser is a function `(view, legal) -> Action`: `view` is `ForbiddenIslandEngine.public_view()` (everything
+but the order of the two draw piles) and `legal` is `ForbiddenIslandEngine.legal_actions()`. Because the chooser
+never sees the `ForbiddenIslandEngine`, it cannot read the hidden piles (the twin of R19 for Forbidden Island).
 Slow on purpose: this is where players are written and checked before they are ported.
 """
 
@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from sim.forbidden_island.engine import Action, Game, PublicView, new_game
+from sim.forbidden_island.engine import Action, ForbiddenIslandEngine, PublicView, new_game
 from sim.forbidden_island.rules import Rules
 
 Chooser = Callable[[PublicView, list[Action]], Action]
 
 
-def play_game(rules: Rules, seed: int, choose: Chooser, limit: int = 50_000) -> Game:
-    """Play one seeded game to its end; the finished Game (outcome, events, history)."""
+def play_game(rules: Rules, seed: int, choose: Chooser, limit: int = 50_000) -> ForbiddenIslandEngine:
+    """Play one seeded game to its end; the finished ForbiddenIslandEngine (outcome, events, history)."""
     game = new_game(rules, seed)
     for _ in range(limit):
         if game.over:

@@ -22,6 +22,8 @@ import importlib
 from policies import specs
 
 # name -> (id the play loop is compiled for, module in policies/forbidden_island); ids are fixed.
+# (policies/gen_dispatch.py reads this table from the source: after a change, run
+# `python -m policies.gen_dispatch forbidden_island`.)
 POLICIES: dict[str, tuple[int, str]] = {
     "random": (0, "uniform_random"),
     "expert": (1, "expert"),

@@ -128,7 +128,7 @@ def export_records(rules: Rules, policy: str, seed: int, games: Iterable[int]):
             while len(turns) < turn:
                 turns.append([])
             tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
-            K.apply_action(s, p, int(code), rng)
+            K.play_action(s, p, int(code), rng)
             if s[L.N_FSHUFFLES] > fshuffles:  # a Waters Rise! shuffles the flood deck first
                 shuffles.append(("flood", flood_top_layer_order(s)))
             if s[L.N_TSHUFFLES] > tshuffles:

@@ -4,8 +4,8 @@ ruling and kernel tests use).
 
 The kernel as a shadow of the reference engine:
 
-`shadow()` patches `Game.apply` and `Game.flood` so that every action and every flood the engine
-plays - in a ruling scenario, a replayed record or a property test - is also played by the
+`shadow()` patches `IslandEscapeEngine.apply` and `IslandEscapeEngine.flood` so that every action and
+every flood the engine plays - in a ruling scenario, a replayed record or a property test - is also played by the
 kernel's rule primitives on the same state, and the two must agree:
 
 - before each action and at the end of each action phase: the kernel's legal-action mask equals
@@ -35,8 +35,8 @@ from policies.island_escape.entries import FLOOD
 from policies.island_escape.registry import policy_id
 from policies.island_escape.runner import rules_to_params
 from sim.island_escape import layout as L
-from sim.island_escape.engine import Action, Game
-from sim.island_escape.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
+from sim.island_escape.engine import Action, IslandEscapeEngine
+from sim.island_escape.kernel import apply_turn_action, begin_turn, deal_game, floods_due, legal_actions, legal_mask
 from sim.island_escape.rules import DIRECTIONS, FULL_GAUGE, ISLAND_CARDS, SUITS, Rules, is_king, rank_of, step, suit_of
 
 DIRS = list(DIRECTIONS)  # up, down, left, right: the kernel's direction order too
@@ -80,7 +80,7 @@ def card_id(card: str | None) -> int:
     return CARD_IDS[card]
 
 
-def to_kernel(game: Game) -> np.ndarray:
+def to_kernel(game: IslandEscapeEngine) -> np.ndarray:
     """The engine's state in the kernel's layout (sim/island_escape/layout.py)."""
     s = np.zeros(L.NSTATE, dtype=np.int32)
     land = tiles = flooded = face_up_land = 0
@@ -130,12 +130,13 @@ def to_kernel(game: Game) -> np.ndarray:
     s[L.SUNK] = len(game.box) + len(game.set_aside) + (game.outcome == "helicopter")
     s[L.PASSES] = game.passes
     s[L.LOSS_PLACE] = -1
+    s[L.ESCAPE_FROM] = -1  # the engine's state lies between decisions, no escape pending
     if game.outcome in ("treasure", "helicopter", "drowned"):
         s[L.LOSS_PLACE] = index(next(e.at for e in reversed(game.events) if e.kind == "sink"))
     return s
 
 
-def kernel_id(game: Game, action: Action) -> int | None:
+def kernel_id(game: IslandEscapeEngine, action: Action) -> int | None:
     """The kernel's id for an engine action of the current pawn, None if the kernel has no
     action that does exactly this (part of a suit given, other cards raised)."""
     me = game.current_pawn
@@ -164,7 +165,7 @@ def kernel_id(game: Game, action: Action) -> int | None:
     return None
 
 
-def engine_mask(game: Game) -> int:
+def engine_mask(game: IslandEscapeEngine) -> int:
     """The engine's legal actions of the current pawn as a kernel mask (A_END always set)."""
     mask = 1 << L.A_END
     for action in game.legal_actions():
@@ -183,11 +184,20 @@ def names(mask: int) -> list[str]:
 
 
 def kernel_legal(s: np.ndarray, p: np.ndarray) -> int:
-    return int(legal_actions(s, p))
+    """The legal actions of the shared entry point (sim/kernel_api.py) as a mask, checked against
+    the mask the play loop reads."""
+    if s[L.OUTCOME] >= 0:  # a finished game offers no decision at all there
+        return int(legal_mask(s, p))
+    out = np.zeros(L.N_DECISIONS, dtype=np.int64)
+    n = legal_actions(s, p, out)
+    mask = sum(1 << int(a) for a in out[:n])
+    assert mask == int(legal_mask(s, p)), "legal_actions and legal_mask differ"
+    return mask
 
 
 def kernel_apply(s: np.ndarray, p: np.ndarray, a: int) -> None:
-    apply_action(s, p, a, np.zeros((1, 4), dtype=np.int32), -1)
+    """One action of the current pawn, its flood phase left to `kernel_flood`."""
+    apply_turn_action(s, p, a, np.zeros((1, 4), dtype=np.int32), -1)
 
 
 def kernel_flood(s: np.ndarray, p: np.ndarray) -> None:
@@ -205,7 +215,7 @@ class Shadow:
     actions: int = 0  # actions played by both and compared
     floods: int = 0  # floods played by both and compared
     refused: int = 0  # illegal actions the kernel's mask also refuses
-    checks: int = 0  # `Game.check` answers compared with the kernel's mask
+    checks: int = 0  # `IslandEscapeEngine.check` answers compared with the kernel's mask
     skipped: dict[str, int] = field(default_factory=dict)
     seen: set[int] = field(default_factory=set)  # kernel action ids found legal
 
@@ -213,7 +223,7 @@ class Shadow:
         self.skipped[why] = self.skipped.get(why, 0) + 1
 
 
-def assert_same_state(before: Game | None, engine: np.ndarray, kernel: np.ndarray, what: str,
+def assert_same_state(before: IslandEscapeEngine | None, engine: np.ndarray, kernel: np.ndarray, what: str,
                       reshuffled: bool = False) -> None:
     if np.array_equal(engine[COMPARED_AT], kernel[COMPARED_AT]) and (
             reshuffled or np.array_equal(engine[L.COLP:L.ROWP + 5], kernel[L.COLP:L.ROWP + 5])) and (
@@ -233,7 +243,7 @@ def assert_same_state(before: Game | None, engine: np.ndarray, kernel: np.ndarra
     assert not diffs, f"kernel and engine differ after {what}: " + "; ".join(diffs)
 
 
-def compare_masks(game: Game, p: np.ndarray, record: Shadow) -> np.ndarray:
+def compare_masks(game: IslandEscapeEngine, p: np.ndarray, record: Shadow) -> np.ndarray:
     """Compare the legal actions; returns the state in the kernel's layout."""
     s = to_kernel(game)
     want, got = engine_mask(game), kernel_legal(s, p)
@@ -248,23 +258,24 @@ def compare_masks(game: Game, p: np.ndarray, record: Shadow) -> np.ndarray:
 def shadow():
     """Within the block every engine action and flood is also played by the kernel and compared."""
     record = Shadow()
-    real_apply, real_flood, real_phase, real_check = Game.apply, Game.flood, Game.start_flood_phase, Game.check
+    engine = IslandEscapeEngine
+    real_apply, real_flood, real_phase, real_check = engine.apply, engine.flood, engine.start_flood_phase, engine.check
     params: dict[str, np.ndarray] = {}
 
-    def p_of(game: Game) -> np.ndarray:
+    def p_of(game: IslandEscapeEngine) -> np.ndarray:
         key = repr(game.rules)  # by value: the id of a freed Rules object is reused
         if key not in params:
             params[key] = rules_to_params(game.rules)
         return params[key]
 
-    def apply(game: Game, action: Action) -> None:
+    def apply(game: IslandEscapeEngine, action: Action) -> None:
         busy.append(1)
         try:
             return shadow_apply(game, action)
         finally:
             busy.pop()
 
-    def shadow_apply(game: Game, action: Action) -> None:
+    def shadow_apply(game: IslandEscapeEngine, action: Action) -> None:
         in_phase = not game.over and game.turn > 0 and not game.floods_left
         if not in_phase:
             return real_apply(game, action)
@@ -295,7 +306,7 @@ def shadow():
 
     busy = []  # the engine's own calls of `check` (from legal_actions, apply) are not shadowed
 
-    def check(game: Game, action: Action) -> str | None:
+    def check(game: IslandEscapeEngine, action: Action) -> str | None:
         if busy:
             return real_check(game, action)
         busy.append(1)
@@ -314,7 +325,7 @@ def shadow():
         finally:
             busy.pop()
 
-    def start_flood_phase(game: Game) -> None:
+    def start_flood_phase(game: IslandEscapeEngine) -> None:
         if not game.over and game.turn > 0 and not game.floods_left and game.actions_left > 0:
             busy.append(1)
             try:
@@ -323,7 +334,7 @@ def shadow():
                 busy.pop()
         real_phase(game)
 
-    def flood_(game: Game, choose_escape=None) -> None:
+    def flood_(game: IslandEscapeEngine, choose_escape=None) -> None:
         if game.over or not game.floods_left:
             return real_flood(game, *(() if choose_escape is None else (choose_escape,)))
         p = p_of(game)
@@ -344,14 +355,15 @@ def shadow():
         assert_same_state(game, to_kernel(game), s, f"flood {game.floods}", reshuffled=game.passes != passes)
         record.floods += 1
 
-    Game.apply, Game.flood, Game.start_flood_phase, Game.check = apply, flood_, start_flood_phase, check
+    engine.apply, engine.flood, engine.start_flood_phase, engine.check = apply, flood_, start_flood_phase, check
     try:
         yield record
     finally:
-        Game.apply, Game.flood, Game.start_flood_phase, Game.check = real_apply, real_flood, real_phase, real_check
+        engine.apply, engine.flood = real_apply, real_flood
+        engine.start_flood_phase, engine.check = real_phase, real_check
 
 
-def _canonical_raise(s: np.ndarray, p: np.ndarray, game: Game, action: Action) -> bool:
+def _canonical_raise(s: np.ndarray, p: np.ndarray, game: IslandEscapeEngine, action: Action) -> bool:
     """The raise discards the cards the kernel would (its `raise_cards` choice)."""
     from sim.island_escape.kernel import raise_cards
 
@@ -374,15 +386,15 @@ def kernel_decisions(s: np.ndarray, p: np.ndarray, rng: np.ndarray, seed: int, g
     """
     opts = np.zeros(8, dtype=np.int64)
     log = np.zeros((1, 4), dtype=np.int32)
-    init_game(s, p, rng, seed, game)
+    deal_game(s, p, rng, seed, game)
     while s[L.OUTCOME] < 0:
         begin_turn(s, p)
         while s[L.ACTS] > 0:
-            legal = legal_actions(s, p)
+            legal = legal_mask(s, p)
             yield legal
             a = choose(legal)
             assert (legal >> a) & 1
-            apply_action(s, p, a, log, -1)
+            apply_turn_action(s, p, a, log, -1)
             if s[L.OUTCOME] >= 0:
                 break
         if s[L.OUTCOME] >= 0:

@@ -146,7 +146,7 @@ def rollout(t, p, pp, first, rr, opts, log, horizon, still):
     `horizon` turns, 0: to the end); returns the score: 1 for a win, `still` for a game still
     going at the horizon, plus 0.05 per raised treasure."""
     t, p, pp, rr, opts, log = borrowed(t), borrowed(p), borrowed(pp), borrowed(rr), borrowed(opts), borrowed(log)
-    K.apply_action(t, p, first, log, -1)
+    K.apply_turn_action(t, p, first, log, -1)
     if t[OUTCOME] < 0:
         play.play_on(t, p, EXPERT_ID, pp, rr, opts, log, -1, horizon)
     score = 0.05 * popcount(t[RAISED])

@@ -59,9 +59,9 @@ def play_on_inline(s, p, pid, pp, rng, opts, log, nlog, turns):
     last = s[TURN] + turns - 1 if turns > 0 else 1 << 30
     while True:
         while s[ACTS] > 0:
-            legal = K.legal_actions(s, p) if uses_legal(pid) else np.int64(1) << A_END
+            legal = K.legal_mask(s, p) if uses_legal(pid) else np.int64(1) << A_END
             a = choose_action(pid, s, p, pp, legal, rng)
-            nlog = K.apply_action(s, p, a, log, nlog)
+            nlog = K.apply_turn_action(s, p, a, log, nlog)
             if s[OUTCOME] >= 0:
                 return nlog
         for _ in range(K.floods_due(s, p)):
@@ -91,7 +91,7 @@ def play_on(s, p, pid, pp, rng, opts, log, nlog, turns):
 @njit(cache=True, inline="always")
 def play_game(s, p, pid, pp, rng, opts, seed, game, log, logging):
     """Deal game `game` of `seed` and play it to its end; returns the number of log rows."""
-    K.init_game(s, p, rng, seed, game)
+    K.deal_game(s, p, rng, seed, game)
     K.begin_turn(s, p)
     nlog = play_on_inline(s, p, pid, pp, rng, opts, log, 0 if logging else -1, 0)
     return max(nlog, 0)

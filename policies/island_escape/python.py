@@ -2,8 +2,8 @@
 
 A Python policy is a function `policy(view, legal, rng) -> Action | None`:
 
-- `view` is `Game.public_view()` (R19: only what the table can see),
-- `legal` is `Game.legal_actions()` for the current pawn (never empty choices: None ends the turn),
+- `view` is `IslandEscapeEngine.public_view()` (R19: only what the table can see),
+- `legal` is `IslandEscapeEngine.legal_actions()` for the current pawn (never empty choices: None ends the turn),
 - `rng` is a `random.Random` of its own (the deal and the floods have their own streams).
 
 An optional `escape(view, pawn, options, rng) -> place` picks where a pawn swims when its place
@@ -21,21 +21,21 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from sim.island_escape.engine import Action, Game, PublicView, new_game
+from sim.island_escape.engine import Action, IslandEscapeEngine, PublicView, new_game
 from sim.island_escape.rules import Rules
 
 PythonPolicy = Callable[[PublicView, list[Action], random.Random], "Action | None"]
 
 
-def play_python(policy: PythonPolicy, rules: Rules, seed: int, escape=None, max_turns: int = 200) -> Game:
-    """Play one game of `rules` dealt from `seed` with a Python policy; returns the finished Game.
+def play_python(policy: PythonPolicy, rules: Rules, seed: int, escape=None, max_turns: int = 200) -> IslandEscapeEngine:
+    """Play one game of `rules` dealt from `seed` with a Python policy; returns the finished IslandEscapeEngine.
 
     An action the engine refuses raises `IllegalAction`: the engine is the referee.
     """
     game = new_game(rules, seed)
     rng = random.Random(f"policy/{seed}")
 
-    def choose_escape(g: Game, pawn: int, options):
+    def choose_escape(g: IslandEscapeEngine, pawn: int, options):
         if escape is None:
             return options[0]
         return escape(g.public_view(), pawn, list(options), rng)

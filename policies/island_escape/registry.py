@@ -45,7 +45,7 @@ class _Policies(Mapping):
 
 
 # name -> (id used by the kernel's dispatch, module in policies/); the order of ids is fixed.
-# (policies/island_escape/gen_dispatch.py reads this table from the source.)
+# (policies/gen_dispatch.py reads this table from the source.)
 POLICIES = _Policies({
     "idle": (0, "idle"),
     "random": (1, "uniform_random"),

@@ -25,7 +25,7 @@ import numpy as np
 from policies.game import counted
 from policies.island_escape.runner import card_code
 from sim.island_escape import layout as L
-from sim.island_escape.engine import DOWN, Action, Game, PileSource
+from sim.island_escape.engine import DOWN, Action, IslandEscapeEngine, PileSource
 from sim.island_escape.kernel import deal_layout, shuffle_piles
 from sim.island_escape.narrative import Narrator, ending_text
 from sim.island_escape.records import Record, layout_grid, write_record
@@ -99,7 +99,7 @@ class _NeedEscape(Exception):
         self.pawn, self.options = pawn, options
 
 
-def action_place(action: Action, game: Game) -> Place | None:
+def action_place(action: Action, game: IslandEscapeEngine) -> Place | None:
     """The place an action is about: where a move or swim ends, what is shored or salvaged."""
     if action.kind in ("move", "swim"):
         here = game.pawns[game.current_pawn]
@@ -107,7 +107,7 @@ def action_place(action: Action, game: Game) -> Place | None:
     return action.place
 
 
-def action_label(action: Action, game: Game) -> str:
+def action_label(action: Action, game: IslandEscapeEngine) -> str:
     """What a button says: the action in words, with the place's card when it is public."""
     here = game.pawns[game.current_pawn]
     if action.kind in ("move", "swim"):
@@ -137,7 +137,7 @@ class Session:
     seed: int
     records_dir: Path
     level: str | None = None
-    game: Game = field(init=False)
+    game: IslandEscapeEngine = field(init=False)
     turns: list[list[str]] = field(default_factory=list)
     story: list[str] = field(default_factory=list)
     escape_choices: dict[int, Place] = field(default_factory=dict)
@@ -151,7 +151,7 @@ class Session:
     def __post_init__(self) -> None:
         layout, floods = kernel_island(self.seed, 0, len(self.rules.gauge))
         self.layout = layout
-        self.game = Game(self.rules, layout, PileSource(self.seed, floods))
+        self.game = IslandEscapeEngine(self.rules, layout, PileSource(self.seed, floods))
         self.narrator = Narrator()
         self._seen_events = 0
         self._begin_turn()
@@ -227,7 +227,7 @@ class Session:
 
     # -- the flood phase, one flood at a time --
 
-    def _chooser(self, game: Game, pawn: int, options: list[Place]) -> Place:
+    def _chooser(self, game: IslandEscapeEngine, pawn: int, options: list[Place]) -> Place:
         if len(options) == 1:
             return options[0]
         if pawn in self.escape_choices:
@@ -366,7 +366,7 @@ class Session:
             "bots": self.bots if game.over else None,
         }
 
-    def public_game(self) -> Game:
+    def public_game(self) -> IslandEscapeEngine:
         """A copy of the game with the hidden parts removed, for the board drawer (R19)."""
         g = copy.copy(self.game)
         g.board = {p: copy.copy(t) for p, t in self.game.board.items()}

@@ -1,4 +1,4 @@
-"""Pictures of Forbidden Island's island (matplotlib), the twin of sim/island_escape/boards.py.
+"""Pictures of Forbidden Island's island (matplotlib), drawn with the parts of sim/boards.py.
 
 The 24 tiles stand on their 6x6 grid (F1), each with its name and, for the eight pickup tiles,
 the colour of its treasure; a flooded tile lies crosswise on a blue tint, a sunk one is sea.
@@ -18,7 +18,8 @@ if "ipykernel" not in sys.modules:  # files only, no screen; a notebook keeps it
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle  # noqa: E402
 
-from sim.forbidden_island.engine import FLOODED, SUNK, Game  # noqa: E402
+from sim.boards import grid_numbers, save_figure, sea_square, verdict, write_gif  # noqa: E402
+from sim.forbidden_island.engine import FLOODED, SUNK, ForbiddenIslandEngine  # noqa: E402
 from sim.forbidden_island.rules import (  # noqa: E402
     CARD_NAMES,
     FLOOD_DRAWS,
@@ -28,7 +29,6 @@ from sim.forbidden_island.rules import (  # noqa: E402
     pickup_treasure,
     tile_name,
 )
-from sim.island_escape.boards import grid_numbers, save_figure, sea_square, verdict, write_gif  # noqa: E402
 
 ROLE_COLOURS = {"diver": "#2c3e50", "engineer": "#c0392b", "explorer": "#27ae60", "messenger": "#95a5a6",
                 "navigator": "#f1c40f", "pilot": "#2980b9"}
@@ -54,7 +54,7 @@ def _card_text(card: str) -> str:
     return card if card in TREASURES else {"lift": "Lift", "sandbags": "Sandbags"}.get(card, CARD_NAMES[card])
 
 
-def draw_board(game: Game, title: str = ""):
+def draw_board(game: ForbiddenIslandEngine, title: str = ""):
     """Draw `game` as it stands now; returns the figure."""
     fig = plt.figure(figsize=(10.4, 6.2))
     ax = fig.add_axes((0.02, 0.04, 0.58, 0.86))
@@ -128,7 +128,7 @@ def draw_board(game: Game, title: str = ""):
     return fig
 
 
-def save_board(game: Game, path: str | Path, title: str = "") -> Path:
+def save_board(game: ForbiddenIslandEngine, path: str | Path, title: str = "") -> Path:
     return save_figure(draw_board(game, title), path)
 
 
@@ -143,7 +143,7 @@ def replay_pictures(record, folder: str | Path, gif: str | Path | None = None) -
     paths = [save_board(game, folder / "turn-00.png", "After the setup")]
     shown = {"turn": 1}
 
-    def after_action(game: Game, action) -> None:
+    def after_action(game: ForbiddenIslandEngine, action) -> None:
         if game.turn > shown["turn"] or game.over:
             turn = shown["turn"]
             seat = (turn - 1) % game.rules.players

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.engine import FLOODED, SUNK, Action, Game, Setup
+from sim.forbidden_island.engine import FLOODED, SUNK, Action, ForbiddenIslandEngine, Setup
 from sim.forbidden_island.rules import PLACES, ROLES, TILE_CODES, TREASURES, Rules
 
 _PLACE_INDEX = {pl: i for i, pl in enumerate(PLACES)}
@@ -176,7 +176,7 @@ def setup_into(s: np.ndarray, setup: Setup) -> None:
 _STAGES = {"actions": L.STAGE_ACTIONS, "treasure": L.STAGE_TREASURE, "flood": L.STAGE_FLOOD}
 
 
-def state_of(game: Game) -> np.ndarray:
+def state_of(game: ForbiddenIslandEngine) -> np.ndarray:
     """The kernel state of any engine game, mid-turn or arranged by hand: what lets the kernel
     (and the players above it) play on from a record or a test's situation. The counters the
     engine does not keep (shuffles, cards drawn, actions by kind) start at 0."""

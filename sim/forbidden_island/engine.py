@@ -253,7 +253,7 @@ class Shuffler:
 
 
 @dataclass
-class Game:
+class ForbiddenIslandEngine:
     """The whole state of one game, hidden piles included."""
 
     rules: Rules
@@ -916,13 +916,13 @@ class PublicView:
         return left
 
 
-def new_game(rules: Rules, seed: int = 0) -> Game:
+def new_game(rules: Rules, seed: int = 0) -> ForbiddenIslandEngine:
     """A freshly dealt game: the setup and every later reshuffle from streams of `seed`."""
-    return Game(rules, deal(rules, seed), Shuffler(seed))
+    return ForbiddenIslandEngine(rules, deal(rules, seed), Shuffler(seed))
 
 
 __all__ = [
-    "ACTION_KINDS", "Action", "DRY", "FLOODED", "Game", "IllegalAction", "IN_TURN_KINDS", "LOSS_CAUSES",
-    "NAMED_KINDS", "PHASES", "PublicView", "SUNK", "Setup", "SetupError", "ShuffleError", "Shuffler", "deal",
-    "new_game",
+    "ACTION_KINDS", "Action", "DRY", "FLOODED", "ForbiddenIslandEngine", "IllegalAction", "IN_TURN_KINDS",
+    "LOSS_CAUSES", "NAMED_KINDS", "PHASES", "PublicView", "SUNK", "Setup", "SetupError", "ShuffleError", "Shuffler",
+    "deal", "new_game",
 ]

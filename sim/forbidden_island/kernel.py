@@ -3,7 +3,9 @@
 Step functions only (pgx style): the rules here know nothing of who chooses. A game is the int32
 state `s` and the parameters `p` of sim/forbidden_island/layout.py (docs/FI-KERNEL.md); every
 decision of the reference engine (`engine.py`, the definition of the game) is one action code,
-`legal_actions` lists them and `apply_action` plays one. Randomness is passed in (`rng`: the
+`legal_actions` lists them and `play_action` plays one (`apply_action` too, logging it: the
+entry points every game's kernel shares, sim/kernel_api.py, are `init_game`, `legal_actions`,
+`apply_action` and `seat_outcomes`). Randomness is passed in (`rng`: the
 splitmix64 streams of sim/island_escape/layout.py), so a caller decides what each shuffle sees.
 
 Every function mirrors the engine function named in its docstring, rule by rule (F1-F14); the
@@ -339,20 +341,8 @@ def can_lift_off(s, p):
 
 
 @njit(cache=True)
-def top_layer_mask(s):
-    """Tile mask of the flood pile's top layer: the cards drawn next, in an unknown order."""
-    s = borrowed(s)
-    m = np.int64(0)
-    if s[FLAYERS_N] == 0:
-        return m
-    for i in range(s[FLAYER + s[FLAYERS_N] - 1], s[FPILE_N]):
-        m |= np.int64(1) << s[FPILE + i]
-    return m
-
-
-@njit(cache=True)
 def decider(s, a):
-    """The seat that takes decision `a` (engine.Game.decider)."""
+    """The seat that takes decision `a` (engine.ForbiddenIslandEngine.decider)."""
     s = borrowed(s)
     if a < A_DISCARD:
         return s[CUR]
@@ -555,7 +545,7 @@ def deal(s, p, rng):
 
 @njit(cache=True)
 def set_up(s, p, rng):
-    """engine.Game.__post_init__ and _set_up (F1, F3) from the island, roles and decks in `s`:
+    """engine.ForbiddenIslandEngine.__post_init__ and _set_up (F1, F3) from the island, roles and decks in `s`:
     pawns on their start tiles, six floods, two cards each with Waters Rise! set aside and
     shuffled back."""
     s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
@@ -694,7 +684,7 @@ def _water_lost(s):
 @njit(cache=True, forceinline=True)
 def loss_cause(s, p):
     """engine.loss_cause (F14): the first cause that holds, in order, or -1. Inlined into
-    `apply_action`, after each of a game's ~60 flood cards."""
+    `play_action`, after each of a game's ~60 flood cards."""
     if _water_lost(s):
         return CAUSE_WATER
     swimmers = s[SWIMMERS]
@@ -734,7 +724,7 @@ def _advance(s, p):
 
 
 @njit(cache=True)
-def apply_action(s, p, a, rng):
+def play_action(s, p, a, rng):
     """engine.apply without the check: play legal action `a`, then F14's loss checks and the
     flow of the turn. Reshuffles draw from rng's shuffle stream.
 
@@ -826,6 +816,32 @@ def apply_action(s, p, a, rng):
         s[ACTS] -= 1
     s[COUNT + kind] += 1
     _advance(s, p)
+
+
+# --- the entry points every game's kernel shares (sim/kernel_api.py) ------------------------------
+
+
+@njit(cache=True)
+def apply_action(s, p, a, rng, log, nlog):
+    """Play legal decision `a` (`play_action`), its code logged into log[nlog] while nlog >= 0
+    and the log has room, as the play loop logs it; returns the new nlog."""
+    s, p, rng, log = borrowed(s), borrowed(p), borrowed(rng), borrowed(log)
+    if 0 <= nlog < log.size:
+        log[nlog] = a
+        nlog += 1
+    play_action(s, p, a, rng)
+    return nlog
+
+
+@njit(cache=True)
+def seat_outcomes(s, p, out):
+    """Each player's result into out[:n], returns n, the players: 1 for a win, 0 for a loss, -1
+    while the game runs. A cooperative game: the whole team wins or loses together (F13, F14)."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
+    result = -1 if s[OUTCOME] < 0 else 1 if s[OUTCOME] == CAUSE_WIN else 0
+    for seat in range(p[P_PLAYERS]):
+        out[seat] = result
+    return p[P_PLAYERS]
 
 
 # --- results ------------------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.fields import Layout
 from sim.forbidden_island.rules import (
     CARD_COUNTS,
     FOOLS_LANDING,
@@ -43,44 +44,46 @@ ROLE_DIVER, ROLE_ENGINEER, ROLE_EXPLORER, ROLE_MESSENGER, ROLE_NAVIGATOR, ROLE_P
 assert ROLES[ROLE_PILOT] == "pilot" and ROLES[ROLE_DIVER] == "diver"
 T_FOOLS_LANDING = TILE_CODES.index(FOOLS_LANDING)
 
-# --- state offsets (int32) -------------------------------------------------------------------------
-PLACE_TILE = 0  # 24: tile at each place
-TILE_PLACE = 24  # 24: place of each tile
-FLOODED = 48  # place mask of flooded tiles
-SUNK = 49  # place mask of sunk places
-ROLE = 50  # 4: role of each seat (seats in turn order; -1 past the player count)
-PAWN = 54  # 4: place of each seat's pawn
-HAND = 58  # 4 x 8: HAND + 8 * seat + card = how many of that card the seat holds
+# --- state offsets (int32; declared in order: each field starts where the one before ends) ----------
+STATE = Layout("Forbidden Island state")
+PLACE_TILE = STATE.field("PLACE_TILE", 24)  # tile at each place
+TILE_PLACE = STATE.field("TILE_PLACE", 24)  # place of each tile
+FLOODED = STATE.field("FLOODED")  # place mask of flooded tiles
+SUNK = STATE.field("SUNK")  # place mask of sunk places
+ROLE = STATE.field("ROLE", 4)  # role of each seat (seats in turn order; -1 past the player count)
+PAWN = STATE.field("PAWN", 4)  # place of each seat's pawn
 HAND_STRIDE = 8
-HAND_SIZE = 90  # 4: cards in each hand
-TPILE = 94  # 28: treasure draw pile, bottom first: the top card is s[TPILE + s[TPILE_N] - 1]
-TPILE_N = 122
-TDISC = 123  # 8: treasure discard, a count per card id (its order never matters: it is shuffled)
-FPILE = 131  # 24: flood draw pile of tile ids, bottom first: the top is s[FPILE + s[FPILE_N] - 1]
-FPILE_N = 155
-FDISC = 156  # tile mask of the flood discard
-FLAYERS_N = 157  # number of public layers of the flood pile
-FLAYER = 158  # 24: pile index where each layer begins, bottom layer first; the top layer is
+HAND = STATE.field("HAND", 4 * HAND_STRIDE)  # HAND + 8 * seat + card = how many of that card the seat holds
+HAND_SIZE = STATE.field("HAND_SIZE", 4)  # cards in each hand
+TPILE = STATE.field("TPILE", 28)  # treasure draw pile, bottom first: the top card is s[TPILE + s[TPILE_N] - 1]
+TPILE_N = STATE.field("TPILE_N")
+TDISC = STATE.field("TDISC", 8)  # treasure discard, a count per card id (its order never matters: it is shuffled)
+FPILE = STATE.field("FPILE", 24)  # flood draw pile of tile ids, bottom first: the top is s[FPILE + s[FPILE_N] - 1]
+FPILE_N = STATE.field("FPILE_N")
+FDISC = STATE.field("FDISC")  # tile mask of the flood discard
+FLAYERS_N = STATE.field("FLAYERS_N")  # number of public layers of the flood pile
+FLAYER = STATE.field("FLAYER", 24)  # pile index where each layer begins, bottom layer first; the top layer is
 #              s[FPILE + s[FLAYER + s[FLAYERS_N] - 1]] ... s[FPILE + s[FPILE_N] - 1]
-MARK = 182  # water mark 1-10 (10 is the skull)
-TURN = 183  # turn number, 1 for the first turn (0 during setup)
-CUR = 184  # seat whose turn it is
-STAGE = 185  # ST_ACTIONS, ST_TREASURE or ST_FLOOD (the turn's step; see `phase` for who acts)
-ACTS = 186  # actions left this turn
-DRAWS = 187  # treasure draws left (set when the actions end)
-FLOODS = 188  # flood cards left (fixed when the treasure draws end, F5)
-FLEW = 189  # 1 once the Pilot has flown this turn
-SWIMMERS = 190  # seat mask of pawns that must still swim, in any order (F11)
-OUTCOME = 191  # -1 while the game runs, else a CAUSE_* code
-CAPTURED = 192  # treasure mask of captured treasures
-CAPTURE_ORDER = 193  # 4: treasures in the order captured, -1 for none yet
-N_TSHUFFLES = 197  # treasure pile shuffles so far (setup's Waters Rise! return included)
-N_FSHUFFLES = 198  # flood pile shuffles so far (Waters Rise! with a non-empty discard, or refill)
-WATERS_RISEN = 199  # Waters Rise! cards drawn in play
-FLOODS_DRAWN = 200  # flood cards drawn in play
-COUNT = 201  # 14: actions applied of each kind (K_* below)
-CAPTURE_TURN = 215  # 4: turn each treasure was captured, -1 if not
-NSTATE = 219
+MARK = STATE.field("MARK")  # water mark 1-10 (10 is the skull)
+TURN = STATE.field("TURN")  # turn number, 1 for the first turn (0 during setup)
+CUR = STATE.field("CUR")  # seat whose turn it is
+STAGE = STATE.field("STAGE")  # ST_ACTIONS, ST_TREASURE or ST_FLOOD (the turn's step; see `phase` for who acts)
+ACTS = STATE.field("ACTS")  # actions left this turn
+DRAWS = STATE.field("DRAWS")  # treasure draws left (set when the actions end)
+FLOODS = STATE.field("FLOODS")  # flood cards left (fixed when the treasure draws end, F5)
+FLEW = STATE.field("FLEW")  # 1 once the Pilot has flown this turn
+SWIMMERS = STATE.field("SWIMMERS")  # seat mask of pawns that must still swim, in any order (F11)
+OUTCOME = STATE.field("OUTCOME")  # -1 while the game runs, else a CAUSE_* code
+CAPTURED = STATE.field("CAPTURED")  # treasure mask of captured treasures
+CAPTURE_ORDER = STATE.field("CAPTURE_ORDER", 4)  # treasures in the order captured, -1 for none yet
+N_TSHUFFLES = STATE.field("N_TSHUFFLES")  # treasure pile shuffles so far (setup's Waters Rise! return included)
+# flood pile shuffles so far (Waters Rise! with a non-empty discard, or refill)
+N_FSHUFFLES = STATE.field("N_FSHUFFLES")
+WATERS_RISEN = STATE.field("WATERS_RISEN")  # Waters Rise! cards drawn in play
+FLOODS_DRAWN = STATE.field("FLOODS_DRAWN")  # flood cards drawn in play
+COUNT = STATE.field("COUNT", 14)  # actions applied of each kind (K_* below)
+CAPTURE_TURN = STATE.field("CAPTURE_TURN", 4)  # turn each treasure was captured, -1 if not
+NSTATE = STATE.size
 
 STAGE_ACTIONS, STAGE_TREASURE, STAGE_FLOOD = 0, 1, 2
 # phase(): who may act now, the engine's PHASES in order
@@ -91,8 +94,16 @@ CAUSE_WIN, CAUSE_WATER, CAUSE_DROWNED, CAUSE_TREASURE, CAUSE_FOOLS_LANDING = ran
 CAUSES = ("win", "water", "drowned", "treasure", "fools_landing")
 
 # --- parameters (int32) ----------------------------------------------------------------------------------
-P_PLAYERS, P_START_MARK, P_ACTIONS, P_DRAWS, P_HAND_LIMIT, P_SETUP_FLOODS, P_SETUP_CARDS, P_CAPTURE = range(8)
-NPARAMS = 8
+PARAMS = Layout("Forbidden Island parameters")
+P_PLAYERS = PARAMS.field("P_PLAYERS")
+P_START_MARK = PARAMS.field("P_START_MARK")
+P_ACTIONS = PARAMS.field("P_ACTIONS")
+P_DRAWS = PARAMS.field("P_DRAWS")
+P_HAND_LIMIT = PARAMS.field("P_HAND_LIMIT")
+P_SETUP_FLOODS = PARAMS.field("P_SETUP_FLOODS")
+P_SETUP_CARDS = PARAMS.field("P_SETUP_CARDS")
+P_CAPTURE = PARAMS.field("P_CAPTURE")
+NPARAMS = PARAMS.size
 SKULL = 10
 FLOOD_DRAWS = np.array([0, 2, 2, 3, 3, 3, 4, 4, 5, 5, 0], dtype=np.int64)  # by mark (F4); 0 at 10
 

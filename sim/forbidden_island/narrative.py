@@ -7,7 +7,7 @@ sank, and the numbers of the players standing there.
 
 from __future__ import annotations
 
-from sim.forbidden_island.engine import FLOODED, SUNK, Game
+from sim.forbidden_island.engine import FLOODED, SUNK, ForbiddenIslandEngine
 from sim.forbidden_island.rules import CARD_NAMES, FLOOD_DRAWS, PLACE_SET, TREASURE_NAMES, place_text, tile_name
 
 CAUSES = {
@@ -25,16 +25,16 @@ def short_name(tile: str) -> str:
     return (words[0][:3] if len(words) == 1 else words[0][0] + words[-1][:2]).title()
 
 
-def _where(game: Game, place) -> str:
+def _where(game: ForbiddenIslandEngine, place) -> str:
     place = tuple(place)
     return f"{tile_name(game.layout[place])} ({place_text(place)})"
 
 
-def _who(game: Game, seat: int) -> str:
+def _who(game: ForbiddenIslandEngine, seat: int) -> str:
     return f"player {seat} ({game.roles[seat]})"
 
 
-def describe(game: Game, event: dict) -> str:
+def describe(game: ForbiddenIslandEngine, event: dict) -> str:
     """One event as a line of text."""
     k = event["kind"]
     if k in ("flood", "sink"):
@@ -81,7 +81,7 @@ def describe(game: Game, event: dict) -> str:
     return k
 
 
-def story(game: Game) -> list[str]:
+def story(game: ForbiddenIslandEngine) -> list[str]:
     """The whole game so far, one line per event, with a heading for each turn."""
     lines, turn = [], None
     for event in game.events:
@@ -99,7 +99,7 @@ def story(game: Game) -> list[str]:
 CELL = 7
 
 
-def board(game: Game) -> str:
+def board(game: ForbiddenIslandEngine) -> str:
     """The island as six rows of text cells."""
     out = [("   " + "".join(f"{c:^{CELL}}" for c in range(1, 7))).rstrip()]
     for r in range(1, 7):
@@ -131,7 +131,7 @@ def tell(record, echo, board_each_turn: bool = False) -> None:
     shown = 0
     heading = None
 
-    def after_action(game: Game, action=None) -> None:
+    def after_action(game: ForbiddenIslandEngine, action=None) -> None:
         nonlocal shown, heading
         for event in game.events[shown:]:
             if event["turn"] != heading:

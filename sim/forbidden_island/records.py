@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sim.forbidden_island.engine import (
     Action,
-    Game,
+    ForbiddenIslandEngine,
     IllegalAction,
     Setup,
     SetupError,
@@ -23,7 +23,7 @@ from sim.forbidden_island.engine import (
     deal,
 )
 from sim.forbidden_island.rules import PLACES, ROW_SPANS, TILES, RuleError, Rules
-from sim.island_escape.records import read_json
+from sim.records import read_json
 
 FORMAT = "forbidden-island-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "setup", "shuffles", "turns", "result"}
@@ -55,9 +55,9 @@ class Record:
             raise RecordError(f"setup: {exc}") from None
         return setup
 
-    def new_game(self) -> Game:
+    def new_game(self) -> ForbiddenIslandEngine:
         try:
-            return Game(self.rules, self.full_setup(), Shuffler(self.seed, self.shuffles))
+            return ForbiddenIslandEngine(self.rules, self.full_setup(), Shuffler(self.seed, self.shuffles))
         except ShuffleError as exc:
             raise RecordError(f"shuffles: {exc} (during setup)") from None
 
@@ -180,7 +180,8 @@ def _parse_turns(obj: object) -> list[list[str]]:
 # --- replaying ------------------------------------------------------------------------------------
 
 
-def replay(record: Record, after_action: Callable[[Game, Action], None] | None = None) -> Game:
+def replay(record: Record,
+           after_action: Callable[[ForbiddenIslandEngine, Action], None] | None = None) -> ForbiddenIslandEngine:
     """Play the record's entries in order with the reference engine; raises RecordError.
 
     The entries listed under turn N must all be played during turn N: a list that stops
@@ -216,7 +217,7 @@ def replay(record: Record, after_action: Callable[[Game, Action], None] | None =
     return game
 
 
-def result_json(game: Game) -> dict:
+def result_json(game: ForbiddenIslandEngine) -> dict:
     """What the engine reports at the end of a replay (docs/FI-RECORD-FORMAT.md)."""
     if game.outcome is None:
         outcome, cause = "unfinished", None
@@ -231,7 +232,7 @@ def result_json(game: Game) -> dict:
 # --- writing ---------------------------------------------------------------------------------------
 
 
-def record_of(game: Game, seed: int) -> Record:
+def record_of(game: ForbiddenIslandEngine, seed: int) -> Record:
     """The record of a game played from `new_game(rules, seed)`: its whole setup and every
     shuffle written out, so that it replays from the record alone, without the lab's random
     streams (docs/FI-RECORD-FORMAT.md); `seed` is kept only as a note of where it came from."""

@@ -23,10 +23,6 @@ DIAGONAL = ((1, -1), (1, 1), (-1, 1), (-1, -1))
 ALL_DIRECTIONS = ORTHOGONAL + DIAGONAL
 
 
-def is_place(place: tuple[int, int]) -> bool:
-    return place in PLACE_SET
-
-
 def neighbours(place: tuple[int, int], diagonal: bool = False) -> list[tuple[int, int]]:
     """The island places next to `place`: sides only, or (the Explorer) corners too."""
     c, r = place

@@ -18,12 +18,12 @@ if "ipykernel" not in sys.modules:  # files only, no screen; a notebook keeps it
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle  # noqa: E402
 
-from sim.island_escape.engine import DOWN, FLOODED, SEA, Game  # noqa: E402
+from sim.boards import SEA_BLUE, grid_numbers, save_figure, sea_square, verdict, write_gif  # noqa: E402
+from sim.island_escape.engine import DOWN, FLOODED, SEA, IslandEscapeEngine  # noqa: E402
 from sim.island_escape.rules import SUIT_SYMBOL, pretty, rank_of  # noqa: E402
 
 PAWN_COLOURS = ("#e74c3c", "#2980b9", "#27ae60", "#f39c12")
 RED_SUITS = ("H", "D")
-SEA_BLUE = "#5dade2"
 FLOOD_TINT = "#d6eaf8"
 BACK = "#34495e"
 
@@ -49,7 +49,7 @@ def _place_xy(c: int, r: int) -> tuple[float, float]:
     return (c - 1, 5 - r)
 
 
-def draw_board(game: Game, title: str = "", ax_board=None, ax_side=None):
+def draw_board(game: IslandEscapeEngine, title: str = "", ax_board=None, ax_side=None):
     """Draw `game` as it stands now; returns the figure."""
     if ax_board is None:
         fig = plt.figure(figsize=(9.6, 6.0))
@@ -182,7 +182,7 @@ def _text(x: float, y: float, text: str, size: float, colour: str = "black", anc
     return head + spans + "</text>"
 
 
-def board_svg(game: Game, title: str = "") -> str:
+def board_svg(game: IslandEscapeEngine, title: str = "") -> str:
     """draw_board's picture as SVG text for the play page: text kept as text, stable ids
     (place-C-R on each place, which the page makes clickable), no date, so the same state always
     gives the same bytes. Pure string building: safe from any thread, no lock."""
@@ -271,47 +271,8 @@ def board_svg(game: Game, title: str = "") -> str:
     return "\n".join(out) + "\n"
 
 
-def grid_numbers(ax, n: int) -> None:
-    """Column numbers above an n x n board and row numbers at its left (row 1 at the top)."""
-    for k in range(n):
-        ax.text(k + 0.5, n + 0.03, str(k + 1), ha="center", va="bottom", fontsize=7, color="grey")
-        ax.text(-0.05, n - 0.5 - k, str(k + 1), ha="right", va="center", fontsize=7, color="grey")
-
-
-def sea_square(ax, x: float, y: float, gid: str | None = None) -> None:
-    """A place lost to the sea: water with a few dashed waves."""
-    ax.add_patch(Rectangle((x, y), 1, 1, color=SEA_BLUE, alpha=0.55, lw=0, gid=gid))
-    for k in range(3):
-        ax.plot([x + 0.15, x + 0.35, x + 0.55, x + 0.75], [y + 0.25 + 0.25 * k] * 4,
-                color="white", lw=0.8, alpha=0.7, marker=None, ls=(0, (2, 2)))
-
-
-def verdict(ax, y: float, outcome: str | None) -> None:
-    """How the game ended, in the side panel (nothing while it goes on)."""
-    if outcome:
-        text = "the team escapes!" if outcome == "win" else f"lost: {outcome}"
-        ax.text(0, y, text, fontsize=12, weight="bold", va="top", color="#1e8449" if outcome == "win" else "#c0392b")
-
-
-def save_figure(fig, path: str | Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
-    return path
-
-
-def save_board(game: Game, path: str | Path, title: str = "") -> Path:
+def save_board(game: IslandEscapeEngine, path: str | Path, title: str = "") -> Path:
     return save_figure(draw_board(game, title), path)
-
-
-def write_gif(paths: list[Path], gif: str | Path) -> None:
-    """The pictures as an animated GIF, a frame every 0.9 s."""
-    from PIL import Image
-
-    frames = [Image.open(p).convert("P", palette=Image.Palette.ADAPTIVE) for p in paths]
-    if frames:
-        frames[0].save(gif, save_all=True, append_images=frames[1:], duration=900, loop=0)
 
 
 def replay_pictures(record, folder: str | Path, gif: str | Path | None = None, sinkings: bool = True) -> list[Path]:
@@ -323,7 +284,7 @@ def replay_pictures(record, folder: str | Path, gif: str | Path | None = None, s
     paths: list[Path] = []
     state = {"events": 0}
 
-    def after_flood(game: Game) -> None:
+    def after_flood(game: IslandEscapeEngine) -> None:
         new = game.events[state["events"]:]
         sank = [e for e in new if e.kind == "sink"]
         if sinkings and sank:
@@ -332,7 +293,7 @@ def replay_pictures(record, folder: str | Path, gif: str | Path | None = None, s
             paths.append(save_board(game, folder / f"turn-{game.turn:02d}-flood-{game.floods:02d}.png", title))
         state["events"] = len(game.events)
 
-    def after_turn(game: Game) -> None:
+    def after_turn(game: IslandEscapeEngine) -> None:
         state["events"] = len(game.events)
         pawn = (game.turn - 1) % game.rules.pawns
         title = f"Turn {game.turn} (pawn {pawn}) - after the flood phase"

@@ -6,14 +6,14 @@ policy are checked against it.
 
 A game is driven from outside, one step at a time::
 
-    game = Game(rules, layout, piles)
+    game = IslandEscapeEngine(rules, layout, piles)
     game.begin_turn()
     game.apply(Action.parse("move up"))      # as many as the turn allows
     game.start_flood_phase()
     while game.floods_left and not game.over:
         game.flood()                           # one flood (and its sinkings, escapes, rise)
 
-`Game.play_turn` bundles a whole turn. Randomness never lives in the state: the flood piles come
+`IslandEscapeEngine.play_turn` bundles a whole turn. Randomness never lives in the state: the flood piles come
 from a `PileSource` the caller passes in (R14), and the layout is dealt by the caller (R4).
 """
 
@@ -194,16 +194,16 @@ class Event:
         return d
 
 
-EscapeChooser = Callable[["Game", int, list[Place]], Place]
+EscapeChooser = Callable[["IslandEscapeEngine", int, list[Place]], Place]
 
 
-def first_escape(game: Game, pawn: int, options: list[Place]) -> Place:
+def first_escape(game: IslandEscapeEngine, pawn: int, options: list[Place]) -> Place:
     """RECORD-FORMAT default: the first tile in the order up, up-right, right, … up-left."""
     return options[0]
 
 
 @dataclass
-class Game:
+class IslandEscapeEngine:
     """The whole state of one game, hidden parts included (R19 says what is public)."""
 
     rules: Rules
@@ -729,13 +729,13 @@ class PublicView:
         return [c for c in ISLAND_CARDS if c not in seen]
 
 
-def new_game(rules: Rules, seed: int) -> Game:
+def new_game(rules: Rules, seed: int) -> IslandEscapeEngine:
     """A freshly dealt game: deal and flood piles from independent streams of `seed`."""
-    return Game(rules, deal(seed), PileSource(seed))
+    return IslandEscapeEngine(rules, deal(seed), PileSource(seed))
 
 
 __all__ = [
-    "Action", "Event", "Game", "IllegalAction", "PileSource", "PublicView", "LAND_CARDS",
+    "Action", "Event", "IslandEscapeEngine", "IllegalAction", "PileSource", "PublicView", "LAND_CARDS",
     "DOWN", "DRY", "FLOODED", "SEA", "LOSS_CAUSES", "deal", "first_escape", "new_game",
     "parse_place",
 ]

@@ -14,11 +14,14 @@ Places are indexed `(row - 1) * 5 + (column - 1)`; bit `i` of a place mask is pl
 Card ids: Kings 0-3 (suits S H D C), land cards 4 + 5 * suit + (rank - 6), the joker 24.
 
 This module holds the rules only and knows nothing of who chooses (pgx style): the deal
-(`init_game`), the turn's start (`begin_turn`), the legal-action mask (`legal_actions`), one
-action (`apply_action`), one flood in three steps (`draw_flood`; for each pawn on a sinking place
-`escape_options` then `escape_to`; `end_flood`), and the results row (`write_result`). The loop
+(`deal_game`), the turn's start (`begin_turn`), the legal-action mask (`legal_mask`), one
+action of the current pawn (`apply_turn_action`), one flood in three steps (`draw_flood`; for each
+pawn on a sinking place `escape_options` then `escape_to`; `end_flood`), and the results row
+(`write_result`). The loop
 that asks a policy for each choice and plays whole games lives above it, in `policies/island_escape/play.py`;
-search policies play on from any state through that same loop.
+search policies play on from any state through that same loop. The entry points every game's
+kernel shares (sim/kernel_api.py: `init_game`, `legal_actions`, `apply_action`, `seat_outcomes`)
+are built from these steps at the end of this module, for callers that know no game.
 
 Speed: a game allocates nothing, and the play loop hands the kernel arrays with no reference
 count (sim/intrinsics.py); small hot helpers carry `forceinline` (LLVM inlining, which keeps
@@ -33,6 +36,7 @@ from numba import njit
 from sim.intrinsics import borrowed
 from sim.island_escape.layout import (
     A_END,
+    A_ESCAPE,
     A_GIVE,
     A_MOVE,
     A_RAISE,
@@ -64,11 +68,14 @@ from sim.island_escape.layout import (
     CUR,
     DOWN,
     DRY,
+    ESCAPE_CARD,
+    ESCAPE_FROM,
     ESCAPE_TO,
     FACE_UP_LAND,
     FLOODED,
     FLOODED_AT,
     FLOODS,
+    FLOODS_LEFT,
     FULL,
     GAUGE_TOP,
     HAND,
@@ -88,6 +95,7 @@ from sim.island_escape.layout import (
     P_GLEN,
     P_GRANK,
     P_PAWNS,
+    P_PLAYERS,
     P_SWIM,
     PASSES,
     PAWN,
@@ -116,7 +124,7 @@ from sim.island_escape.layout import (
 )
 
 assert DOWN == 0 and DRY == 1  # `reveal` turns DOWN into DRY by setting bit 0
-assert RAISE_TURN == KINGPOS + 4  # `init_game` parks the non-Kings' places in RAISE_TURN[0]
+assert RAISE_TURN == KINGPOS + 4  # `deal_game` parks the non-Kings' places in RAISE_TURN[0]
 
 
 @njit(cache=True, forceinline=True)
@@ -167,7 +175,8 @@ def deal_layout(rng, cards_out):
 
 
 @njit(cache=True)
-def init_game(s, p, rng, seed, game):
+def deal_game(s, p, rng, seed, game):
+    """Game `game` of `seed` dealt (R1-R3), before its first turn (`begin_turn`)."""
     s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
     seed_streams(rng, seed, game)
     for i in range(NSTATE):
@@ -297,7 +306,7 @@ def in_action_order(groups):
 
 
 @njit(cache=True, forceinline=True)
-def legal_actions(s, p):
+def legal_mask(s, p):
     """The legal actions of the current pawn (R7-R13) as a bit mask: bit a set = action a legal.
 
     A_END is always legal. A mask in one integer rather than an array: policies test a bit,
@@ -357,7 +366,7 @@ ACTION_COUNT = np.array([C_MOVE if a < A_SWIM else C_SWIM if a < A_SHORE_HERE el
 
 
 @njit(cache=True, forceinline=True)
-def apply_action(s, p, a, log, nlog):
+def apply_turn_action(s, p, a, log, nlog):
     """Play legal action `a` for the current pawn; returns the new log length.
 
     A_END passes: the actions left this turn are lost (R6) and not logged (records list only
@@ -580,3 +589,116 @@ def write_result(s, p, out, row):
     for i in range(p[P_PAWNS]):
         held += popcount(s[at(HAND + i)])
     out[row, 21] = held
+
+
+# --- the entry points every game's kernel shares (sim/kernel_api.py) ------------------------------
+# One decision at a time: a turn's actions, then the flood phase played on by itself up to an
+# R15 escape (a decision of the escaping pawn) or to the next turn's start. The play loop does the
+# same with its own loop (policies/island_escape/play.py); tests/test_kernel_api.py plays the
+# random policy both ways and demands the same games.
+
+
+@njit(cache=True, forceinline=True)
+def _next_escaper(s, p, place):
+    """The lowest pawn on `place` (R15: pawns escape in pawn order, as the play loop asks them), -1."""
+    for pawn in range(p[P_PAWNS]):
+        if s[at(PAWN + pawn)] == place:
+            return pawn
+    return -1
+
+
+@njit(cache=True)
+def _flood_phase(s, p, rng, log, nlog):
+    """R14, R15: the floods left in this phase, up to the next escape; then the next turn (R4)."""
+    while s[FLOODS_LEFT] > 0:
+        s[FLOODS_LEFT] -= 1
+        nlog, sank, card = draw_flood(s, p, log, nlog)
+        if s[OUTCOME] >= 0:
+            return nlog
+        if sank >= 0 and _next_escaper(s, p, sank) >= 0:
+            ways = 0
+            for k in range(8):
+                t = ESCAPE_TO[at(sank), k]
+                if t >= 0 and s[at(TSTATE + t)] != SEA:
+                    ways += 1
+            if ways == 0:  # R15: no tile to swim to, the pawn drowns
+                s[OUTCOME] = CAUSE_DROWNED
+                s[LOSS_PLACE] = sank
+                return nlog
+            s[ESCAPE_FROM] = sank
+            s[ESCAPE_CARD] = card
+            return nlog
+        end_flood(s, p, rng, sank, card)
+        if s[OUTCOME] >= 0:
+            return nlog
+    begin_turn(s, p)
+    return nlog
+
+
+@njit(cache=True)
+def init_game(s, p, rng, seed, game):
+    """Game `game` of `seed` dealt and its first turn begun: the first decision is the first pawn's."""
+    s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
+    deal_game(s, p, rng, seed, game)
+    s[ESCAPE_FROM] = -1
+    begin_turn(s, p)
+
+
+@njit(cache=True)
+def legal_actions(s, p, out):
+    """The decisions open now into out[:n], returns n (0 once the game is over): the current
+    pawn's legal actions (R7-R13, A_END last), or the places the pawn escaping a sunk place may
+    swim to (R15, A_ESCAPE + place in the default escape order)."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
+    if s[OUTCOME] >= 0:
+        return 0
+    n = 0
+    place = s[ESCAPE_FROM]
+    if place >= 0:
+        for k in range(8):
+            t = ESCAPE_TO[at(place), k]
+            if t >= 0 and s[at(TSTATE + t)] != SEA:
+                out[n] = A_ESCAPE + t
+                n += 1
+        return n
+    legal = legal_mask(s, p)
+    while legal:
+        low = legal & -legal
+        out[n] = popcount(low - 1)
+        n += 1
+        legal ^= low
+    return n
+
+
+@njit(cache=True)
+def apply_action(s, p, a, rng, log, nlog):
+    """Play decision `a` (one that `legal_actions` listed), then the game on to its next decision:
+    after a turn's last action its flood phase (R14), the escapes excepted (R15), and the next
+    turn's start. Logs to `log` from row `nlog` unless it is negative; returns the new log length."""
+    s, p, rng, log = borrowed(s), borrowed(p), borrowed(rng), borrowed(log)
+    if a >= A_ESCAPE:
+        place = s[ESCAPE_FROM]
+        nlog = escape_to(s, _next_escaper(s, p, place), a - A_ESCAPE, log, nlog)
+        if _next_escaper(s, p, place) >= 0:
+            return nlog
+        s[ESCAPE_FROM] = -1
+        end_flood(s, p, rng, place, s[ESCAPE_CARD])
+        if s[OUTCOME] >= 0:
+            return nlog
+        return _flood_phase(s, p, rng, log, nlog)
+    nlog = apply_turn_action(s, p, a, log, nlog)
+    if s[OUTCOME] >= 0 or s[ACTS] > 0:
+        return nlog
+    s[FLOODS_LEFT] = floods_due(s, p)
+    return _flood_phase(s, p, rng, log, nlog)
+
+
+@njit(cache=True)
+def seat_outcomes(s, p, out):
+    """Each player's result into out[:n], returns n, the players: 1 for a win, 0 for a loss, -1
+    while the game runs. A cooperative game: the whole table wins or loses together (R18)."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
+    result = -1 if s[OUTCOME] < 0 else 1 if s[OUTCOME] == CAUSE_WIN else 0
+    for seat in range(p[P_PLAYERS]):
+        out[seat] = result
+    return p[P_PLAYERS]

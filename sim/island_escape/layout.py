@@ -7,43 +7,57 @@ Shared by `sim/island_escape/kernel.py` and the policies in `policies/`, which m
 import numpy as np
 from numba import njit
 
+from sim.fields import Layout
 from sim.intrinsics import extract_bits, kth_set_bit, popcount  # noqa: F401  (the kernel's vocabulary)
 from sim.streams import GOLDEN, rand_below, rand_normal, rand_unit, seed_streams  # noqa: F401
 
-# --- state offsets -------------------------------------------------------------------------------
-CARD = 0  # 25: card id per place, -1 for sea
-TSTATE = 25  # 25: 0 face down, 1 dry, 2 flooded, 3 sea
-PAWN = 50  # 4: place of each pawn, -1 for a seat without one (the legal-action mask reads all four)
-HAND = 54  # 4: salvage of each pawn as a bit mask of land cards (bit = card id - 4)
-RAISED = 58  # bit mask of raised suits
-GAUGE_TOP = 59  # index of the top gauge card in p[P_GRANK:]
-COLP = 60  # 5: column pile of this pass, in draw order
-ROWP = 65  # 5: row pile of this pass
-PILE_POS = 70  # floods drawn in this pass
-TURN = 71  # turns begun
-CUR = 72  # pawn whose turn it is
-ACTS = 73  # actions left this turn
-FLOODS = 74  # floods resolved
-OUTCOME = 75  # -1 while running, else a CAUSE_* code
-ISLAND_LAND = 76  # bit mask of land cards still on the island (any state but sea)
-TILES = 77  # place mask of tiles (not sea)
-KINGPOS = 78  # 4: place of each King, -1 once it is off the island
-RAISE_TURN = 82  # 4: turn each suit was raised, -1 if not
-COUNT = 86  # 8: actions used by kind (move swim shore salvage give raise takeoff) and unused
-SUNK = 94  # tiles sunk by floods
-LOSS_PLACE = 95  # place whose sinking ended the game, -1
-PASSES = 96
-RAISE_SEQ = 97  # suits in the order raised, as base-5 digits (suit + 1), oldest first
+# --- state offsets (declared in order: each field starts where the one before ends) -----------------
+STATE = Layout("Island Escape state")
+CARD = STATE.field("CARD", 25)  # card id per place, -1 for sea
+TSTATE = STATE.field("TSTATE", 25)  # 0 face down, 1 dry, 2 flooded, 3 sea
+PAWN = STATE.field("PAWN", 4)  # place of each pawn, -1 for a seat without one (the legal-action mask reads all four)
+HAND = STATE.field("HAND", 4)  # salvage of each pawn as a bit mask of land cards (bit = card id - 4)
+RAISED = STATE.field("RAISED")  # bit mask of raised suits
+GAUGE_TOP = STATE.field("GAUGE_TOP")  # index of the top gauge card in p[P_GRANK:]
+COLP = STATE.field("COLP", 5)  # column pile of this pass, in draw order
+ROWP = STATE.field("ROWP", 5)  # row pile of this pass
+PILE_POS = STATE.field("PILE_POS")  # floods drawn in this pass
+TURN = STATE.field("TURN")  # turns begun
+CUR = STATE.field("CUR")  # pawn whose turn it is
+ACTS = STATE.field("ACTS")  # actions left this turn
+FLOODS = STATE.field("FLOODS")  # floods resolved
+OUTCOME = STATE.field("OUTCOME")  # -1 while running, else a CAUSE_* code
+ISLAND_LAND = STATE.field("ISLAND_LAND")  # bit mask of land cards still on the island (any state but sea)
+TILES = STATE.field("TILES")  # place mask of tiles (not sea)
+KINGPOS = STATE.field("KINGPOS", 4)  # place of each King, -1 once it is off the island
+RAISE_TURN = STATE.field("RAISE_TURN", 4)  # turn each suit was raised, -1 if not
+COUNT = STATE.field("COUNT", 8)  # actions used by kind (move swim shore salvage give raise takeoff) and unused
+SUNK = STATE.field("SUNK")  # tiles sunk by floods
+LOSS_PLACE = STATE.field("LOSS_PLACE")  # place whose sinking ended the game, -1
+PASSES = STATE.field("PASSES")
+RAISE_SEQ = STATE.field("RAISE_SEQ")  # suits in the order raised, as base-5 digits (suit + 1), oldest first
 # Two place masks kept in step with TSTATE and CARD by the kernel's step functions, so that the
 # legal-action mask reads a few words instead of three state entries per neighbour:
-FLOODED_AT = 98  # places whose tile is flooded (TSTATE == FLOODED)
-FACE_UP_LAND = 99  # places whose tile is face up (dry or flooded) and holds a land card: R10's salvage
-NSTATE = 100
+FLOODED_AT = STATE.field("FLOODED_AT")  # places whose tile is flooded (TSTATE == FLOODED)
+# places whose tile is face up (dry or flooded) and holds a land card: R10's salvage
+FACE_UP_LAND = STATE.field("FACE_UP_LAND")
+# Where the shared entry points (sim/kernel_api.py) are inside a flood phase, which the play loop
+# keeps in its own variables instead:
+FLOODS_LEFT = STATE.field("FLOODS_LEFT")  # floods still to draw in this flood phase
+ESCAPE_FROM = STATE.field("ESCAPE_FROM")  # the sunk place whose pawns must still escape (R15), -1 for none
+ESCAPE_CARD = STATE.field("ESCAPE_CARD")  # the card that place held, for the checks after the escapes
+NSTATE = STATE.size
 
 # --- parameters ----------------------------------------------------------------------------------
-P_PLAYERS, P_PAWNS, P_CPT, P_SWIM, P_ACTIONS, P_GLEN = 0, 1, 2, 3, 4, 5
-P_GRANK = 6  # 10: rank of each gauge card, top first
-NPARAMS = 16
+PARAMS = Layout("Island Escape parameters")
+P_PLAYERS = PARAMS.field("P_PLAYERS")
+P_PAWNS = PARAMS.field("P_PAWNS")
+P_CPT = PARAMS.field("P_CPT")
+P_SWIM = PARAMS.field("P_SWIM")
+P_ACTIONS = PARAMS.field("P_ACTIONS")
+P_GLEN = PARAMS.field("P_GLEN")
+P_GRANK = PARAMS.field("P_GRANK", 10)  # rank of each gauge card, top first
+NPARAMS = PARAMS.size
 MAX_GAUGE = 10
 
 # --- tile states, outcomes -----------------------------------------------------------------------
@@ -65,6 +79,10 @@ A_RAISE = 33
 A_TAKEOFF = 34
 A_END = 35  # pass the rest of the turn
 N_ACTIONS = 36
+# The shared entry points' decisions (sim/kernel_api.py) add the R15 escapes, which the play loop
+# asks of a policy apart: escape to place (the pawn to escape is the lowest on the sunk place).
+A_ESCAPE = N_ACTIONS  # + place
+N_DECISIONS = A_ESCAPE + 25
 # Neighbour tables: NEIGHBOUR[place, d] is the place one step in direction d (or -1 off the
 # island), NEIGHBOUR2 two steps, ESCAPE_TO[place, k] the k-th place in the default escape order.
 def _table(dcs, drs, times):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.island_escape.engine import DOWN, FLOODED, SEA, Event, Game
+from sim.island_escape.engine import DOWN, FLOODED, SEA, Event, IslandEscapeEngine
 from sim.island_escape.rules import SUIT_SYMBOL, pretty, rank_of
 
 
@@ -66,7 +66,7 @@ class Narrator:
         return f"{e.kind} at {at}"
 
 
-def board_text(game: Game) -> str:
+def board_text(game: IslandEscapeEngine) -> str:
     """An ASCII island: ## face down, ~card flooded, ~~~ sea, pawn numbers after the card."""
     lines = ["       " + "".join(f"  col {c}  " for c in range(1, 6))]
     for r in range(1, 6):
@@ -92,7 +92,7 @@ def board_text(game: Game) -> str:
     return "\n".join(lines)
 
 
-def ending_text(game: Game) -> str:
+def ending_text(game: IslandEscapeEngine) -> str:
     if game.outcome is None:
         return f"The record ends after {game.turn} turns and {game.floods} floods; the game goes on."
     if game.outcome == "win":
@@ -122,7 +122,7 @@ def tell(record, echo, board: bool = False) -> None:
     narrator = Narrator()
     shown = 0
 
-    def after_turn(game: Game) -> None:
+    def after_turn(game: IslandEscapeEngine) -> None:
         nonlocal shown
         new = game.events[shown:]
         shown = len(game.events)

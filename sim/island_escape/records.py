@@ -12,8 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.island_escape.engine import Action, Game, IllegalAction, PileSource, deal, parse_place
+from sim.island_escape.engine import Action, IllegalAction, IslandEscapeEngine, PileSource, deal, parse_place
 from sim.island_escape.rules import HELICOPTER, ISLAND_CARDS, JOKER, PLACES, RuleError, Rules, is_card_code
+from sim.records import read_json
 
 FORMAT = "island-escape-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "layout", "floods", "turns", "result"}
@@ -40,8 +41,8 @@ class Record:
                  if self.layout[r - 1][c - 1] != UNKNOWN}
         return deal(self.seed, named)
 
-    def new_game(self) -> Game:
-        return Game(self.rules, self.full_layout(), PileSource(self.seed, self.floods))
+    def new_game(self) -> IslandEscapeEngine:
+        return IslandEscapeEngine(self.rules, self.full_layout(), PileSource(self.seed, self.floods))
 
     def to_json(self) -> dict:
         d = {"format": FORMAT, "rules": self.rules.as_record(), "seed": self.seed,
@@ -54,24 +55,9 @@ class Record:
 # --- reading and validating ------------------------------------------------------------------
 
 
-def read_json(source: str | Path | dict, error: type[Exception] = RecordError) -> object:
-    """The JSON document of a record file, or an already parsed object as it is; a file that
-    cannot be read or is not JSON raises `error` (each game's own RecordError) in one line."""
-    if isinstance(source, dict):
-        return source
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise error(f"cannot read the record: {exc.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
-
-
 def load_record(source: str | Path | dict) -> Record:
     """A record from a file path or an already parsed JSON object; raises RecordError."""
-    return parse_record(read_json(source))
+    return parse_record(read_json(source, RecordError))
 
 
 def parse_record(data: object) -> Record:
@@ -178,8 +164,8 @@ def _entry_error(turn: int, index: int, entry: str, reason: str) -> RecordError:
     return RecordError(f"turn {turn}, entry {index} {entry!r}: {reason}")
 
 
-def replay(record: Record, after_turn: Callable[[Game], None] | None = None,
-           after_flood: Callable[[Game], None] | None = None) -> Game:
+def replay(record: Record, after_turn: Callable[[IslandEscapeEngine], None] | None = None,
+           after_flood: Callable[[IslandEscapeEngine], None] | None = None) -> IslandEscapeEngine:
     """Play the record's turns, each followed by its flood phase; raises RecordError.
 
     `after_turn(game)` is called after each turn's flood phase, `after_flood(game)` after each
@@ -220,7 +206,7 @@ def replay(record: Record, after_turn: Callable[[Game], None] | None = None,
         else:
             pending = list(escapes)
 
-            def choose(g: Game, pawn: int, options: list[tuple[int, int]], t=t, pending=pending):
+            def choose(g: IslandEscapeEngine, pawn: int, options: list[tuple[int, int]], t=t, pending=pending):
                 for k, (i, entry, p, place) in enumerate(pending):
                     if p == pawn:
                         del pending[k]
@@ -243,7 +229,7 @@ def replay(record: Record, after_turn: Callable[[Game], None] | None = None,
     return game
 
 
-def result_json(game: Game) -> dict:
+def result_json(game: IslandEscapeEngine) -> dict:
     """What an engine reports after a replay (RECORD-FORMAT.md, `--json`)."""
     if game.outcome is None:
         outcome, cause = "unfinished", None

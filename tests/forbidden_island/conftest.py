@@ -30,9 +30,9 @@ def kernel_shadow(request, monkeypatch):
     from sim.forbidden_island import kernel as K
     from sim.forbidden_island import layout as L
     from sim.forbidden_island.convert import encode, params_of, state_of
-    from sim.forbidden_island.engine import Game
+    from sim.forbidden_island.engine import ForbiddenIslandEngine
 
-    original = Game.apply
+    original = ForbiddenIslandEngine.apply
     rng = np.zeros(3, dtype=np.uint64)
     out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
 
@@ -50,7 +50,7 @@ def kernel_shadow(request, monkeypatch):
         s = state_of(game)
         same_legal(game, s, p, f"before {action}")
         tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
-        K.apply_action(s, p, encode(action), rng)
+        K.play_action(s, p, encode(action), rng)
         result = original(game, action)
         got, want = kernel_snapshot(s, p), engine_snapshot(game)
         for pile, counter in (("treasure_pile", L.N_TSHUFFLES), ("flood_pile", L.N_FSHUFFLES)):
@@ -62,5 +62,5 @@ def kernel_shadow(request, monkeypatch):
         same_legal(game, s, p, f"after {action}")
         return result
 
-    monkeypatch.setattr(Game, "apply", shadowed_apply)
+    monkeypatch.setattr(ForbiddenIslandEngine, "apply", shadowed_apply)
     yield

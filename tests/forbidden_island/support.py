@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from sim.forbidden_island.engine import DRY, FLOODED, SUNK, Action, Game, Setup
+from sim.forbidden_island.engine import DRY, FLOODED, SUNK, Action, ForbiddenIslandEngine, Setup
 from sim.forbidden_island.rules import (
     FOOLS_LANDING,
     LIFT,
@@ -34,12 +34,12 @@ from sim.forbidden_island.rules import (
 )
 
 
-def arranged(roles, difficulty: str = "novice", **rule_kw) -> Game:
+def arranged(roles, difficulty: str = "novice", **rule_kw) -> ForbiddenIslandEngine:
     """A game on the canonical island with the given roles in turn order, no tile flooded,
     empty hands, and both decks in canonical order (nothing drawn yet)."""
     rules = Rules(players=len(roles), difficulty=difficulty, **rule_kw)
     setup = Setup(tuple(TILE_CODES), tuple(roles), tuple(TILE_CODES), tuple(TREASURE_DECK))
-    game = Game(rules, setup)
+    game = ForbiddenIslandEngine(rules, setup)
     for tile in TILE_CODES:  # undo the six setup floods and the deal
         game.state[tile] = DRY
     game.flood_pile = list(TILE_CODES)
@@ -52,16 +52,16 @@ def arranged(roles, difficulty: str = "novice", **rule_kw) -> Game:
     return game
 
 
-def _one_flood_layer(game: Game) -> None:
+def _one_flood_layer(game: ForbiddenIslandEngine) -> None:
     """After arranging the flood pile by hand, the table knows its cards but not their order."""
     game.flood_layers = [len(game.flood_pile)] if game.flood_pile else []
 
 
-def place(game: Game, tile: str) -> tuple[int, int]:
+def place(game: ForbiddenIslandEngine, tile: str) -> tuple[int, int]:
     return game.place_of[tile]
 
 
-def _take(game: Game, card: str) -> None:
+def _take(game: ForbiddenIslandEngine, card: str) -> None:
     """Remove one `card` from the treasure pile, discard or any hand (in that order)."""
     for pile in [game.treasure_pile, game.treasure_discard, *game.hands]:
         if card in pile:
@@ -70,7 +70,7 @@ def _take(game: Game, card: str) -> None:
     raise AssertionError(f"no {card} left to take")
 
 
-def hand(game: Game, seat: int, cards) -> None:
+def hand(game: ForbiddenIslandEngine, seat: int, cards) -> None:
     """Give player `seat` exactly these cards (taken from the piles or other hands)."""
     game.treasure_pile.extend(game.hands[seat])
     game.hands[seat] = []
@@ -79,20 +79,20 @@ def hand(game: Game, seat: int, cards) -> None:
         game.hands[seat].append(card)
 
 
-def treasure_top(game: Game, cards) -> None:
+def treasure_top(game: ForbiddenIslandEngine, cards) -> None:
     """Put these cards on top of the treasure pile, first card drawn first."""
     for card in cards:
         _take(game, card)
     game.treasure_pile = list(cards) + game.treasure_pile
 
 
-def treasure_discard(game: Game, cards) -> None:
+def treasure_discard(game: ForbiddenIslandEngine, cards) -> None:
     for card in cards:
         _take(game, card)
     game.treasure_discard.extend(cards)
 
 
-def flood_top(game: Game, tiles) -> None:
+def flood_top(game: ForbiddenIslandEngine, tiles) -> None:
     """Put these flood cards on top of the flood pile, first drawn first."""
     for tile in tiles:
         (game.flood_pile if tile in game.flood_pile else game.flood_discard).remove(tile)
@@ -100,14 +100,14 @@ def flood_top(game: Game, tiles) -> None:
     _one_flood_layer(game)
 
 
-def flood_discard(game: Game, tiles) -> None:
+def flood_discard(game: ForbiddenIslandEngine, tiles) -> None:
     for tile in tiles:
         game.flood_pile.remove(tile)
     game.flood_discard.extend(tiles)
     _one_flood_layer(game)
 
 
-def set_state(game: Game, where, state: str) -> None:
+def set_state(game: ForbiddenIslandEngine, where, state: str) -> None:
     """Set tiles (by place or code) to dry, flooded or sunk; a sunk tile's card leaves the game."""
     for w in where:
         tile = w if isinstance(w, str) else game.layout[w]
@@ -121,7 +121,7 @@ def set_state(game: Game, where, state: str) -> None:
         game.state[tile] = state
 
 
-def picture(game: Game, rows: str) -> None:
+def picture(game: ForbiddenIslandEngine, rows: str) -> None:
     """Set tile states from a picture: one line per row, one character per place of that row
     ('.' dry, 'o' flooded, 'x' sunk); spaces are ignored."""
     lines = [line.replace(" ", "") for line in rows.splitlines() if line.strip()]
@@ -143,24 +143,24 @@ def places_in(rows: str) -> set[tuple[int, int]]:
     return out
 
 
-def act(game: Game, *texts: str) -> None:
+def act(game: ForbiddenIslandEngine, *texts: str) -> None:
     for text in texts:
         game.apply(Action.parse(text))
 
 
-def to_flood_phase(game: Game) -> None:
+def to_flood_phase(game: ForbiddenIslandEngine) -> None:
     """End the current player's actions and make both treasure draws (discarding the first
     card when needed: callers arrange hands so no discard is due)."""
     act(game, "draw", "draw")
     assert game.phase == "flood_draw", game.phase
 
 
-def kinds(game: Game) -> set[str]:
+def kinds(game: ForbiddenIslandEngine) -> set[str]:
     return {a.kind for a in game.legal_actions()}
 
 
-def random_play(game: Game, rng: random.Random, on_step=None, limit: int = 20000,
-                kind_first: bool = False, chooser=None) -> Game:
+def random_play(game: ForbiddenIslandEngine, rng: random.Random, on_step=None, limit: int = 20000,
+                kind_first: bool = False, chooser=None) -> ForbiddenIslandEngine:
     """Random legal play to the end: uniform over the legal actions (the published random
     player's way), or with `kind_first` a uniform kind first, then an action of that kind (so
     that the many Helicopter Lift destinations do not crowd out everything else)."""
@@ -181,7 +181,7 @@ def random_play(game: Game, rng: random.Random, on_step=None, limit: int = 20000
     raise AssertionError(f"a random game did not end within {limit} decisions")
 
 
-def _distance(game: Game, start, goal) -> int:
+def _distance(game: ForbiddenIslandEngine, start, goal) -> int:
     """Side steps from `start` to `goal` over standing tiles (99 when cut off)."""
     seen, frontier, steps = {start}, [start], 0
     while frontier:
@@ -197,7 +197,7 @@ def _distance(game: Game, start, goal) -> int:
     return 99
 
 
-def scout_choice(game: Game, rng: random.Random):
+def scout_choice(game: ForbiddenIslandEngine, rng: random.Random):
     """A crude goal-seeking chooser for tests only: it reaches captures and lift-offs that
     uniform random play never sees, so the invariants are checked on those paths too."""
     legal = game.legal_actions()
@@ -248,7 +248,7 @@ def scout_choice(game: Game, rng: random.Random):
     return rng.choice(walk or legal)
 
 
-def waters_rise_to_the_skull() -> Game:
+def waters_rise_to_the_skull() -> ForbiddenIslandEngine:
     """Mark 9, two cards in the flood discard, and a Waters Rise! as the treasure pile's last
     card: the next draw loses the game (F14) where it would otherwise shuffle both piles
     (F6, F7)."""
@@ -262,7 +262,7 @@ def waters_rise_to_the_skull() -> Game:
     return game
 
 
-def last_flood_card_sinks_fools_landing() -> Game:
+def last_flood_card_sinks_fools_landing() -> ForbiddenIslandEngine:
     """A flooded Fools' Landing whose card is the flood pile's last, every other card in the
     discard, at the flood draw: the draw loses the game (F14) where it would otherwise refill
     the empty pile (F7)."""

@@ -30,7 +30,7 @@ def _expert_states(rules: Rules, games: int, seed: int):
         K.set_up(s, p, rng)
         for code in log[:n]:
             yield p, s.copy()
-            K.apply_action(s, p, int(code), rng)
+            K.play_action(s, p, int(code), rng)
 
 
 def _holds_special(s, p) -> bool:

@@ -182,14 +182,14 @@ def test_kernel_games_end_and_keep_every_card():
             if n == 0:
                 break
             mark = s[L.MARK]
-            K.apply_action(s, p, out[rng_choice.integers(n)], rng)
+            K.play_action(s, p, out[rng_choice.integers(n)], rng)
             snap = kernel_snapshot(s, p)
             cards = [c for h in snap["hands"] for c in h] + snap["treasure_pile"] + snap["treasure_discard"]
             assert Counter(cards) == Counter(TREASURE_DECK)
             sunk = {TILE_CODES[s[L.PLACE_TILE + q]] for q in snap["sunk"]}
             assert sorted(snap["flood_pile"] + snap["flood_discard"] + sorted(sunk)) == sorted(TILE_CODES)
             assert mark <= s[L.MARK] <= mark + 1
-            if s[L.OUTCOME] < 0:  # F14: apply_action checks only after draws; none was missed
+            if s[L.OUTCOME] < 0:  # F14: play_action checks only after draws; none was missed
                 assert K.loss_cause(s, p) == -1
             if s[L.OUTCOME] < 0 and not s[L.SWIMMERS]:  # F11: nobody stays on a sunk place
                 assert not any(int(s[L.SUNK]) >> q & 1 for q in snap["pawns"])
@@ -219,6 +219,6 @@ def test_only_draw_names_the_draw_exactly_where_it_is_the_one_legal_action():
             else:  # the policy is asked: outside the draws, or a special card is held
                 assert ph not in (L.PH_TREASURE, L.PH_FLOOD) or specials > 0
             seen[(ph, a >= 0)] += 1
-            K.apply_action(s, p, out[rng_choice.integers(n)], rng)
+            K.play_action(s, p, out[rng_choice.integers(n)], rng)
     for ph in (L.PH_TREASURE, L.PH_FLOOD):
         assert seen[(ph, True)] > 30 and seen[(ph, False)] > 30, seen

@@ -74,7 +74,7 @@ def _decisions(rules: Rules, games: int, start: int, every: int):
                 k += 1
                 if k % every == 0:
                     yield s.copy(), p, rng.copy()
-            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
+            K.play_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
 
 
 def _reshuffle_hidden(s: np.ndarray, rng: np.ndarray, shuffle: np.random.Generator) -> tuple:
@@ -137,7 +137,7 @@ def _states_of_expert_games(rules: Rules, games: int, seed: int):
         K.init_game(s, p, rng, seed, game)
         while (n := K.legal_actions(s, p, acts)) > 0:
             yield s.copy(), p, acts[:n].copy()
-            K.apply_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
+            K.play_action(s, p, acts[expert.choose(s, p, pp, acts, n, rng)], rng)
 
 
 def test_the_search_weighs_sandbags_during_the_draws_and_lifts_of_the_current_players_pawns():

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.forbidden_island.engine import ACTION_KINDS, NAMED_KINDS, SUNK, Action, Game, new_game
+from sim.forbidden_island.engine import ACTION_KINDS, NAMED_KINDS, SUNK, Action, ForbiddenIslandEngine, new_game
 from sim.forbidden_island.rules import CARD_COUNTS, DIFFICULTIES, PLACES, SKULL, TILE_CODES, TREASURE_DECK, Rules
 
 from .support import random_play, scout_choice
@@ -19,10 +19,10 @@ from .support import random_play, scout_choice
 class Invariants:
     """Checked after every decision of a random game."""
 
-    def before(self, game: Game):
+    def before(self, game: ForbiddenIslandEngine):
         return game.mark, game.turn
 
-    def after(self, game: Game, before) -> None:
+    def after(self, game: ForbiddenIslandEngine, before) -> None:
         mark, turn = before
         # all 28 treasure cards and all 24 flood cards, each exactly once
         assert Counter(game.treasure_cards()) == Counter(TREASURE_DECK)
@@ -100,7 +100,7 @@ def test_the_scout_reaches_captures():
     assert captures >= 2
 
 
-def random_candidate(game: Game, rng: random.Random) -> Action:
+def random_candidate(game: ForbiddenIslandEngine, rng: random.Random) -> Action:
     """Any well-formed action, legal or not: a kind with random players, places and cards."""
     kind = rng.choice(ACTION_KINDS)
     players = range(-1, game.rules.players + 1)

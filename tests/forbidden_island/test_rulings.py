@@ -16,7 +16,7 @@ from sim.forbidden_island.engine import (
     FLOODED,
     SUNK,
     Action,
-    Game,
+    ForbiddenIslandEngine,
     IllegalAction,
     Setup,
     Shuffler,
@@ -140,7 +140,7 @@ def test_f3_waters_rise_during_setup_is_replaced_and_shuffled_back():
     top = ["waters_rise", "fire", "waters_rise", "waters_rise", "wind", "earth", "lift"]
     setup = Setup(tuple(TILE_CODES), ("diver", "pilot"), tuple(TILE_CODES), _deck_with(top))
     shuffler = Shuffler(seed=4)
-    game = Game(Rules(players=2, difficulty="normal"), setup, shuffler)
+    game = ForbiddenIslandEngine(Rules(players=2, difficulty="normal"), setup, shuffler)
     # dealt one at a time: player 0 fire, player 1 wind, player 0 earth, player 1 lift
     assert game.hands == [["fire", "earth"], ["wind", "lift"]]
     assert game.mark == 2  # the water does not rise during setup
@@ -152,7 +152,7 @@ def test_f3_waters_rise_during_setup_is_replaced_and_shuffled_back():
 def test_f3_pawns_start_on_their_tile_even_if_flooded():
     flood = ("iron_gate", "fools_landing") + tuple(t for t in TILE_CODES if t not in ("iron_gate", "fools_landing"))
     setup = Setup(tuple(TILE_CODES), ("diver", "pilot"), flood, tuple(TREASURE_DECK))
-    game = Game(Rules(players=2), setup)
+    game = ForbiddenIslandEngine(Rules(players=2), setup)
     assert game.state["iron_gate"] == FLOODED and game.state["fools_landing"] == FLOODED
     assert game.pawns == [game.place_of["iron_gate"], game.place_of["fools_landing"]]
 
@@ -476,7 +476,7 @@ def test_f12_cards_spread_over_hands_do_not_capture():
 # --- F13 Win ------------------------------------------------------------------------------------------------
 
 
-def _ready_to_leave(game: Game) -> None:
+def _ready_to_leave(game: ForbiddenIslandEngine) -> None:
     game.captured = list(TREASURES)
     game.pawns = [place(game, FOOLS_LANDING)] * game.rules.players
 

@@ -1,0 +1,36 @@
+"""The entry points every game's kernel exports (`sim/<game>/kernel.py`), one signature for all.
+
+A caller that knows no game (a lockstep check, a search, a table) plays any game through these
+four numba functions; each game keeps its own faster steps beside them for its play loop.
+
+    init_game(s, p, rng, seed, game)
+        Game `game` of `seed` into the state `s` (int32, the game's `layout.NSTATE`) under the
+        rule parameters `p` (int32, `layout.NPARAMS`): the random streams `rng` (uint64, 3)
+        seeded, the game dealt and set up, up to its first decision.
+
+    legal_actions(s, p, out) -> n
+        The decisions open now, as action codes in out[:n] (int64, room for the game's longest
+        list: `layout.N_DECISIONS` or `layout.MAX_LEGAL`); 0 once the game is over. Whose
+        decision a code is follows from the state and the code (Island Escape: the current
+        pawn, or for an escape the lowest pawn on the sunk place; Forbidden Island: `decider`).
+
+    apply_action(s, p, a, rng, log, nlog) -> nlog
+        Play decision `a`, one that `legal_actions` listed (not checked), then the game on to
+        its next decision (whatever no one chooses, such as a flood phase, is played at once).
+        What the game logs goes to `log` (the game's own format) from entry `nlog`, unless
+        `nlog` is negative; returns the new log length.
+
+    seat_outcomes(s, p, out) -> n
+        Each seat's result in out[:n] (int64), n the seats: 1 a win, 0 a loss, -1 while the
+        game runs. A cooperative game has one team, so every seat has the same result; a
+        competitive game gives each seat its own.
+
+tests/test_kernel_api.py checks that every game's kernel exports them with these parameter names.
+"""
+
+ENTRY_POINTS = {
+    "init_game": ("s", "p", "rng", "seed", "game"),
+    "legal_actions": ("s", "p", "out"),
+    "apply_action": ("s", "p", "a", "rng", "log", "nlog"),
+    "seat_outcomes": ("s", "p", "out"),
+}
