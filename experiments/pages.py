@@ -23,6 +23,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
+from policies.game import ECHO_LIMIT, clip, shorten
+
 # Starlette comes with the `play` extra and is imported where a page is built: the JSON reading
 # and the quoting here serve the command line too (experiments/playtest.py).
 if TYPE_CHECKING:
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost")
 MAX_BODY = 64 * 1024  # the largest honest request is a new game's rules: well under 1 KB
 MAX_DEPTH = 16  # the deepest honest request is an escape's [column, row] inside its object
-ECHO_LIMIT = 60  # characters of a client's value that a message repeats
 TOKEN_HEADER = "X-Game-Token"
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -47,16 +48,6 @@ class PageError(ValueError):
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
         self.status = status
-
-
-def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
-    """`text` cut to about `limit` characters, so a huge value is not sent back whole."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
-
-
-def clip(value: object, limit: int = ECHO_LIMIT) -> str:
-    """`repr(value)` shortened: how a message quotes what the client sent."""
-    return shorten(repr(value), limit)
 
 
 def whole_number(value: object, name: str, low: int, high: int) -> int:

@@ -36,6 +36,19 @@ DEFAULT_GAME = next(iter(GAMES))
 GAME_COLUMN = "game_kind"  # the table column naming a game (tables of the default game may lack it)
 
 
+ECHO_LIMIT = 60  # characters of a value that a refusal repeats
+
+
+def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
+    """`text` cut to about `limit` characters, so a huge value is not sent back whole."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def clip(value: object, limit: int = ECHO_LIMIT) -> str:
+    """`repr(value)` shortened: how a refusal quotes what it was given (by a page's client, say)."""
+    return shorten(repr(value), limit)
+
+
 class Unsupported(ValueError):
     """A command, option or player that a game does not offer: its message is one line naming the
     game, for the command to print before any game is played."""

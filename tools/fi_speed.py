@@ -42,7 +42,7 @@ def decisions_by_phase(rules: Rules, policy: str, games: int = 200) -> np.ndarra
         K.set_up(s, p, rng)
         for code in log[:n]:
             counts[K.phase(s, p)] += 1
-            K.apply_action(s, p, int(code), rng)
+            K.play_action(s, p, int(code), rng)
     return counts / games
 
 

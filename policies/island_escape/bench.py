@@ -36,7 +36,10 @@ def decision_states(rules: Rules, policy: str, seed: int, game: int) -> list[tup
     """The kernel's state and legal-action mask before every action the policy chose in one game
     (the kernel's own step functions, called from Python)."""
     from policies.island_escape.entries import FLOOD
-    from sim.island_escape.kernel import apply_action, begin_turn, floods_due, init_game, legal_actions
+    from sim.island_escape.kernel import apply_turn_action as apply_action
+    from sim.island_escape.kernel import begin_turn, floods_due
+    from sim.island_escape.kernel import deal_game as init_game
+    from sim.island_escape.kernel import legal_mask as legal_actions
 
     p = rules_to_params(rules)
     pp = default_policy_params(policy)

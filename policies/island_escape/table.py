@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from policies.game import counted
+from policies.game import ECHO_LIMIT, clip, counted, shorten
 from policies.island_escape.runner import card_code
 from sim.island_escape import layout as L
 from sim.island_escape.engine import DOWN, Action, IslandEscapeEngine, PileSource
@@ -38,7 +38,6 @@ BOT_POLICIES = ("expert", "greedy", "novice", "lookahead")  # who plays the peop
 LEVELS = ("easy", "normal", "hard")
 LEVEL_REPORTS = ("difficulty-anchored.json", "difficulty.json")
 RULE_KEYS = ("players", "cards_per_treasure", "swim_cost", "actions_per_turn", "gauge")  # RECORD-FORMAT's
-ECHO_LIMIT = 60  # characters of a client's value that a message repeats
 
 
 class PlayError(ValueError):
@@ -47,16 +46,6 @@ class PlayError(ValueError):
     def __init__(self, message: str, status: int = 409):
         super().__init__(message)
         self.status = status
-
-
-def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
-    """`text` cut to about `limit` characters, so a huge value is not sent back whole."""
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
-
-
-def clip(value: object, limit: int = ECHO_LIMIT) -> str:
-    """`repr(value)` shortened: how a message quotes what the client sent."""
-    return shorten(repr(value), limit)
 
 
 def rules_of_request(rule_keys: dict) -> Rules:
