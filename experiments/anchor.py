@@ -19,7 +19,6 @@ import json
 import os
 import time
 from collections.abc import Callable
-from importlib import import_module
 from pathlib import Path
 
 import pandas as pd
@@ -34,10 +33,9 @@ def printed_ladder(game):
     """The facts of `game`'s printed ladder (its package's levels module: PUBLISHED_WIN,
     PUBLISHED_CAUSES, PUBLISHED_TREASURES, PUBLISHED_GAMES, PUBLISHED_GAMES_PER_S, CAUSE_TEXT,
     CAUSE_COLOURS, STRONGEST_SEARCH, search_budget_note(), the page's words)."""
-    facts = getattr(game, "printed_ladder", None)
-    if facts is None:  # a game object that does not name them: its package's levels module
-        facts = import_module(type(game).__module__.rpartition(".")[0] + ".levels")
-    return facts
+    if game.printed_ladder is None:
+        raise game.refuse("printed ladder to measure")
+    return game.printed_ladder
 
 
 def measure_ladder(game, policies: list[str], games: int, search_games: int, seed: int,

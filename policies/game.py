@@ -147,6 +147,13 @@ class Game:
         raise NotImplementedError
 
     @cached_property
+    def printed_ladder(self):
+        """The facts of a game's printed levels that the reports cite (a published bot's rates,
+        the words for its causes: experiments/anchor.py names what it reads); None for a game
+        without printed levels."""
+        return None
+
+    @cached_property
     def design(self):
         """What a designer may change and a calibration tries (experiments/calibrate.py names what
         it asks of it); None for a game whose levels are printed rather than designed."""

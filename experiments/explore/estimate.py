@@ -659,8 +659,9 @@ def answer(job: Job) -> dict:
     """What the page shows of a job now: every number from the games played so far."""
     p, spec = job.plan, job.plan.spec
     game = spec.game
+    state = job.state  # read once: the job's thread may finish it while this answer is written
     progress = p.progress()
-    if job.state == "done":  # a search's time ran out before its games: what it played is the plan
+    if state == "done":  # a search's time ran out before its games: what it played is the plan
         progress = {**progress, "planned": progress["games"], "fraction": 1.0}
     rows = []
     longest = max([int(r.turns[:r.n].max(initial=0)) for pair in p.counts.values() for r in pair] + [1])
@@ -681,7 +682,7 @@ def answer(job: Job) -> dict:
             name, a, b = p.search
             curve["search"] = {"player": name, "setting": _rate(a), "reference": _rate(b)}
     return {
-        "request": job.request, "job": job.number, "state": job.state, "error": job.error,
+        "request": job.request, "job": job.number, "state": state, "error": job.error,
         "progress": progress, "game": game.name, "title": game.title, "seed": spec.seed,
         "target": spec.target, "bands": bands(),
         "setting": {"player": spec.setting.player, "line": game.setting_line(spec.setting.rules(game, spec.counts[0])),

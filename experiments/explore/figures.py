@@ -20,12 +20,12 @@ matplotlib.use("Agg")
 from matplotlib.backends.backend_svg import FigureCanvasSVG  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from experiments.plots import CAUSE_COLOURS, FI_CAUSE_COLOURS  # noqa: E402
+from experiments.plots import PALETTE  # noqa: E402
 
 FIGURES = ("rates", "curve", "causes", "hazard")
 BAND_COLOURS = {"easy": "#2a9d8f", "normal": "#e9c46a", "hard": "#e76f51"}
 SETTING, REFERENCE = "#1f618d", "#7f8c8d"
-COLOURS = {**FI_CAUSE_COLOURS, **CAUSE_COLOURS}
+COLOURS = PALETTE
 _LOCK = threading.Lock()  # matplotlib's text layout caches are shared: one figure at a time
 
 

@@ -77,6 +77,12 @@ class ForbiddenIsland(Game):
 
         return checks
 
+    @cached_property
+    def printed_ladder(self):
+        from policies.forbidden_island import levels
+
+        return levels
+
     def rules_from_options(self, players=None, difficulty=None):
         from sim.forbidden_island.rules import Rules
 
