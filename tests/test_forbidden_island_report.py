@@ -169,4 +169,4 @@ def test_the_ladders_facts_are_one_copy():
     assert set(facts.PUBLISHED_CAUSES) == set(FI.causes) == set(facts.CAUSE_TEXT)
     from policies.forbidden_island.published import PUBLISHED
 
-    assert PUBLISHED == facts.PUBLISHED_WIN  # the published table the measuring tool prints
+    assert PUBLISHED is facts.PUBLISHED_WIN  # the measuring tool prints the one copy

@@ -15,17 +15,10 @@ import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
+from policies.forbidden_island.levels import PUBLISHED_WIN as PUBLISHED  # the published bot's rates
 from sim.forbidden_island.engine import LOSS_CAUSES
 from sim.forbidden_island.rules import DIFFICULTIES, Rules
 from sim.stats import wilson_interval
-
-# GrahamLea/forbidden-island-kotlin's rule-based bot, 100,000 games per cell: the
-# only published simulator of the game, so the yardstick the lab's players are measured against.
-PUBLISHED = {
-    2: {"novice": 0.2019, "normal": 0.0891, "elite": 0.0230, "legendary": 0.0078},
-    3: {"novice": 0.1847, "normal": 0.0846, "elite": 0.0272, "legendary": 0.0081},
-    4: {"novice": 0.0869, "normal": 0.0393, "elite": 0.0124, "legendary": 0.0021},
-}
 
 
 def _play_cell(args: tuple[int, str, int, int]) -> tuple[int, str, Counter, float]:
