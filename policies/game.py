@@ -100,6 +100,8 @@ class Game:
     # The player that takes a skill (0 careless to 1 the expert), for a win rate across skill;
     # None where the game's players take none.
     skill_policy: str | None = None
+    # The player `--skill` names when no --policy is given (None: no player takes a skill).
+    skilled_policy: str | None = None
 
     # --- its parts: each game's class returns its own modules ----------------------------------
 
@@ -286,7 +288,9 @@ class Game:
         """The player `--policy` and `--skill` name (the default policy when neither is given).
         Raises ValueError for an unknown policy or a skill the game's players do not take."""
         if skill is not None:
-            raise ValueError(f"--skill: {self.title}'s players take no skill")
+            if not (policy or self.skilled_policy):
+                raise ValueError(f"--skill: {self.title}'s players take no skill")
+            policy = self.with_skill(policy or self.skilled_policy, skill)
         policy = policy or self.default_policy
         self.check_policy(policy)
         return policy

@@ -11,6 +11,7 @@ from sim.forbidden_island.rules import DIFFICULTIES
 class ForbiddenIsland(Game):
     name = "forbidden-island"
     title = "Forbidden Island"
+    skilled_policy = "skilled"
     players = (2, 3, 4)
     options = (
         RuleOption("players", "--players", "number", "Players 2-4.  [default: 2]"),
@@ -87,20 +88,6 @@ class ForbiddenIsland(Game):
         from sim.forbidden_island.rules import Rules
 
         return Rules(players=2 if players is None else players, difficulty=difficulty or "novice")
-
-    def player(self, policy, skill):
-        from policies.forbidden_island.registry import player_params, with_skill
-
-        if skill is not None:
-            policy = with_skill(policy or "skilled", skill)
-        policy = policy or self.default_policy
-        player_params(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
-        return policy
-
-    def check_policy(self, name: str) -> None:
-        from policies.forbidden_island.registry import player_params
-
-        player_params(name)
 
     def treasures_of(self, played) -> int:
         return len(played.captured)

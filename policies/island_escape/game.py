@@ -11,6 +11,7 @@ from sim.island_escape.rules import VARIANTS, gauge_order_problem
 class IslandEscape(Game):
     name = "island-escape"
     title = "Island Escape"
+    skilled_policy = "skilled"
     players = (1, 2, 3, 4)
     options = (
         RuleOption("players", "--players", "number", "Players 1-4 (solo plays two pawns).  [default: 2]"),
@@ -186,20 +187,6 @@ class IslandEscape(Game):
         from sim.island_escape.rules import gauge_name
 
         return gauge_name(str(value).split()) if key == "gauge" else str(value)  # a gauge named by its cards
-
-    def player(self, policy, skill):
-        from policies.island_escape.registry import DEFAULT_POLICY, player_params, with_skill
-
-        if skill is not None:
-            policy = with_skill(policy or "skilled", skill)
-        policy = policy or DEFAULT_POLICY
-        player_params(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
-        return policy
-
-    def check_policy(self, name: str) -> None:
-        from policies.island_escape.registry import player_params
-
-        player_params(name)
 
     def cell_key(self, rules, policy, variant):
         gauge = "-".join(rules.gauge)
