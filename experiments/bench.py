@@ -85,12 +85,13 @@ def _cli(*args: str, cache_dir: str | None = None) -> tuple[float, str]:
     return time.perf_counter() - start, out.stdout
 
 
-def cli_rate(policy: str, games: int) -> tuple[float, float]:
+def cli_rate(policy: str, games: int, game: str | None = None) -> tuple[float, float]:
     """(games/s of a whole `simulate --json` process, start-up included; games/s the command
-    reports itself), each the best of two runs."""
+    reports itself), each the best of two runs; `game` for another game than the default."""
     whole = reported = 0.0
+    chosen = ("--game", game) if game else ()
     for _ in range(2):
-        seconds, out = _cli("simulate", "--games", str(games), "--policy", policy, "--json")
+        seconds, out = _cli("simulate", *chosen, "--games", str(games), "--policy", policy, "--json")
         summary = json.loads(out)
         assert summary["games"] == games
         whole = max(whole, games / seconds)
@@ -131,6 +132,23 @@ print(peak, int(df.memory_usage(deep=True).sum()))
 """
 
 
+# A run's memory without its table: the counts `simulate` keeps, batch by batch (a competitive
+# game's seat tally, a cooperative game's running summary).
+_CHILD_TALLY_MEMORY = """
+import sys
+from experiments.runner import RunningSummary, SeatTally
+from policies.game import game
+g, policy = game(sys.argv[1]), sys.argv[2]
+rules = g.rules()
+tally = SeatTally(g, rules, policy) if g.competitive else RunningSummary(g.causes)
+for first, raw in g.raw_batches(rules, policy, int(sys.argv[3]), seed=0):
+    tally.add(raw)
+with open("/proc/self/status") as status:
+    peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+print(peak)
+"""
+
+
 def _child(code: str, *args: str, cache_dir: str | None = None) -> str:
     env = dict(os.environ)
     if cache_dir:
@@ -162,6 +180,25 @@ def other_game_searches(game: Game, games: int, threads: int, echo=print) -> lis
             label = f"{game.title} {name}"
             rows.append({"policy": policy, "setting": label, "games_per_s": wall, "per_cpu_second": cpu})
             echo(f"  {policy} on {label}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
+    return rows
+
+
+def other_game_whole(game: Game, memory_games: tuple[int, int], quick: bool, echo=print) -> list[dict]:
+    """A game's whole-process speed for each policy it names a run size for (`CLI_GAMES`), and
+    the peak memory of a run of `random` that keeps only its counts, at two sizes: flat when the
+    two are alike."""
+    spec = game.bench()
+    rows = []
+    for policy, n in getattr(spec, "CLI_GAMES", {}).items():
+        whole, reported = cli_rate(policy, n // 10 if quick else n, game.name)
+        row = {"game": game.name, "policy": policy, "cli_games": n // 10 if quick else n, "cli": whole,
+               "cli_self_reported": reported}
+        if policy == "random" and not quick:
+            row["memory_peak_rss"] = {str(m): int(_child(_CHILD_TALLY_MEMORY, game.name, policy, str(m)))
+                                      for m in memory_games}
+        rows.append(row)
+        echo(f"  {game.name} {policy}: simulate --games {row['cli_games']:,} {whole:,.0f}/s whole process "
+             f"(it reports {reported:,.0f}/s)")
     return rows
 
 
@@ -269,7 +306,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
             wall, cpu = search_rate(lab.rules(**setting), policy, 40 if quick else 300, threads, run=lab.run_games)
             searches.append({"policy": policy, "setting": name, "games_per_s": wall, "per_cpu_second": cpu})
             echo(f"  {policy} on {name}: {wall:,.1f} games/s on {threads} threads, {cpu:,.1f} per CPU-second")
-    other_rows = []
+    other_rows, whole_rows = [], []
     for other in every_game():
         if other.name == lab.name:
             continue
@@ -279,6 +316,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
             continue  # a game with no benchmarks of its own
         searches += other_game_searches(other, 40 if quick else 300, threads, echo)
         other_rows += other_game_rows(other, games, threads, echo)
+        whole_rows += other_game_whole(other, memory_games, quick, echo)
     explore = explore_times(echo=echo)
     startup = start_up()
     echo(f"  start-up {startup:.2f} s")
@@ -299,6 +337,7 @@ def run_bench(games: int = 400_000, engine_games: int = 100,
         "rows": rows,
         "searches": searches,
         "other_games": other_rows,
+        "other_games_whole": whole_rows,
         "start_up_s": startup,
         "cold_compile_policy": lab.default_policy,
         "cold_compile_s": cold,
@@ -329,6 +368,13 @@ def format_table(result: dict) -> str:
         for r in result["other_games"]:
             lines.append(f"{r['policy']:<8} {r['kernel_1_thread']:>13,.0f} {r[f'kernel_{threads}_threads']:>13,.0f}"
                          f"   engine {r['engine_replay']:>8,.0f}   {r['setting']}")
+    for r in result.get("other_games_whole", []):
+        line = (f"{r['game']} {r['policy']}: simulate --games {r['cli_games']:,} in a fresh process {r['cli']:,.0f} "
+                f"games/s whole (it reports {r['cli_self_reported']:,.0f}/s)")
+        if r.get("memory_peak_rss"):
+            line += "; peak RSS " + ", ".join(f"{v / 2**20:,.0f} MiB for {int(k):,} games"
+                                              for k, v in r["memory_peak_rss"].items())
+        lines.append(line)
     explore = result.get("explore")
     if explore:
         lines.append(f"explore: GET /api/estimate of 2,000 expert games {explore['estimate_2000_expert_s']:.3f} s "

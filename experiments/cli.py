@@ -160,13 +160,14 @@ def compile_notice(policy: str, warm, echo=None, after: float = COMPILE_NOTICE_A
         timer.cancel()
 
 
-def warm_up(*policies: str, play: bool = True, logged: bool = False, game=None) -> None:
+def warm_up(*policies: str, play: bool = True, logged: bool = False, game=None, rules=None) -> None:
     """Compile (or load) the kernel for each policy of `game` (default: the default game) before
-    any work, with the compile notice: the bulk entry (`play`) and the one that logs records (`logged`)."""
+    any work, with the compile notice: the bulk entry (`play`) and the one that logs records
+    (`logged`); on `rules` (the game's default rules if none), whose seats a player per seat fits."""
     from policies.game import game as game_named
 
     game = game or game_named()
-    rules = game.rules()
+    rules = rules or game.rules()
     for policy in dict.fromkeys(policies):
         if play:
             compile_notice(policy, lambda policy=policy: game.run_games(rules, policy, 1, 0, threads=1))
@@ -185,6 +186,26 @@ def _summary_text(summary: dict, threads: int) -> str:
         f"losses      {causes}",
         f"mean turns  {summary['mean_turns']:.2f}",
     ]
+    if summary["games_per_second"]:
+        lines.append(f"speed       {summary['games_per_second']:,.0f} games/s on {counted(threads, 'thread')}")
+    return "\n".join(lines)
+
+
+def _seats_text(summary: dict, threads: int) -> str:
+    """A competitive game's summary: a line a seat (its win share and mean score, each with its
+    95% interval), then how the games ended and their length."""
+    from policies.game import counted
+
+    fair = 1 / len(summary["seats"]) if summary["seats"] else 0.0
+    lines = [f"games       {summary['games']:,}",
+             f"seat  {'player':<16} {'win share (95% interval)':<28} mean score (95% interval)"]
+    for seat in summary["seats"]:
+        (a, b), (c, d) = seat["win_share_ci95"], seat["mean_score_ci95"]
+        lines.append(f"{seat['seat']:>4}  {seat['policy']:<16} {100 * seat['win_share']:5.1f}%  ({100 * a:.1f}-"
+                     f"{100 * b:.1f}%)      {seat['mean_score']:5.2f}  ({c:.2f}-{d:.2f})")
+    lines.append(f"fair share  {100 * fair:.1f}% a seat")
+    lines.append("endings     " + "  ".join(f"{name} {100 * v:.1f}%" for name, v in summary["endings"].items()))
+    lines.append(f"mean turns  {summary['mean_turns']:.2f}  (winning margin {summary['mean_margin']:.2f} points)")
     if summary["games_per_second"]:
         lines.append(f"speed       {summary['games_per_second']:,.0f} games/s on {counted(threads, 'thread')}")
     return "\n".join(lines)
@@ -307,6 +328,13 @@ def _rule_flag(name: str) -> str:
     return RULE_OPTIONS[name][0][1].flag
 
 
+def _cooperative_only(game, command: str, what: str) -> None:
+    """One line and exit 2 for a command that only a cooperative game's win rate answers."""
+    if game.competitive:
+        fail(f"--game {game.name}: {game.title} is competitive and `{command}` {what}; its seats are measured by "
+             f"`simulate --game {game.name}` and its report (island-escape report)")
+
+
 def _game_rules(game, given: dict):
     """`game`'s rules from the rule options given (None: not given); one line and exit 2 for an
     option the game does not take or an impossible setting."""
@@ -316,7 +344,10 @@ def _game_rules(game, given: dict):
     try:
         return game.rules_from_options(**{k: v for k, v in given.items() if k in game.rule_options})
     except game.rule_error as exc:
-        fail(str(exc).replace("rules.players", "--players"))
+        message = str(exc)
+        for option in sorted(game.options, key=lambda o: -len(o.field or o.name)):  # the longest name first
+            message = message.replace(f"rules.{option.field or option.name} ", f"{option.flag} ")
+        fail(message)
 
 
 @cli.command("simulate")
@@ -325,7 +356,8 @@ def _game_rules(game, given: dict):
 @click.option("--games", "-n", type=int, default=100_000, show_default=True, help="Games to play.")
 @rule_options
 @click.option("--policy", default=None,
-              help="Policy name (see `island-escape policies`).  [default: the report's judge]")
+              help="Policy name (see `island-escape policies`); in a competitive game one per seat, "
+                   "comma-separated (expert,random,random), or one for every seat.  [default: the report's judge]")
 @click.option("--skill", type=float, help="Skill 0-1 of a policy that takes one (alone: the skilled player).")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True,
               help="Game g plays on streams keyed by (seed, g); at most 2**63 - 1.")
@@ -362,6 +394,8 @@ def simulate_cmd(game_kind, games, policy, skill, seed, threads, out, force, as_
     rules = _game_rules(game, setting)
     try:
         policy = game.player(policy, skill)
+        if game.competitive:
+            game.seat_players(policy, rules)  # one player a seat, or one for all
     except ValueError as exc:
         fail(str(exc))
     # Every place the run writes to is checked before the first game: a run never ends, after
@@ -372,22 +406,24 @@ def simulate_cmd(game_kind, games, policy, skill, seed, threads, out, force, as_
     if records_dir:
         _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    from experiments.runner import RunningSummary, summary_object
+    from experiments.runner import RunningSummary, SeatTally, summary_object
 
     threads = threads or default_threads()
     writer = None
-    tally = RunningSummary(game.causes)  # counts only: memory stays flat however many games are played
+    # counts only: memory stays flat however many games are played
+    tally = SeatTally(game, rules, policy) if game.competitive else RunningSummary(game.causes)
 
     def show(summary: dict) -> None:
         if as_json:
             click.echo(json.dumps(summary_object(game, rules, policy, seed, summary)))
             return
         click.echo(f"rules       {game.setting_line(rules)}; policy {policy}, seed {seed}")
-        click.echo(_summary_text(summary, threads))
+        click.echo(_seats_text(summary, threads) if game.competitive else _summary_text(summary, threads))
 
     start = time.perf_counter()
     try:
-        warm_up(policy, logged=bool(records_dir), game=game)  # compile (or load the cache) before the clock starts
+        # compile (or load the cache) before the clock starts
+        warm_up(policy, logged=bool(records_dir), game=game, rules=rules)
         start = time.perf_counter()
         with _progress_bar(games, policy) as bar:
             # the threads play the next batch while this one is counted and written
@@ -492,6 +528,7 @@ def compare_cmd(rules_a, rules_b, game_kind, policy, games, seed, threads, as_js
     from policies.game import game as game_named
 
     game = game_named(game_kind)
+    _cooperative_only(game, "compare", "compares win rates")
     try:
         policy = game.player(policy, None)
     except ValueError as exc:
@@ -682,7 +719,9 @@ def pd_options():
 
 
 def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
-    from experiments.calibrate import DEFAULT_BANDS
+    """`--bands` as {level: (low, high)}, win rates as fractions; one line and exit 2 for a level
+    the calibration does not know, a percent where a fraction is due, or a band that is empty."""
+    from experiments.calibrate import DEFAULT_BANDS, LEVELS
 
     if not text:
         return dict(DEFAULT_BANDS)
@@ -692,12 +731,18 @@ def _parse_bands(text: str | None) -> dict[str, tuple[float, float]]:
             name, rng = part.split("=")
             lo, hi = (float(x) for x in rng.split("-"))
         except ValueError:
-            raise click.UsageError(f"--bands: {part!r} is not LEVEL=LOW-HIGH (e.g. easy=0.70-0.80)") from None
+            fail(f"--bands: {part.strip()!r} is not LEVEL=LOW-HIGH (e.g. easy=0.70-0.80)")
+        name = name.strip().lower()
+        if name not in LEVELS:
+            fail(f"--bands: {name!r} is no level (the levels are {', '.join(LEVELS)})")
         if lo > 1 or hi > 1:
-            lo, hi = lo / 100, hi / 100
+            fail(f"--bands: {part.strip()!r}: win rates are fractions of games, e.g. {name}={lo / 100:.2f}-"
+                 f"{hi / 100:.2f} for {lo:g}-{hi:g}%")
         if not 0 <= lo < hi <= 1:
-            raise click.UsageError(f"--bands: {part!r}: need 0 <= low < high <= 1")
-        bands[name.strip().lower()] = (lo, hi)
+            fail(f"--bands: {part.strip()!r}: need 0 <= low < high <= 1")
+        if name in bands:
+            fail(f"--bands: {name} is given twice")
+        bands[name] = (lo, hi)
     return bands
 
 
@@ -796,6 +841,7 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     for name in ("lab_games", "lab_seed"):
         _refuse_option(ctx, name, "goes with --table only (the lab's curve a table's skill is read from)")
     game = game_named(game_kind)
+    _cooperative_only(game, "calibrate", "finds rules for bands of win rates")
     try:
         policy = game.player(policy, skill)
     except ValueError as exc:
@@ -1038,13 +1084,43 @@ def _calibrate_printed_levels(ctx, game, policy, bands, counts, seed, confirm_ga
 
 
 @cli.command("report")
-@click.option("--study", default="experiments/studies/difficulty.toml", show_default=True,
-              type=click.Path(dir_okay=False), help="The study definition.")
+@click.option("--study", type=click.Path(dir_okay=False),
+              help="The study definition.  [default: experiments/studies/difficulty.toml, then every game's own "
+                   "study (a competitive game's seat balance)]")
 @click.option("--out", "report_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
               help="Where difficulty.md, difficulty.json and figures/ go.")
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 def report_cmd(study, report_dir, threads):
-    """Run the study and write the difficulty report for the designer."""
+    """Run the study and write its report for the designer: a cooperative game's difficulty
+    report (difficulty.md), or a competitive game's seat-balance report (<game>.md) when the
+    study names a competitive game."""
+    from experiments.report import load_study
+    from experiments.seats import build_seats_report, is_seat_study, load_seat_study
+    from experiments.sweep import SweepError
+    from policies.game import every_game
+
+    studies = [study] if study else ["experiments/studies/difficulty.toml",
+                                     *(g.report_study for g in every_game() if g.report_study)]
+    competitive = []
+    for path in studies:  # every study is read and checked before any is played
+        try:
+            competitive.append(is_seat_study(path))
+            (load_seat_study if competitive[-1] else load_study)(path)
+        except SweepError as exc:
+            fail(str(exc))
+    for path, seats in zip(studies, competitive, strict=True):
+        if not seats:
+            _difficulty_report(path, report_dir, threads)
+            continue
+        try:
+            written = build_seats_report(path, report_dir, threads=threads,
+                                         echo=lambda line: click.echo(line, err=True))
+        except SweepError as exc:
+            fail(str(exc))
+        click.echo(f"report written to {written}")
+
+
+def _difficulty_report(study: str, report_dir: str, threads: int | None) -> None:
     from experiments.report import build_report, difficulty_table
     from experiments.sweep import SweepError
 
@@ -1235,6 +1311,7 @@ def explore_cmd(game_kind, players, seed, games, port, no_browser):
     from policies.game import game as game_named
 
     game = game_named(game_kind)
+    _cooperative_only(game, "explore", "estimates win rates")
     counts = _player_counts(game, players) if players else None
     with socket.socket() as probe:
         try:

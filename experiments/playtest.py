@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from experiments.pages import clip, parse_json, shorten
-from policies.game import DEFAULT_GAME, GAMES, counted, every_game, game_of_record, game_of_rules
+from policies.game import DEFAULT_GAME, counted, every_game, game_of_record, game_of_rules
 from policies.game import game as game_named
 
 WinRate = Callable[[Any, float], float]  # the lab's win rate on these rules at this skill
@@ -96,7 +96,7 @@ def _whole(text: str, column: str) -> int:
 def rule_columns() -> tuple[str, ...]:
     """Every game's rule columns (a game's `grid_keys`: the rule keys a setting is named by), in
     the order the games are listed: Island Escape's, then Forbidden Island's `difficulty`."""
-    return tuple(dict.fromkeys(c for g in every_game() for c in g.grid_keys))
+    return tuple(dict.fromkeys(c for g in every_game() if not g.competitive for c in g.grid_keys))
 
 
 @functools.cache
@@ -111,11 +111,12 @@ def _rulebook(game) -> dict:
     return game.rules().as_record()
 
 
-def _rule_value(text: str, column: str, default):
-    """A rule cell as its game's Rules take it, by the kind of the rulebook's value: card codes
-    (the gauge, top first), a whole number, or a name (Forbidden Island's difficulty, F4)."""
+def _rule_value(game, text: str, column: str, default):
+    """A rule cell as its game's Rules take it, by the kind of the rulebook's value: cards (the
+    gauge, top first, as the game reads them: Game.cards_from_text), a whole number, or a name
+    (Forbidden Island's difficulty, F4)."""
     if isinstance(default, (list, tuple)):
-        return [c.upper() for c in text.replace(",", " ").split()]
+        return game.cards_from_text(text)
     if isinstance(default, int):
         return _whole(text, column)
     return text.lower()
@@ -125,12 +126,15 @@ def _row_game(row: dict[str, str], table: str, where: str) -> LoggedGame:
     try:
         game = game_named((row.get(GAME_COLUMN) or "").strip().lower() or DEFAULT_GAME)
     except ValueError:
+        logged = ", ".join(g.name for g in every_game() if not g.competitive)
         raise ValueError(f"column {GAME_COLUMN}: {clip(row.get(GAME_COLUMN) or '')} is not a game of the lab "
-                         f"({', '.join(GAMES)})") from None
+                         f"({logged})") from None
+    if game.competitive:  # a log row is a table's win or loss; a competitive game's seats each score
+        raise ValueError(f"column {GAME_COLUMN}: {game.title} is competitive; a playtest log holds cooperative games")
     own = game.grid_keys
     for column in rule_columns():  # another game's rule: the row names the wrong game, or none
         if column not in own and (row.get(column) or "").strip():
-            owners = ", ".join(g.name for g in every_game() if column in g.grid_keys)
+            owners = ", ".join(g.name for g in every_game() if column in g.grid_keys and not g.competitive)
             raise ValueError(f"column {column}: {game.title} has no {column.replace('_', ' ')} (a rule of "
                              f"{owners}; column {GAME_COLUMN} names a row's game, {DEFAULT_GAME} when empty)")
     defaults = _rulebook(game)
@@ -138,7 +142,10 @@ def _row_game(row: dict[str, str], table: str, where: str) -> LoggedGame:
     for column in own:
         text = (row.get(column) or "").strip()
         if text:  # a missing rule means the rulebook's value
-            keys[column] = _rule_value(text, column, defaults[column])
+            try:
+                keys[column] = _rule_value(game, text, column, defaults[column])
+            except game.rule_error as exc:
+                raise ValueError(f"column {column}: {exc}") from None
     try:
         rules = game.rules(**keys)
     except game.rule_error as exc:
@@ -497,7 +504,7 @@ class LabWinRate:
 
     @staticmethod
     def available() -> bool:
-        return all(skill_player(g) for g in every_game())
+        return all(skill_player(g) for g in every_game() if not g.competitive)  # the games a log may hold
 
     def __call__(self, rules: Any, skill: float) -> float:
         key = (rules, round(skill, 4))

@@ -425,3 +425,68 @@ def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path, game
                                  title="Loss hazard over turns, by cause" + (f" ({cells} cells together)"
                                                                              if cells > 1 else "")))
     return [p for p in paths if p is not None]
+
+
+# --- a competitive game's seats (experiments/seats.py) ----------------------------------------------
+
+
+def seat_shares_figure(runs: dict, path: Path, title: str) -> Path:
+    """Each seat's win share with its 95% interval, a group of bars per player count, with each
+    count's fair share drawn across its group."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    x = 0.0
+    ticks, labels = [], []
+    for players, run in sorted(runs.items()):
+        seats = run.summary["seats"]
+        for k, seat in enumerate(seats):
+            lo, hi = seat["win_share_ci95"]
+            share = seat["win_share"]
+            ax.bar(x + k, 100 * share, color=f"C{k}", width=0.8)
+            ax.errorbar(x + k, 100 * share, yerr=[[100 * (share - lo)], [100 * (hi - share)]], color="black",
+                        capsize=3, linewidth=1)
+        ax.hlines(100 / players, x - 0.5, x + len(seats) - 0.5, colors="black", linestyles="dashed", linewidth=1)
+        ticks.append(x + (len(seats) - 1) / 2)
+        labels.append(f"{players} players")
+        x += len(seats) + 1.5
+    ax.set_xticks(ticks, labels)
+    ax.set_ylabel("win share (%)")
+    ax.set_title(title + "\n(bars: seat 1, 2, ... in turn order; dashes: a fair share)", fontsize=10)
+    return _save(fig, path)
+
+
+def game_length_figure(runs: dict, endings: tuple[str, ...], path: Path, title: str) -> Path:
+    """How many turns games last, one panel per player count, stacked by how they ended."""
+    fig, axes = plt.subplots(1, len(runs), figsize=(3.2 * len(runs), 3), sharey=True, squeeze=False)
+    for ax, (players, run) in zip(axes[0], sorted(runs.items()), strict=True):
+        bins = np.arange(run.turns.min(), run.turns.max() + 2) - 0.5
+        data = [run.turns[run.ending == k] for k in range(len(endings))]
+        ax.hist(data, bins=bins, stacked=True, label=list(endings), color=[f"C{k + 3}" for k in range(len(endings))],
+                density=True)
+        ax.set_title(f"{players} players", fontsize=10)
+        ax.set_xlabel("turns")
+    axes[0][0].set_ylabel("share of games")
+    axes[0][-1].legend(fontsize=8)
+    fig.suptitle(title, fontsize=11)
+    return _save(fig, path)
+
+
+def fairness_figure(results: list, path: Path, title: str) -> Path:
+    """For each player count, how far from fair the furthest seat lies under each setting tried
+    (the printed rules marked, the chosen setting ringed), against the tolerance."""
+    fig, ax = plt.subplots(figsize=(8, 3.6))
+    for i, f in enumerate(results):
+        values = [100 * run.largest_unfairness for _, run in f.tried]
+        ax.scatter(np.full(len(values), i) + np.linspace(-0.25, 0.25, len(values)), values, s=12, color="C0",
+                   alpha=0.6)
+        printed = next(100 * run.largest_unfairness for change, run in f.tried if not change)
+        ax.scatter([i], [printed], marker="s", s=50, color="C3", label="the printed rules" if i == 0 else None)
+        chosen = 100 * f.chosen[1].largest_unfairness
+        ax.scatter([i], [chosen], marker="o", s=90, facecolors="none", edgecolors="black",
+                   label="the setting chosen" if i == 0 else None)
+    tolerance = 100 * results[0].tolerance if results else 2
+    ax.axhline(tolerance, color="black", linestyle="dashed", linewidth=1, label=f"±{tolerance:.0f} points")
+    ax.set_xticks(range(len(results)), [f"{f.players} players" for f in results])
+    ax.set_ylabel("furthest seat from fair (points)")
+    ax.set_title(title, fontsize=11)
+    ax.legend(fontsize=8)
+    return _save(fig, path)

@@ -75,10 +75,82 @@ class RunningSummary:
         return summary_of(self.games, int(self.counts[0]), self.counts, self.turns, self.causes, seconds)
 
 
-
-
 def half_width(wins: int, n: int) -> float:
     """Half the width of a win rate's 95% Wilson interval: how well `n` games pin it down."""
     lo, hi = wilson_interval(wins, n)
     return (hi - lo) / 2
 
+
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+def mean_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """A mean and its 95% interval (normal approximation) from a sum and a sum of squares of `n`
+    values: (mean, low, high). A win share is not a count of wins (ties share a win), so the
+    interval of its mean is the mean's, not Wilson's."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = total / n
+    var = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = Z95 * (var / n) ** 0.5
+    return mean, mean - half, mean + half
+
+
+class SeatTally:
+    """A competitive game's `simulate` summary seen batch by batch, in constant memory: each seat's
+    win share and score (sums and sums of squares), how the games ended and their length."""
+
+    def __init__(self, game, rules, policy: str) -> None:
+        self.game, self.rules = game, rules
+        self.players = game.seat_players(policy, rules)
+        seats = len(self.players)
+        self.games = self.turns = 0
+        self.endings = np.zeros(len(game.causes), dtype=np.int64)
+        self.share = np.zeros((2, seats))  # sums, sums of squares
+        self.score = np.zeros((2, seats))
+        self.score_range = np.array([np.full(seats, np.inf), np.full(seats, -np.inf)])  # lowest, highest seen
+        self.margin = 0.0  # the winner's lead over the next seat, summed
+
+    def add(self, raw: np.ndarray) -> None:
+        share, score = self.game.seat_results(raw, self.rules)
+        self.games += len(raw)
+        self.turns += int(raw[:, 1].sum(dtype=np.int64))
+        self.endings += np.bincount(raw[:, 0], minlength=len(self.game.causes))
+        self.share += (share.sum(axis=0), (share * share).sum(axis=0))
+        self.score += (score.sum(axis=0), (score * score).sum(axis=0))
+        if len(raw):
+            self.score_range = np.array([np.minimum(self.score_range[0], score.min(axis=0)),
+                                         np.maximum(self.score_range[1], score.max(axis=0))])
+        ranked = np.sort(score, axis=1)
+        self.margin += float((ranked[:, -1] - ranked[:, -2]).sum())
+
+    def result(self, seconds: float | None = None) -> dict:
+        """`simulate --json`'s summary of a competitive game: `seats` (one object a seat, in turn
+        order: its player, win share and mean score with 95% intervals; the shares sum to 1), the
+        endings as fractions of the games, mean turns and the mean winning margin."""
+        n = self.games
+        seats = []
+        for k, player in enumerate(self.players):
+            # a normal interval can reach past what any game can give (below 0 for a rare score):
+            # it is cut at the shares' 0 and 1 and at the lowest and highest score seen
+            share, share_lo, share_hi = mean_interval(self.share[0, k], self.share[1, k], n)
+            share_lo, share_hi = max(share_lo, 0.0), min(share_hi, 1.0)
+            score, score_lo, score_hi = mean_interval(self.score[0, k], self.score[1, k], n)
+            if n:
+                score_lo, score_hi = max(score_lo, self.score_range[0, k]), min(score_hi, self.score_range[1, k])
+            seats.append({"seat": k + 1, "policy": player, "win_share": share, "win_share_ci95": [share_lo, share_hi],
+                          "mean_score": score, "mean_score_ci95": [score_lo, score_hi]})
+        return {
+            "games": n, "rate_unit": "fraction of games", "seats": seats,
+            "endings": {c: int(self.endings[i]) / n if n else 0.0 for i, c in enumerate(self.game.causes)},
+            "mean_turns": self.turns / n if n else 0.0, "mean_margin": self.margin / n if n else 0.0,
+            "games_per_second": (n / seconds) if seconds else None,
+        }
+
+
+def seats_summary(game, rules, policy: str, raw: np.ndarray, seconds: float | None = None) -> dict:
+    """`SeatTally`'s summary of raw rows seen at once."""
+    tally = SeatTally(game, rules, policy)
+    tally.add(raw)
+    return tally.result(seconds)

@@ -206,6 +206,9 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     if game_name not in GAMES:
         raise bad("game", f"unknown game {game_name!r} (choose from {', '.join(GAMES)})")
     game = game_named(game_name)
+    if game.competitive:
+        raise bad("game", f"{game.title} is competitive: a sweep counts a cooperative game's wins; its seats are "
+                          "measured by its own report study (island-escape report)")
     for key in grid:
         if key not in game.sweep_keys:
             raise bad(f"grid.{key}", f"unknown key (the {game.title} grid takes {', '.join(sorted(game.sweep_keys))})")

@@ -102,6 +102,15 @@ class Game:
     skill_policy: str | None = None
     # The player `--skill` names when no --policy is given (None: no player takes a skill).
     skilled_policy: str | None = None
+    # A competitive game: each seat plays for itself and has results of its own (a win share,
+    # ties shared, and a score); `--policy` then names a player per seat. A cooperative game's
+    # seats win or lose together, and its first cause is the win.
+    competitive: bool = False
+    rules_doc: str = ""  # the page saying how the lab plays it (its rulings)
+    # A study of its own that `island-escape report` runs beside the difficulty study (a
+    # competitive game's seat balance: experiments/seats.py), as a path from the project's root.
+    report_study: str | None = None
+    cause_words: dict[str, str] = {}  # what each cause (or, competitive, each ending) means, for reports
 
     # --- its parts: each game's class returns its own modules ----------------------------------
 
@@ -207,6 +216,11 @@ class Game:
         variant changes and their values. A page draws its controls from this."""
         return []
 
+    def cards_from_text(self, text: str) -> list[str]:
+        """A rule value of kind "cards" (Island Escape's gauge) as written in a table cell or a
+        query: its card codes, as the game's Rules take them."""
+        return [c.upper() for c in text.replace(",", " ").split()]
+
     def value_text(self, key: str, value) -> str:
         """A setting's value as tables and figures show it (a rule key of `grid_keys`)."""
         return str(value)
@@ -294,6 +308,18 @@ class Game:
         policy = policy or self.default_policy
         self.check_policy(policy)
         return policy
+
+    def seat_players(self, policy: str, rules) -> list[str]:
+        """The player of each seat that `policy` names (a competitive game's `--policy` takes one
+        spec per seat, comma-separated; one spec plays every seat). Raises ValueError for a count
+        of specs the setting has no seats for, or an unknown player."""
+        self.check_policy(policy)
+        return [policy] * rules.players
+
+    def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
+        """A competitive game's raw rows as (win share, score), float64 [games, seats] each: a
+        game's win shares sum to 1 (tied winners share the win)."""
+        raise self.refuse("seats of its own (its players win or lose together)")
 
     # --- playing -------------------------------------------------------------------------------
 

@@ -69,11 +69,11 @@ def test_tiny_calibration_finds_harder_rules_and_reports_what_it_cannot():
 
 def test_calibrate_cli_json():
     result = CliRunner().invoke(cli, ["calibrate", "--policy", "greedy", "--players", "2", "--bands",
-                                      "kind=0.80-0.99", "--screen-games", "100", "--confirm-games", "300",
+                                      "easy=0.80-0.99", "--screen-games", "100", "--confirm-games", "300",
                                       "--max-changes", "0", "--json"])
     assert result.exit_code == 0, result.output
     recs = json.loads(result.stdout.strip().splitlines()[-1])
-    assert len(recs) == 1 and FIELDS <= set(recs[0]) and recs[0]["level"] == "kind"
+    assert len(recs) == 1 and FIELDS <= set(recs[0]) and recs[0]["level"] == "easy"
 
 
 def test_calibrate_for_a_table_of_one_skill_agrees_with_a_sweep_at_that_skill(tmp_path):
@@ -82,7 +82,7 @@ def test_calibrate_for_a_table_of_one_skill_agrees_with_a_sweep_at_that_skill(tm
     `--policy skilled@S` is the same player."""
     from experiments.sweep import load_config, run_sweep
 
-    args = ["calibrate", "--players", "2", "--bands", "kind=0.30-0.99", "--screen-games", "100",
+    args = ["calibrate", "--players", "2", "--bands", "easy=0.30-0.99", "--screen-games", "100",
             "--confirm-games", "400", "--max-changes", "0", "--seed", "5", "--json"]
     result = CliRunner().invoke(cli, [*args, "--skill", "0.7"])
     assert result.exit_code == 0, result.output
@@ -112,6 +112,9 @@ def test_calibrate_for_a_table_of_one_skill_agrees_with_a_sweep_at_that_skill(tm
     (["--policy", "oracle"], "reads hidden information"),
     (["--policy", "clever"], "unknown policy"),
     (["--bands", "easy=high"], "is not LEVEL=LOW-HIGH"),
+    (["--bands", "eazy=0.7-0.8"], "'eazy' is no level (the levels are easy, normal, hard)"),
+    (["--bands", "easy=70-80"], "win rates are fractions of games, e.g. easy=0.70-0.80"),
+    (["--bands", "easy=0.7-0.8,easy=0.6-0.7"], "easy is given twice"),
     (["--knobs", "gauge,water"], "--knobs: 'water' is not a knob"),
 ])
 def test_calibrate_cli_bad_input(args, message):

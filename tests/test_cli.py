@@ -57,7 +57,7 @@ def test_a_bad_record_is_reported_and_the_others_still_replay(tmp_path):
     (["--gauge", "AC 6D"], "'6D' is not a gauge card"),
     (["--games", "-5"], "--games must be 0 or more"),
     (["--gauge-length", "12"], "gauge length must be from 1 to 10"),
-    (["--cards-per-treasure", "0"], "cards_per_treasure"),
+    (["--cards-per-treasure", "0"], "--cards-per-treasure must be a whole number from 1 to 5, not 0"),
     (["--games", "many"], "'many' is not a valid integer"),
 ])
 def test_simulate_bad_input(args, message):
@@ -193,6 +193,31 @@ def test_a_gauge_out_of_rank_order_is_refused_in_one_line():
         "of them in that order), not 5C 4D AC; in rank order: AC 4D 5C"]
     r = run("compare", "--a", "gauge=2C,AC", "--b", "players=2", "--games", "10")
     assert r.returncode == 2 and "gauge: the cards must go in rank order" in r.stderr
+
+
+def test_a_gauge_is_taken_as_the_reports_write_it(tmp_path):
+    """A gauge named as tables and figures name it (a run by its ends, or card by card with suit
+    symbols) is the gauge of its codes wherever a gauge is taken: simulate, compare's words, a
+    sweep grid and a playtest log."""
+    from policies.game import game
+
+    lab = game()
+    codes = lab.rules_from_options(gauge="AD 2C 2D 3C 3D 4C 4D 5C")
+    named = lab.value_text("gauge", " ".join(codes.gauge))  # as a table names it: "A♦-5♣, 8 cards"
+    for written in ("A♦-5♣", "a♦ 2♣ 2♦ 3♣ 3♦ 4♣ 4♦ 5♣", "A♦, 2♣, 2♦, 3♣, 3♦, 4♣, 4♦, 5♣", named):
+        assert lab.rules_from_options(gauge=written) == codes, written
+    assert lab.cards_from_text("A♦-5♣, 8 cards") == list(codes.gauge)
+    from experiments.compare import parse_rules_text
+
+    assert parse_rules_text("players=2 gauge=A♦-5♣, 8 cards", lab) == codes
+    settings = lab.sweep_settings({"gauge": "A♦-5♣"}, lambda key, why: ValueError(f"{key}: {why}"))
+    assert [s[0] for s in settings] == [codes]
+    r = run("simulate", "--games", "20", "--policy", "random", "--gauge", "A♦-5♣", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["rules"]["gauge"] == list(codes.gauge)
+    bad = run("simulate", "--games", "20", "--gauge", "A♦-5♣, 7 cards")
+    assert bad.returncode == 2 and bad.stderr.strip().splitlines() == [
+        "island-escape: gauge 'A♦-5♣, 7 cards': the run A♦-5♣ holds 8 cards"]
 
 
 def test_numbers_are_in_the_right_number(tmp_path):

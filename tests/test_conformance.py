@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments.runner import summarize_raw
+from experiments.runner import seats_summary, summarize_raw
 from policies.game import GAMES, every_game
 from policies.game import game as game_named
 
@@ -57,7 +57,8 @@ def test_the_game_object_answers_every_command(name):
     assert set(game.rollouts()) <= game.search_policies()
     with pytest.raises(ValueError):
         game.check_policy("no-such-player")
-    assert game.causes[0] == "win" and len(game.result_fields) == game.nresult
+    # a cooperative game's first cause is the win; a competitive game's causes are how it ended
+    assert (game.causes[0] == "win") != game.competitive and len(game.result_fields) == game.nresult
     assert set(game.rule_options) >= {"players"}
     assert game.players and all(p in game.players for p in (rules.players,))
     checks = game.checks
@@ -95,7 +96,21 @@ def test_random_play_keeps_the_invariants(name, k):
     np.testing.assert_array_equal(game.run_games(rules, "random", 100, seed=9, first_game=200, threads=1),
                                   raw[200:])
     df = game.results_frame(raw, rules, "random", 9)
-    assert len(df) == 300 and (df["won"] == (raw[:, 0] == 0)).all()
+    assert len(df) == 300
+    if game.competitive:  # every game's win is shared out among its seats, whatever the ending
+        share, score = game.seat_results(raw, rules)
+        assert share.shape == score.shape == (300, rules.players)
+        np.testing.assert_allclose(share.sum(axis=1), 1.0)
+        assert (score >= 0).all()
+        winners = share > 0
+        top = np.repeat(score.max(axis=1), winners.sum(axis=1))
+        assert (score[winners] == top).all(), "a winner without the top score"
+        summary = seats_summary(game, rules, "random", raw)
+        assert sum(s["win_share"] for s in summary["seats"]) == pytest.approx(1.0)
+        assert sum(summary["endings"].values()) == pytest.approx(1.0)
+        assert list(df["ending"].cat.categories) == list(game.causes)
+        return
+    assert (df["won"] == (raw[:, 0] == 0)).all()
     assert list(df["cause"].cat.categories) == list(game.causes)
     summary = summarize_raw(raw, game.causes)
     assert summary["win_rate"] + sum(summary["loss_rates"].values()) == pytest.approx(1.0)
@@ -172,7 +187,7 @@ def test_every_players_games_are_unchanged(name, player, setting):
 
 # decisions per game: enough for the rare states (Island Escape's escapes, Forbidden Island's
 # discards and swims), few enough for the searches
-DECISIONS = {"island-escape": 1400, "forbidden-island": 150}
+DECISIONS = {"island-escape": 1400, "forbidden-island": 150, "survive-the-island": 600}
 _STATES: dict[str, list] = {}
 
 

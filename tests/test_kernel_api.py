@@ -2,18 +2,21 @@
 parameters in both games, and through them the same games as each game's own play loop."""
 
 import inspect
+from importlib import import_module
 
 import numpy as np
 import pytest
 
-from sim.forbidden_island import kernel as fi_kernel
+from policies.game import GAMES
 from sim.forbidden_island import layout as fi_layout
-from sim.island_escape import kernel as ie_kernel
 from sim.island_escape import layout as ie_layout
 from sim.kernel_api import ENTRY_POINTS
 from sim.streams import rand_below
 
-KERNELS = {"island_escape": ie_kernel, "forbidden_island": fi_kernel}
+# every registered game's kernel, by its package's folder (sim/<folder>/kernel.py)
+KERNELS = {folder: import_module(f"sim.{folder}.kernel")
+           for folder in (package.rpartition(".")[2] for package in GAMES.values())}
+ie_kernel, fi_kernel = KERNELS["island_escape"], KERNELS["forbidden_island"]
 
 
 @pytest.mark.parametrize("game", sorted(KERNELS))

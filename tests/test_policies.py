@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from experiments.runner import wilson_interval
-from policies.gen_dispatch import GAMES, dispatch_path, entries_path, registry, render, render_entries
+from policies.gen_dispatch import dispatch_path, entries_path, games, registry, render, render_entries, texts
 from policies.island_escape import lookahead
 from policies.island_escape.registry import POLICIES, UNFAIR, describe, policy_id
 from policies.island_escape.runner import export_records, run_games
@@ -24,7 +24,7 @@ from sim.island_escape.rules import Rules
 # --- registry and dispatch ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", games())
 def test_dispatch_is_generated_from_the_registry(game):
     """Adding a policy is one module plus one registry line; then `python -m policies.gen_dispatch`
     rewrites every game's dispatch.py and entries.py. This fails while they are out of date."""
@@ -32,23 +32,23 @@ def test_dispatch_is_generated_from_the_registry(game):
     assert entries_path(game).read_text() == render_entries(game), f"run: python -m policies.gen_dispatch {game}"
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", games())
 def test_the_generated_entries_follow_a_changed_registry(game):
     """A policy added to the registry gets its entry functions and a line in every table."""
     policies = {**registry(game), "newcomer": (99, "newcomer")}
     assert "99: 'newcomer'," in render(game, policies)
     text = render_entries(game, policies)
-    key = "99" if GAMES[game].by == "id" else '"newcomer"'
-    for _, prefix in GAMES[game].tables:
+    key = "99" if texts(game).by == "id" else '"newcomer"'
+    for _, prefix in texts(game).tables:
         assert f"def {prefix}_newcomer(" in text and f"    {key}: {prefix}_newcomer,\n" in text
-    assert text.count("_newcomer(") == len(GAMES[game].tables)
+    assert text.count("_newcomer(") == len(texts(game).tables)
 
 
 def test_every_game_with_a_registry_has_its_dispatch_generated():
     import policies
 
-    games = {p.parent.name for p in Path(policies.__file__).parent.glob("*/registry.py")}
-    assert games == set(GAMES)
+    found = {p.parent.name for p in Path(policies.__file__).parent.glob("*/registry.py")}
+    assert found == set(games())
 
 
 # In a fresh process with an empty numba cache: play idle games, then list every other policy whose

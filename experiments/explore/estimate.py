@@ -288,6 +288,8 @@ def game_of(value: object) -> Game:
         return game_named(DEFAULT_GAME)
     if not isinstance(value, str) or value not in GAMES:
         raise PageError(f"game: must be one of {', '.join(GAMES)}, not {clip(value)}")
+    if game_named(value).competitive:
+        raise PageError(f"game: {value} is competitive; the page estimates cooperative games' win rates")
     return game_named(value)
 
 

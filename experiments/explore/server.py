@@ -114,6 +114,8 @@ def setup_json(defaults: dict) -> dict:
     players (fair first), and the bands and limits."""
     games = []
     for g in every_game():
+        if g.competitive:  # the page reads win rates: a competitive game's seats are its report's
+            continue
         unfair, searches = g.unfair_policies(), g.search_policies()
         judges = [{"name": name, "description": text, "fair": name not in unfair, "search": name in searches,
                    "skill": name == g.skill_policy}

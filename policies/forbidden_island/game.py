@@ -11,6 +11,7 @@ from sim.forbidden_island.rules import DIFFICULTIES
 class ForbiddenIsland(Game):
     name = "forbidden-island"
     title = "Forbidden Island"
+    rules_doc = "docs/RULES-FI.md"
     skilled_policy = "skilled"
     players = (2, 3, 4)
     options = (

@@ -11,6 +11,7 @@ from sim.island_escape.rules import VARIANTS, gauge_order_problem
 class IslandEscape(Game):
     name = "island-escape"
     title = "Island Escape"
+    rules_doc = "docs/RULES.md"
     skilled_policy = "skilled"
     players = (1, 2, 3, 4)
     options = (
@@ -98,7 +99,7 @@ class IslandEscape(Game):
                            swim_cost=None, actions=None, variants=()):
         """Variants first, then explicit options on top (an explicit option always wins).
         `gauge` is card codes top first, separated by spaces or commas."""
-        from sim.island_escape.rules import RuleError, Rules, gauge_of_length
+        from sim.island_escape.rules import RuleError, Rules, gauge_from_text, gauge_of_length
 
         rules = Rules().with_variant(*(variants or ()))
         changes = {}
@@ -109,7 +110,7 @@ class IslandEscape(Game):
         if gauge is not None and gauge_length is not None:
             raise RuleError("give --gauge or --gauge-length, not both")
         if gauge is not None:
-            changes["gauge"] = [c.strip().upper() for c in gauge.replace(",", " ").split()]
+            changes["gauge"] = gauge_from_text(gauge)  # codes, or as the reports write a gauge (R3)
             problem = gauge_order_problem(changes["gauge"])
             if problem:
                 raise RuleError(f"--gauge: {problem}")
@@ -120,6 +121,11 @@ class IslandEscape(Game):
         if actions is not None:
             changes["actions_per_turn"] = actions
         return Rules(**{**rules.as_record(), **changes})
+
+    def cards_from_text(self, text: str) -> list[str]:
+        from sim.island_escape.rules import gauge_from_text
+
+        return gauge_from_text(text)  # codes, or as the reports write a gauge (A♦-5♣, A♣ 2♦ …)
 
     def treasures_of(self, played) -> int:
         return len(played.raised)
@@ -211,13 +217,16 @@ class IslandEscape(Game):
         import re
 
         from policies.island_escape.registry import DEFAULT_POLICY, POLICIES, UnknownPolicy, with_skill
-        from sim.island_escape.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_of_length
+        from sim.island_escape.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_from_text, gauge_of_length
 
         def as_list(value) -> list:
             return value if isinstance(value, list) else [value]
 
         def cards(text: str) -> list[str]:
-            return [c.upper() for c in re.split(r"[\s,]+", text.strip()) if c]
+            try:
+                return gauge_from_text(text)
+            except RuleError as exc:
+                raise bad("grid.gauge", str(exc)) from None
 
         if "gauge" in grid and "gauge_length" in grid:
             raise bad("grid.gauge", "give gauge or gauge_length, not both")

@@ -6,6 +6,7 @@ numba kernel. Rulings are cited as ``R<n>`` (see docs/RULES.md and ../shared/rul
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 
 # --- Cards (R1) ------------------------------------------------------------------------------
@@ -41,6 +42,38 @@ def is_card_code(code: str) -> bool:
     if code == JOKER:
         return True
     return len(code) >= 2 and code[-1] in SUITS and code[:-1] in RANK_VALUE
+
+
+_SUIT_OF_SYMBOL = {**{symbol: suit for suit, symbol in SUIT_SYMBOL.items()},
+                   "\u2667": "C", "\u2662": "D", "\u2664": "S", "\u2661": "H"}  # the outlined symbols too
+
+
+def card_code(text: str) -> str:
+    """A card's code (`AC`, `10D`) from the code in either case or as people and the reports write
+    it (`A♣`, `10♦`); anything else comes back upper-cased, for the rules' checks to name."""
+    text = text.strip()
+    if text and text[-1] in _SUIT_OF_SYMBOL:
+        text = text[:-1] + _SUIT_OF_SYMBOL[text[-1]]
+    return text.upper()
+
+
+def gauge_from_text(text: str) -> list[str]:
+    """A gauge written out: its cards top first, separated by spaces or commas, as codes or as the
+    reports write them (`A♣ 2♦ 3♣`), or a run of the rank order by its first and last card as
+    the reports name it (`A♦-5♣`, `A♦-5♣, 8 cards`). Raises RuleError for a run that is none."""
+    words = [w for w in re.split(r"[\s,]+", text.strip()) if w]
+    if words and "-" in words[0] and words[0].count("-") == 1:
+        first, last = (card_code(c) for c in words[0].split("-"))
+        rest = words[1:]
+        if first not in GAUGE_CARDS or last not in GAUGE_CARDS or GAUGE_CARDS.index(first) > GAUGE_CARDS.index(last):
+            raise RuleError(f"gauge {text.strip()!r}: a run goes from a gauge card down the rank order "
+                            f"({' '.join(pretty(c) for c in GAUGE_CARDS)}) to a later one")
+        run = list(GAUGE_CARDS[GAUGE_CARDS.index(first):GAUGE_CARDS.index(last) + 1])
+        if rest and not (len(rest) == 2 and rest[0].isdigit() and rest[1] in ("card", "cards")
+                         and int(rest[0]) == len(run)):
+            raise RuleError(f"gauge {text.strip()!r}: the run {pretty(first)}-{pretty(last)} holds {len(run)} cards")
+        return run
+    return [card_code(w) for w in words]
 
 
 def is_land(card: str | None) -> bool:
@@ -101,7 +134,8 @@ class Rules:
     gauge: tuple[str, ...] = field(default=FULL_GAUGE)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "gauge", tuple(self.gauge))
+        # a gauge card may be written as the reports write it (A♣), or its code in either case (ac)
+        object.__setattr__(self, "gauge", tuple(card_code(c) if isinstance(c, str) else c for c in self.gauge))
         self.validate()
 
     @property
