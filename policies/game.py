@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 GAMES: dict[str, str] = {
     "island-escape": "policies.island_escape",
     "forbidden-island": "policies.forbidden_island",
+    "survive-the-island": "policies.survive_the_island",
 }
 DEFAULT_GAME = next(iter(GAMES))
 GAME_COLUMN = "game_kind"  # the table column naming a game (tables of the default game may lack it)

@@ -1,0 +1,242 @@
+"""Survive the Island's `GAME`: what the commands need of it (policies/game.py).
+
+A competitive game: each seat rescues its own adventurers, the highest score wins and tied seats
+share the win (S14), so its results are per seat and `--policy` names a player per seat.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from policies.game import Game, RuleOption
+
+_NUMBERS = ("players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end")
+
+
+class SurviveTheIsland(Game):
+    name = "survive-the-island"
+    title = "Survive the Island"
+    competitive = True
+    rules_doc = "docs/RULES-STI.md"
+    report_study = "policies/survive_the_island/seat-study.toml"
+    cause_words = {"cleared": "no adventurer is left on the board (all rescued or lost)",
+                   "volcano": "the last volcano of the rules (the third) erupted (S14)"}
+    players = (2, 3, 4, 5)
+    options = (
+        RuleOption("players", "--players", "number", "Players 2-5 (two colours each in a game of two, S6).  "
+                   "[default: 4]"),
+        RuleOption("moves", "--moves", "number", "Moves a turn, shared by adventurers and rafts (S9).  [default: 3]"),
+        RuleOption("sharks", "--sharks", "number", "Sharks in the game (S5).  [default: 6]"),
+        RuleOption("kaijus", "--kaijus", "number", "Kaijus in the game (S5).  [default: 2]"),
+        RuleOption("serpents", "--serpents", "number", "Sea serpents at the start (S2).  [default: 5]"),
+        RuleOption("rafts", "--rafts", "number", "Rafts in all, the players' own and the supply (S6).  "
+                   "[default: 12]"),
+        RuleOption("raft_capacity", "--raft-capacity", "number", "Adventurers a raft holds (S6).  [default: 3]",
+                   words=("capacity",)),
+        RuleOption("volcanoes_to_end", "--volcanoes", "number", "The volcano that ends the game (S14).  "
+                   "[default: 3]", words=("volcanoes",)),
+        RuleOption("die", "--die", "text", "The creature die's faces: serpent,shark,kaiju (S5).  [default: 2,2,2]"),
+        RuleOption("board", "--board", "text", "A board file (S1; docs/RULES-STI.md).  [default: the printed board]"),
+        RuleOption("setup", "--setup", "level", "The set-up's order (S7): round (the printed rule) or snake "
+                   "(every second round backwards).  [default: round]", choices=("round", "snake")),
+    )
+    rule_words_example = "players=4 sharks=4"
+    setting_help = "--players (2-5), --moves, --sharks, --kaijus, --serpents, --rafts, --raft-capacity, " \
+                   "--volcanoes, --die, --board and --setup"
+    grid_keys = ("players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end")
+    replay_keys = (*grid_keys, "policy")
+    sweep_keys = (*grid_keys, "policy")
+    sweep_number_keys = grid_keys
+    sweep_name_keys = ("policy",)
+    treasures_field = "rescued"
+
+    # --- its parts -----------------------------------------------------------------------------
+
+    @cached_property
+    def rules_module(self):
+        from sim.survive_the_island import rules
+
+        return rules
+
+    @cached_property
+    def layout(self):
+        from sim.survive_the_island import layout
+
+        return layout
+
+    @cached_property
+    def records(self):
+        from sim.survive_the_island import records
+
+        return records
+
+    @cached_property
+    def boards(self):
+        from sim.survive_the_island import boards
+
+        return boards
+
+    @cached_property
+    def narrative(self):
+        from sim.survive_the_island import narrative
+
+        return narrative
+
+    @cached_property
+    def registry(self):
+        from policies.survive_the_island import registry
+
+        return registry
+
+    @cached_property
+    def runner(self):
+        from policies.survive_the_island import runner
+
+        return runner
+
+    @cached_property
+    def checks(self):
+        from policies.survive_the_island import checks
+
+        return checks
+
+    # --- rules ---------------------------------------------------------------------------------
+
+    def rules_from_options(self, players=None, moves=None, sharks=None, kaijus=None, serpents=None, rafts=None,
+                           raft_capacity=None, volcanoes_to_end=None, die=None, board=None, setup=None):
+        from sim.survive_the_island.rules import STANDARD_BOARD, RuleError, Rules
+
+        given = {"players": players, "moves": moves, "sharks": sharks, "kaijus": kaijus, "serpents": serpents,
+                 "rafts": rafts, "raft_capacity": raft_capacity, "volcanoes_to_end": volcanoes_to_end}
+        setting = {k: v for k, v in given.items() if v is not None}
+        if die is not None:
+            if isinstance(die, str):
+                parts = die.replace(",", " ").split()
+                if len(parts) != 3 or not all(p.isdigit() for p in parts):
+                    raise RuleError(f"rules.die must be three face counts (serpent,shark,kaiju), not {die!r}")
+                die = tuple(int(p) for p in parts)
+            setting["die"] = tuple(die)
+        if board is not None and board != STANDARD_BOARD:
+            setting["board"] = str(board)
+        if setup is not None:
+            setting["setup"] = str(setup).lower()
+        return Rules(**setting)
+
+    def setting_line(self, rules) -> str:
+        changed = [f"{k.replace('_', ' ')} {v}" for k, v in self.options_of(rules).items() if k != "players"]
+        return f"Survive the Island, {rules.players} players" + (f" ({', '.join(changed)})" if changed else "")
+
+    def setting(self, rules) -> dict:
+        return {k: getattr(rules, k) for k in _NUMBERS} | {"die": ",".join(map(str, rules.die)), "board": rules.board,
+                                                          "setup": rules.setup}
+
+    def options_of(self, rules) -> dict:
+        default = self.rules_from_options(players=rules.players)
+        options = {"players": rules.players}
+        for key in _NUMBERS[1:]:
+            if getattr(rules, key) != getattr(default, key):
+                options[key] = getattr(rules, key)
+        if rules.die != default.die:
+            options["die"] = ",".join(map(str, rules.die))
+        if rules.board != default.board:
+            options["board"] = rules.board
+        if rules.setup != default.setup:
+            options["setup"] = rules.setup
+        return options
+
+    def value_text(self, key: str, value) -> str:
+        return str(value)
+
+    # --- players -------------------------------------------------------------------------------
+
+    def check_policy(self, name: str) -> None:
+        """Every seat's spec of a comma-separated list is one of the game's players."""
+        for spec in name.split(","):
+            self.registry.player_params(spec.strip())
+
+    def seat_players(self, policy: str, rules) -> list[str]:
+        return self.registry.seat_policies(policy, rules.players)
+
+    def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
+        """Win shares from the winners' mask (S14: k tied winners share the win, 1/k each) and the
+        seats' scores, for the setting's seats."""
+        fields = self.result_fields
+        seats = rules.players
+        winners = raw[:, fields.index("winners")].astype(np.int64)
+        won = ((winners[:, None] >> np.arange(seats)) & 1).astype(np.float64)
+        count = won.sum(axis=1, keepdims=True)
+        share = np.divide(won, count, out=np.zeros_like(won), where=count > 0)
+        first = fields.index("score0")
+        score = raw[:, first:first + seats].astype(np.float64)
+        return share, score
+
+    # --- tables and records --------------------------------------------------------------------
+
+    def cell_key(self, rules, policy, variant):
+        values = "_".join(str(getattr(rules, k)) for k in _NUMBERS)
+        die = "".join(map(str, rules.die))
+        return f"sti_{values}_d{die}_{rules.setup}_{policy.replace(',', '-')}"
+
+    def rules_of_row(self, row):
+        return self.rules(**{k: int(row[k]) for k in _NUMBERS})
+
+    def record_name(self, row) -> str:
+        return (f"sti-{str(row['policy']).replace(',', '-')}-p{row['players']}-seed{row['seed']}"
+                f"-game{int(row['game']):07d}.json")
+
+    def export(self, rules, policy: str, seed: int, games) -> list:
+        """Records of chosen games: the kernel's logged games re-read by the reference engine
+        (policies/survive_the_island/export.py)."""
+        from policies.survive_the_island.export import export_records
+
+        return export_records(rules, policy, seed, games)
+
+    def treasures_of(self, played) -> int:
+        return int(sum(played.snapshot()["rescued"]))
+
+    def sweep_settings(self, grid: dict, bad) -> list:
+        """The settings a sweep grid names: every combination of its rule keys and policies, as
+        (rules, policy, variant, labels) with no variant nor labels."""
+        import itertools
+        import re
+
+        from sim.survive_the_island.rules import RuleError
+
+        def as_list(value) -> list:
+            return value if isinstance(value, list) else [value]
+
+        policies = as_list(grid.get("policy", [self.default_policy]))
+        for name in policies:
+            try:
+                self.check_policy(name)
+            except ValueError as exc:
+                raise bad("grid.policy", str(exc)) from None
+        keys = [k for k in self.grid_keys if k in grid]
+        settings = []
+        for values in itertools.product(*(as_list(grid[k]) for k in keys)):
+            for policy in policies:
+                try:
+                    rules = self.rules_from_options(**dict(zip(keys, values, strict=True)))
+                    self.seat_players(policy, rules)
+                except RuleError as exc:
+                    found = re.match(r"rules\.(\w+) (.*)", str(exc))
+                    key, why = (f"grid.{found.group(1)}", found.group(2)) if found else ("grid", str(exc))
+                    raise bad(key, why) from None
+                except ValueError as exc:
+                    raise bad("grid.policy", str(exc)) from None
+                settings.append((rules, policy, "normal", {}))
+        return settings
+
+
+    # --- benchmarks ------------------------------------------------------------------------------
+    # No play page and no tunable weights: the protocol's refusals stand.
+
+    def bench(self):
+        from policies.survive_the_island import bench
+
+        return bench
+
+
+GAME = SurviveTheIsland()

@@ -1,0 +1,207 @@
+"""Between the kernel's arrays and plain Python: rules into parameters, a state into the
+contract's snapshot, and what a record needs to hand the reference engine the kernel's deal
+and rolls (the engine draws no random numbers itself)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.survive_the_island import layout as L
+from sim.survive_the_island.rules import (
+    LAND,
+    MAX_CREATURES,
+    SEA,
+    TILES,
+    Rules,
+    load_board,
+    seat_values,
+)
+
+
+def rescue_distances(board) -> list[int]:
+    """Hex steps from each space to the nearest rescue island, over every space (the players'
+    yardstick of how far a piece is from safety)."""
+    far = 10 ** 6
+    dist = [far] * board.spaces
+    ring = list(board.rescue)
+    for q in ring:
+        dist[q] = 0
+    while ring:
+        nxt = []
+        for q in ring:
+            for n in board.neighbours[q]:
+                if n >= 0 and dist[n] == far:
+                    dist[n] = dist[q] + 1
+                    nxt.append(n)
+        ring = nxt
+    return dist
+
+
+def params_of(rules: Rules) -> np.ndarray:
+    """The kernel's parameter array (layout.PARAMS) of a rule set, its board precomputed."""
+    board = load_board(rules.board)
+    p = np.zeros(L.NPARAMS, dtype=np.int32)
+    p[L.P_PLAYERS] = rules.players
+    p[L.P_MOVES] = rules.moves
+    p[L.P_SHARKS] = rules.sharks
+    p[L.P_KAIJUS] = rules.kaijus
+    p[L.P_SERPENTS] = rules.serpents
+    p[L.P_RAFTS] = rules.rafts
+    p[L.P_CAPACITY] = rules.raft_capacity
+    p[L.P_VOLCANOES_TO_END] = rules.volcanoes_to_end
+    p[L.P_DIE:L.P_DIE + 3] = rules.die
+    p[L.P_SNAKE] = rules.setup == "snake"
+    p[L.P_ADV_EACH] = rules.adventurers_each
+    p[L.P_RAFTS_EACH] = rules.rafts_each
+    p[L.P_NSPACES] = board.spaces
+    land, rescue = board.land, board.rescue
+    assert len(rescue) <= L.P_RESCUE_ROOM, "rules.load_board refuses a board with more rescue islands"
+    p[L.P_NLAND] = len(land)
+    p[L.P_LAND:L.P_LAND + len(land)] = land
+    p[L.P_NRESCUE] = len(rescue)
+    p[L.P_RESCUE:L.P_RESCUE + len(rescue)] = rescue
+    shore = [q for q, k in enumerate(board.kinds) if k == SEA
+             and any(n >= 0 and board.kinds[n] == LAND for n in board.neighbours[q])]
+    p[L.P_NSHORE] = len(shore)
+    p[L.P_SHORE:L.P_SHORE + len(shore)] = shore
+    p[L.P_SERPENT_STARTS:L.P_SERPENT_STARTS + rules.serpents] = board.serpent_starts[:rules.serpents]
+    p[L.P_KIND:L.P_KIND + board.spaces] = board.kinds
+    p[L.P_NEIGH:L.P_NEIGH + 6 * board.spaces] = [n for row in board.neighbours for n in row]
+    p[L.P_TILE_TERRAIN:L.P_TILE_TERRAIN + len(TILES)] = [t for t, _ in TILES]
+    p[L.P_TILE_BACK:L.P_TILE_BACK + len(TILES)] = [b for _, b in TILES]
+    values = seat_values(rules)
+    p[L.P_SEAT_VALUES:L.P_SEAT_VALUES + len(values)] = values
+    p[L.P_RESCUE_DIST:L.P_RESCUE_DIST + board.spaces] = rescue_distances(board)
+    # "odd-r" offset rows to cube coordinates: x = column - (row - row % 2) / 2, z = row
+    p[L.P_CUBE_X:L.P_CUBE_X + board.spaces] = [c - (r - (r & 1)) // 2 for r, c in board.cells]
+    p[L.P_CUBE_Z:L.P_CUBE_Z + board.spaces] = [r for r, _ in board.cells]
+    return p
+
+
+def _ints(a) -> list[int]:
+    return [int(x) for x in a]
+
+
+def kernel_snapshot(s: np.ndarray, p: np.ndarray) -> dict:
+    """The contract's snapshot of a kernel state (sti-contract: the keys both sides produce)."""
+    spaces = int(p[L.P_NSPACES])
+    players = int(p[L.P_PLAYERS])
+    nadv = players * int(p[L.P_ADV_EACH])
+    tile = s[L.TILE_AT:L.TILE_AT + spaces]
+    kind = s[L.KIND:L.KIND + spaces]
+    back = [int(p[L.P_TILE_BACK + t]) if t >= 0 else -1 for t in tile]
+    terrain = [int(p[L.P_TILE_TERRAIN + t]) if t >= 0 else -1 for t in tile]
+    phase = int(s[L.PHASE])
+    ending = int(s[L.ENDING])
+    hands = [_ints(s[L.HAND + L.NABILITIES * k:L.HAND + L.NABILITIES * k + L.NABILITIES]) for k in range(players)]
+    return {
+        "space_kind": _ints(kind),
+        "tile_back": back,
+        "tile_terrain": terrain,
+        "values": _ints(s[L.VALUE:L.VALUE + nadv]),
+        "adventurer_space": _ints(s[L.ADV_SPACE:L.ADV_SPACE + nadv]),
+        "adventurer_raft": _ints(s[L.ADV_RAFT:L.ADV_RAFT + nadv]),
+        "swam": [bool(x) for x in s[L.SWAM:L.SWAM + nadv]],
+        "raft_space": _ints(s[L.RAFT_SPACE:L.RAFT_SPACE + int(p[L.P_RAFTS])]),
+        "creature_space": _ints(s[L.CREATURE_SPACE:L.CREATURE_SPACE + MAX_CREATURES]),
+        "hand": hands,
+        "score": _ints(s[L.SCORE:L.SCORE + players]),
+        "rescued": _ints(s[L.RESCUED:L.RESCUED + players]),
+        "turn": int(s[L.TURN]),
+        "seat": int(s[L.SEAT]),
+        "decider": int(s[L.SEAT]),
+        "phase": L.PHASES[phase],
+        "moves_left": int(s[L.MOVES_LEFT]),
+        "floods_left": int(s[L.FLOODS_LEFT]),
+        "volcanoes": int(s[L.VOLCANOES]),
+        "rolled": int(s[L.ROLLED]) if phase == L.PH_CREATURE else -1,
+        "push_space": int(s[L.PUSH_SPACE]),
+        "ending": None if ending < 0 else L.ENDINGS[ending],
+        "rolls": rolls_of(s),
+    }
+
+
+def rolls_of(s: np.ndarray) -> list[int]:
+    """Every kind rolled so far, in order (rules.CREATURES indices): the engine's dice script."""
+    return _ints(s[L.ROLLS:L.ROLLS + min(int(s[L.NROLLS]), L.MAX_ROLLS)])
+
+
+def deal_of(s: np.ndarray, p: np.ndarray) -> dict:
+    """The deal a game's state holds (valid at any time: a flooded tile's back is gone from the
+    state, so read it right after `init_game`): the tile back index per island space (board.land
+    order) and the values per adventurer."""
+    land = _ints(p[L.P_LAND:L.P_LAND + int(p[L.P_NLAND])])
+    nadv = int(p[L.P_PLAYERS]) * int(p[L.P_ADV_EACH])
+    return {
+        "tiles": [int(s[L.TILE_AT + q]) for q in land],  # rules.TILES index per island space
+        "backs": [int(p[L.P_TILE_BACK + s[L.TILE_AT + q]]) for q in land],
+        "values": _ints(s[L.VALUE:L.VALUE + nadv]),
+    }
+
+
+
+COUNT_FIELDS = ("ADV_N", "LOOSE_N", "RAFT_AT", "SERPENT_N", "SHARK_N", "KAIJU_AT", "SEA_NEAR", "RAFT_LOAD",
+                "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT")
+
+
+def recount(s: np.ndarray, p: np.ndarray) -> None:
+    """Rebuild the kernel's occupancy counts (COUNT_FIELDS) from where the pieces are (the space
+    kinds and tiles, ADV_SPACE, ADV_RAFT, RAFT_SPACE, CREATURE_SPACE): a state arranged by hand
+    becomes one the kernel can play, and a played state can be checked against its own counts."""
+    from sim.survive_the_island.rules import CREATURE_BASE, KAIJU, MAX_PLAYERS, MAX_RAFTS, MAX_SPACES, SHARK
+
+    spaces = int(p[L.P_NSPACES])
+    each = int(p[L.P_ADV_EACH])
+    nadv = int(p[L.P_PLAYERS]) * each
+    for name, fill in (("ADV_N", 0), ("LOOSE_N", 0), ("RAFT_AT", -1), ("SERPENT_N", 0), ("SHARK_N", 0),
+                       ("KAIJU_AT", -1), ("SEA_NEAR", 0)):
+        start = getattr(L, name)
+        s[start:start + MAX_SPACES] = fill
+    s[L.RAFT_LOAD:L.RAFT_LOAD + MAX_RAFTS] = 0
+    s[L.RAFT_SEAT_N:L.RAFT_SEAT_N + MAX_RAFTS * MAX_PLAYERS] = 0
+    s[L.ON_BOARD:L.ON_BOARD + MAX_PLAYERS] = 0
+    s[L.TERRAIN_LEFT:L.TERRAIN_LEFT + 3] = 0
+    for r in range(int(p[L.P_RAFTS])):
+        if s[L.RAFT_SPACE + r] >= 0:
+            s[L.RAFT_AT + s[L.RAFT_SPACE + r]] = r
+    for a in range(nadv):
+        q = s[L.ADV_SPACE + a]
+        if q < 0:
+            continue
+        s[L.ON_BOARD + a // each] += 1
+        s[L.ADV_N + q] += 1
+        r = s[L.ADV_RAFT + a]
+        if r >= 0:
+            s[L.RAFT_LOAD + r] += 1
+            s[L.RAFT_SEAT_N + MAX_PLAYERS * r + a // each] += 1
+        else:
+            s[L.LOOSE_N + q] += 1
+    for slot in range(MAX_CREATURES):
+        q = s[L.CREATURE_SPACE + slot]
+        if q < 0:
+            continue
+        if slot >= CREATURE_BASE[KAIJU]:
+            s[L.KAIJU_AT + q] = slot
+        elif slot >= CREATURE_BASE[SHARK]:
+            s[L.SHARK_N + q] += 1
+        else:
+            s[L.SERPENT_N + q] += 1
+    for q in range(spaces):
+        s[L.SEA_NEAR + q] = sum(1 for d in range(6) if (n := p[L.P_NEIGH + 6 * q + d]) >= 0
+                                and s[L.KIND + n] == L.K_SEA)
+        if s[L.TILE_AT + q] >= 0:
+            s[L.TERRAIN_LEFT + p[L.P_TILE_TERRAIN + s[L.TILE_AT + q]]] += 1
+
+
+def count_errors(s: np.ndarray, p: np.ndarray) -> list[str]:
+    """The occupancy counts that disagree with where the pieces are (none in a sound state)."""
+    fresh = s.copy()
+    recount(fresh, p)
+    out = []
+    for name in COUNT_FIELDS:
+        start, size = L.STATE.fields[name]
+        if not np.array_equal(fresh[start:start + size], s[start:start + size]):
+            bad = np.nonzero(fresh[start:start + size] != s[start:start + size])[0]
+            out.append(f"{name} at {bad.tolist()[:5]}: kept {s[start + bad[:5]].tolist()}, "
+                       f"counted {fresh[start + bad[:5]].tolist()}")
+    return out
