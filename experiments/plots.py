@@ -466,7 +466,7 @@ def game_length_figure(runs: dict, endings: tuple[str, ...], path: Path, title: 
         ax.set_xlabel("turns")
     axes[0][0].set_ylabel("share of games")
     axes[0][-1].legend(fontsize=8)
-    fig.suptitle(title, fontsize=11)
+    fig.suptitle(title, fontsize=11, y=1.04)  # above the panels' own titles
     return _save(fig, path)
 
 
