@@ -146,15 +146,7 @@ class SurviveTheIsland(Game):
             options["setup"] = rules.setup
         return options
 
-    def value_text(self, key: str, value) -> str:
-        return str(value)
-
     # --- players -------------------------------------------------------------------------------
-
-    def check_policy(self, name: str) -> None:
-        """Every seat's spec of a comma-separated list is one of the game's players."""
-        for spec in name.split(","):
-            self.registry.player_params(spec.strip())
 
     def seat_players(self, policy: str, rules) -> list[str]:
         return self.registry.seat_policies(policy, rules.players)
