@@ -140,16 +140,21 @@ class Game:
         """tell(record, echo, board)."""
         raise NotImplementedError
 
+    @property
+    def package(self) -> str:
+        """Its players' package (policies/<game>/), where its `game` module holds the object."""
+        return type(self).__module__.rpartition(".")[0]
+
     @cached_property
     def registry(self):
-        """Its players: POLICIES, SLOW, ROLLOUT, UNFAIR, DEFAULT_POLICY, describe(), takes_skill,
-        with_skill, player_params."""
-        raise NotImplementedError
+        """Its players (policies/registry.py's Registry, the package's registry.REGISTRY)."""
+        return import_module(f"{self.package}.registry").REGISTRY
 
     @cached_property
     def runner(self):
-        """run_games, raw_batches, results_frame, export_records."""
-        raise NotImplementedError
+        """The runner every game shares (policies/runner.py): run_games, raw_batches, results_frame,
+        export_records."""
+        return import_module("policies.runner")
 
     @cached_property
     def checks(self):
@@ -249,6 +254,12 @@ class Game:
     # --- the kernel's results ------------------------------------------------------------------
 
     @property
+    def table_keys(self) -> tuple[str, ...]:
+        """The setting's columns of a per-game table (policies/runner.py): its replay keys but the
+        player."""
+        return tuple(k for k in self.replay_keys if k != "policy")
+
+    @property
     def causes(self) -> tuple[str, ...]:
         """The win first, then the loss causes in the order the rules check them."""
         return self.layout.CAUSES
@@ -265,26 +276,26 @@ class Game:
     # --- players -------------------------------------------------------------------------------
 
     def policy_names(self) -> list[str]:
-        return list(self.registry.POLICIES)
+        return list(self.registry.policies)
 
     def describe_policies(self) -> list[tuple[str, str]]:
         return self.registry.describe()
 
     @property
     def default_policy(self) -> str:
-        return self.registry.DEFAULT_POLICY
+        return self.registry.default_policy
 
     def search_policies(self) -> set[str]:
         """The policies that search (seconds a game; the longest to compile too)."""
-        return set(self.registry.SLOW)
+        return set(self.registry.slow)
 
     def unfair_policies(self) -> set[str]:
         """The policies that read hidden information: labelled, never judges."""
-        return set(getattr(self.registry, "UNFAIR", ()))
+        return set(self.registry.unfair)
 
     def rollouts(self) -> dict[str, str]:
         """Each search policy and the policy it rolls out with (never worse than it)."""
-        return dict(self.registry.ROLLOUT)
+        return dict(self.registry.rollout)
 
     def check_policy(self, name: str) -> None:
         """Raise ValueError (naming the known policies) if `name` is not one of the game's; a
@@ -314,8 +325,7 @@ class Game:
         """The player of each seat that `policy` names (a competitive game's `--policy` takes one
         spec per seat, comma-separated; one spec plays every seat). Raises ValueError for a count
         of specs the setting has no seats for, or an unknown player."""
-        self.check_policy(policy)
-        return [policy] * rules.players
+        return self.registry.seat_players(policy, rules.players)
 
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """A competitive game's raw rows as (win share, score), float64 [games, seats] each: a

@@ -181,7 +181,9 @@ def _array_value(context, builder, arrty, data, shape):
     return ary._getvalue()
 
 
-def _on_stack(dtype, shape: tuple[int, ...]):
+def on_stack(dtype, shape: tuple[int, ...]):
+    """The type and code of an intrinsic giving an uncounted array of `dtype` (a numba number
+    class such as `types.int32`, or a dtype) and constant `shape` on the calling function's stack."""
     arrty = types.Array(dtype.dtype, len(shape), "C")
 
     def codegen(context, builder, signature, args):
@@ -203,7 +205,7 @@ def stack_empty(typingctx, n, dtype):
     """`np.empty(n, dtype)` on the calling function's stack, `n` a constant."""
     if not isinstance(n, types.IntegerLiteral) or not _is_dtype(dtype):
         return None
-    arrty, codegen = _on_stack(dtype, (n.literal_value,))
+    arrty, codegen = on_stack(dtype, (n.literal_value,))
     return arrty(n, dtype), codegen
 
 
@@ -212,7 +214,7 @@ def stack_empty_2d(typingctx, rows, cols, dtype):
     """`np.empty((rows, cols), dtype)` on the calling function's stack, both sizes constants."""
     if not (isinstance(rows, types.IntegerLiteral) and isinstance(cols, types.IntegerLiteral) and _is_dtype(dtype)):
         return None
-    arrty, codegen = _on_stack(dtype, (rows.literal_value, cols.literal_value))
+    arrty, codegen = on_stack(dtype, (rows.literal_value, cols.literal_value))
     return arrty(rows, cols, dtype), codegen
 
 

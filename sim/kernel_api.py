@@ -1,7 +1,7 @@
 """The entry points every game's kernel exports (`sim/<game>/kernel.py`), one signature for all.
 
-A caller that knows no game (a lockstep check, a search, a table) plays any game through these
-four numba functions; each game keeps its own faster steps beside them for its play loop.
+A caller that knows no game (the play loop written once in policies/play.py, a lockstep check, a
+search, a table) plays any game through these numba functions.
 
     init_game(s, p, rng, seed, game)
         Game `game` of `seed` into the state `s` (int32, the game's `layout.NSTATE`) under the
@@ -20,6 +20,16 @@ four numba functions; each game keeps its own faster steps beside them for its p
         What the game logs goes to `log` (the game's own format) from entry `nlog`, unless
         `nlog` is negative; returns the new log length.
 
+    is_over(s, p) -> bool
+        Whether the game has ended (no decision is open).
+
+    turn_number(s, p) -> int
+        The turn the game is in (the game's own count, rising by one a turn): a play-on from any
+        state stops when the turn it was told to reach begins.
+
+    write_result(s, p, out, row)
+        The ended game's results row into out[row] (int32, the game's `layout.RESULT_FIELDS`).
+
     seat_outcomes(s, p, out) -> n
         Each seat's result in out[:n] (int64), n the seats: 1 a win, 0 a loss, -1 while the
         game runs. A cooperative game has one team, so every seat has the same result; a
@@ -32,5 +42,8 @@ ENTRY_POINTS = {
     "init_game": ("s", "p", "rng", "seed", "game"),
     "legal_actions": ("s", "p", "out"),
     "apply_action": ("s", "p", "a", "rng", "log", "nlog"),
+    "is_over": ("s", "p"),
+    "turn_number": ("s", "p"),
+    "write_result": ("s", "p", "out", "row"),
     "seat_outcomes": ("s", "p", "out"),
 }

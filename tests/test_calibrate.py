@@ -110,7 +110,7 @@ def test_calibrate_for_a_table_of_one_skill_agrees_with_a_sweep_at_that_skill(tm
     (["--policy", "expert", "--skill", "0.5"], "takes no skill"),
     (["--players", "two"], "not a comma-separated list"),
     (["--policy", "oracle"], "reads hidden information"),
-    (["--policy", "clever"], "unknown policy"),
+    (["--policy", "clever"], "policy 'clever'"),
     (["--bands", "easy=high"], "is not LEVEL=LOW-HIGH"),
     (["--bands", "eazy=0.7-0.8"], "'eazy' is no level (the levels are easy, normal, hard)"),
     (["--bands", "easy=70-80"], "win rates are fractions of games, e.g. easy=0.70-0.80"),

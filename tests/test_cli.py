@@ -52,7 +52,7 @@ def test_a_bad_record_is_reported_and_the_others_still_replay(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--policy", "nobody"], "unknown policy 'nobody'"),
+    (["--policy", "nobody"], "policy 'nobody'"),
     (["--players", "0"], "--players must be a whole number from 1 to 4"),
     (["--gauge", "AC 6D"], "'6D' is not a gauge card"),
     (["--games", "-5"], "--games must be 0 or more"),
@@ -119,14 +119,14 @@ def test_sweep_bad_file_is_one_line(tmp_path):
 
 
 def test_simulate_plays_the_reports_judge_by_default():
-    from policies.island_escape.registry import DEFAULT_POLICY, default_judge
+    from policies.island_escape.registry import REGISTRY
 
-    assert DEFAULT_POLICY == default_judge()
+    default_judge = REGISTRY.default_policy
     r = run("simulate", "--games", "300", "--players", "3", "--json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["policy"] == default_judge()
+    assert json.loads(r.stdout)["policy"] == default_judge
     text = run("simulate", "--games", "300")
-    assert f"policy {default_judge()}, seed 0" in text.stdout
+    assert f"policy {default_judge}, seed 0" in text.stdout
 
 
 def test_a_slow_first_call_says_it_is_compiling():
@@ -236,10 +236,10 @@ def test_find_names_the_causes_and_columns_when_nothing_matches(tmp_path):
     r = run("find", str(table), "--where", "cause == 'drowning'", "--records", str(tmp_path / "recs"))
     assert r.returncode == 0, r.stderr
     assert "no game in" in r.stdout and "'drowning' is not a value of cause" in r.stdout
-    assert "drowned" in r.stdout and "the columns are seed, game" in r.stdout
+    assert "drowned" in r.stdout and "the columns are game_kind, seed, game" in r.stdout
     bad = run("find", str(table), "--where", "caus == 'water'", "--records", str(tmp_path / "recs"))
     assert bad.returncode == 2 and "name 'caus' is not defined" in bad.stderr
-    assert "the columns are seed, game" in bad.stderr and "the causes are win, treasure" in bad.stderr
+    assert "the columns are game_kind, seed, game" in bad.stderr and "the causes are win, treasure" in bad.stderr
 
 
 def test_explore_refuses_bad_options_in_one_line():
@@ -251,7 +251,7 @@ def test_explore_refuses_bad_options_in_one_line():
 
 @pytest.mark.parametrize(("args", "line"), [
     (["tune", "expert", "--game", "forbidden-island"], "island-escape: Forbidden Island has no tunable players"),
-    (["tune", "nobody"], "island-escape: unknown policy 'nobody'"),
+    (["tune", "nobody"], "island-escape: unknown Island Escape policy 'nobody'"),
     (["tune", "random"], "island-escape: policy 'random' has no tunable weights (no DEFAULTS)"),
     (["tune", "expert", "--gauge-length", "11"], "island-escape: gauge length must be from 1 to 10, not 11"),
 ])

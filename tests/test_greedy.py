@@ -10,9 +10,10 @@ import pytest
 from experiments.runner import wilson_interval
 from policies.island_escape import greedy
 from policies.island_escape.checks import escape_options, hide_differently, kernel_decisions
-from policies.island_escape.registry import DEFAULT_POLICY, policy_id
-from policies.island_escape.runner import export_records, rules_to_params, simulate
+from policies.island_escape.registry import REGISTRY
+from policies.runner import export_records, simulate
 from sim.island_escape import layout as L
+from sim.island_escape.convert import params_of as rules_to_params
 from sim.island_escape.records import parse_record, replay, result_json
 from sim.island_escape.rules import Rules
 
@@ -26,10 +27,9 @@ SETTINGS = [
 def test_registered_with_its_fixed_id():
     # greedy is registered under its fixed id; the default player is the report's judge (expert),
     # with greedy the judge only where expert is missing
-    from policies.island_escape.registry import JUDGES, default_judge
 
-    assert policy_id("greedy") == 2
-    assert DEFAULT_POLICY == default_judge() == JUDGES[0] and "greedy" in JUDGES
+    assert REGISTRY.policy_id("greedy") == 2
+    assert REGISTRY.default_policy == REGISTRY.judges[0] and "greedy" in REGISTRY.judges
 
 
 def _ids(rules: Rules) -> str:
@@ -67,14 +67,14 @@ def test_greedy_beats_random_on_normal():
 
 def _check_honest(s, p, pp, legal, rng, gen, tries=4):
     me = int(s[L.CUR])
-    a = greedy.choose(s.copy(), p, pp, legal, rng.copy())
+    a = greedy.action(s.copy(), p, pp, legal, rng.copy())
     opts, n = escape_options(s, me)
     e = greedy.escape(s.copy(), p, pp, me, opts, n, rng.copy()) if n else -1
     changed = 0
     for _ in range(tries):
         t = hide_differently(s, gen)
         changed += not np.array_equal(t, s)
-        assert greedy.choose(t, p, pp, legal, rng.copy()) == a
+        assert greedy.action(t, p, pp, legal, rng.copy()) == a
         if n:
             assert greedy.escape(t, p, pp, me, opts, n, rng.copy()) == e
     return changed
@@ -87,14 +87,13 @@ def test_hidden_information_never_changes_the_choice(rules):
     choice must not depend on what the table cannot see (R19)."""
     p = rules_to_params(rules)
     pp = np.zeros(8)
-    pid = policy_id("greedy")
     s = np.zeros(L.NSTATE, dtype=np.int32)
     rng = np.zeros(3, dtype=np.uint64)
     gen = np.random.default_rng(19)
     decisions = changed = 0
     for game in range(12):
-        for legal in kernel_decisions(s, p, rng, 3, game, pid, pp,
-                                      lambda legal: greedy.choose(s, p, pp, legal, rng)):
+        for legal in kernel_decisions(s, p, rng, 3, game, "greedy", pp,
+                                      lambda legal: greedy.action(s, p, pp, legal, rng)):
             changed += _check_honest(s, p, pp, legal, rng, gen)
             decisions += 1
     assert decisions > 300

@@ -14,8 +14,9 @@ import pandas as pd
 import pytest
 
 from policies.island_escape.checks import shadow
-from policies.island_escape.runner import export_games, run_games, simulate
+from policies.runner import export_games, run_games, simulate
 from sim.island_escape import layout as L
+from sim.island_escape.convert import final_of
 from sim.island_escape.engine import IslandEscapeEngine
 from sim.island_escape.records import parse_record, replay, result_json
 from sim.island_escape.rules import Rules, gauge_of_length
@@ -39,8 +40,8 @@ def _ids(rules: Rules) -> str:
 
 def _check_games(rules: Rules, policy: str, seed: int, games: range) -> int:
     checked = 0
-    for record, final in export_games(rules, policy, seed, games):
-        _check_game(record, final)
+    for record, state in export_games(rules, policy, seed, games):
+        _check_game(record, final_of(rules, state, record))
         checked += 1
     return checked
 
@@ -98,8 +99,8 @@ def test_rare_events_replay_identically_in_the_engine():
         IslandEscapeEngine.legal_actions = counting
         try:
             for k, rules in enumerate(RARE):
-                for record, final in export_games(rules, "greedy", 40 + k, range(600)):
-                    _check_game(record, final)
+                for record, state in export_games(rules, "greedy", 40 + k, range(600)):
+                    _check_game(record, final_of(rules, state, record))
                     cause = record.result["cause"]
                     counts[cause] = counts.get(cause, 0) + 1
                     entries = [e for turn in record.turns for e in turn]
@@ -205,7 +206,7 @@ def test_allocating_policy_gives_the_same_results_on_every_call_and_thread_count
     import sys
 
     code = ("import numpy as np\nfrom sim.island_escape.rules import Rules\n"
-            "from policies.island_escape.runner import run_games\n"
+            "from policies.runner import run_games\n"
             "r = Rules(players=3)\n"
             "a = run_games(r, 'expert', 1500, seed=4, threads=2)\n"
             "b = run_games(r, 'expert', 1500, seed=4, threads=2)\n"

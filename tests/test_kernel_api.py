@@ -47,13 +47,12 @@ def _play_shared(kernel, layout, p, seed, game, log, out_size):
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_island_escape_through_the_shared_entry_points_plays_the_play_loops_games(players):
-    from policies.island_escape.entries import PLAY_LOGGED
-    from policies.island_escape.registry import policy_id
-    from policies.island_escape.runner import default_policy_params, rules_to_params
+    from policies.entries import PLAY_LOGGED
+    from sim.island_escape.convert import params_of
     from sim.island_escape.rules import Rules
 
-    p = rules_to_params(Rules(players=players))
-    pp = default_policy_params("random")
+    p = params_of(Rules(players=players))
+    pp = np.zeros(32)
     for game in range(40):
         log = np.zeros((ie_layout.LOG_ROWS, 4), dtype=np.int32)
         s, nlog = _play_shared(ie_kernel, ie_layout, p, 7, game, log, ie_layout.N_DECISIONS)
@@ -61,27 +60,26 @@ def test_island_escape_through_the_shared_entry_points_plays_the_play_loops_game
         ie_kernel.write_result(s, p, got, 0)
         want_log = np.zeros_like(log)
         want_s = np.zeros(ie_layout.NSTATE, dtype=np.int32)
-        n = PLAY_LOGGED[policy_id("random")](p, pp, 7, game, row, want_log, np.zeros(25, dtype=np.int64), want_s)
+        n = PLAY_LOGGED["island_escape", "random"](p, pp, 7, game, row, want_log, want_s)
         assert got.tolist() == row.tolist(), game
         assert nlog == n and np.array_equal(log[:n], want_log[:n]), game  # every action, flood and escape
 
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_forbidden_island_through_the_shared_entry_points_plays_the_play_loops_games(players):
-    from policies.forbidden_island.entries import PLAY_LOGGED
-    from policies.forbidden_island.play import LOG_SIZE
-    from policies.forbidden_island.runner import default_params
+    from policies.entries import PLAY_LOGGED
     from sim.forbidden_island.convert import params_of
     from sim.forbidden_island.rules import Rules
 
     p = params_of(Rules(players=players))
-    pp = default_params("random")
+    pp = np.zeros(32)
     for game in range(20):
-        log = np.zeros(LOG_SIZE, dtype=np.int32)
+        log = np.zeros(fi_layout.LOG_SHAPE, dtype=np.int32)
         s, nlog = _play_shared(fi_kernel, fi_layout, p, 3, game, log, fi_layout.MAX_LEGAL)
         got, row = np.zeros((1, fi_layout.NRESULT), dtype=np.int32), np.zeros((1, fi_layout.NRESULT), dtype=np.int32)
         fi_kernel.write_result(s, p, got, 0)
         want_log = np.zeros_like(log)
-        n = PLAY_LOGGED["random"](p, pp, 3, game, row, want_log)
+        end = np.zeros(fi_layout.NSTATE, np.int32)
+        n = PLAY_LOGGED["forbidden_island", "random"](p, pp, 3, game, row, want_log, end)
         assert got.tolist() == row.tolist(), game
         assert nlog == n and np.array_equal(log[:n], want_log[:n]), game

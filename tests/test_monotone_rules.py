@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from experiments.sweep import paired_difference
-from policies.island_escape.registry import POLICIES, SLOW, UNFAIR
-from policies.island_escape.runner import run_games
+from policies.island_escape.registry import REGISTRY
+from policies.runner import run_games
 from sim.island_escape import layout as L
 from sim.island_escape.rules import Rules, gauge_of_length
 
@@ -19,7 +19,7 @@ CHAINS = {
     "gauge length": [Rules(players=3, gauge=gauge_of_length(n)) for n in (10, 9, 8)],
     "swim cost": [Rules(players=3, swim_cost=c) for c in (1, 2)],
 }
-PLAYERS = sorted(n for n in POLICIES if n not in UNFAIR and n not in SLOW and n != "skilled") + [
+PLAYERS = sorted(n for n in REGISTRY.policies if n not in REGISTRY.unfair | REGISTRY.slow and n != "skilled") + [
     "skilled@0", "skilled@0.3", "skilled@0.6"]
 
 

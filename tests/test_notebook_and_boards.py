@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from experiments.find import FindError, export_found, find_games
-from policies.island_escape.runner import export_records, simulate
+from policies.runner import export_records, simulate
 from sim.island_escape.boards import draw_board, replay_pictures, save_board
 from sim.island_escape.engine import DRY, FLOODED, SEA, new_game
 from sim.island_escape.records import load_record, replay
@@ -130,9 +130,9 @@ def test_notebook_runs_on_its_own_small_study(tmp_path):
     assert "from the rulebook (no report found)" in text
     # The notebook's numbers are the games' numbers: 3 player counts (R5: 1-2 once) × 3 settings ×
     # 2 policies × 300 games, and the share of the judge's losses with all four treasures raised.
-    from policies.island_escape.registry import default_judge
+    from policies.island_escape.registry import REGISTRY
 
-    judge = default_judge()
+    judge = REGISTRY.default_policy
     assert "5,400 games from a small study played here (300 games a setting)" in text
     lost = []
     for players in (2, 3, 4):
@@ -149,9 +149,9 @@ def test_notebook_runs_on_the_reports_tables(tmp_path):
     # What `make report` leaves behind: a sweep played by the judge alone, and the recommendations.
     from experiments.sweep import parse_config, run_sweep
     from policies.island_escape.levels import Setting
-    from policies.island_escape.registry import default_judge
+    from policies.island_escape.registry import REGISTRY
 
-    judge = default_judge()
+    judge = REGISTRY.default_policy
     cfg = parse_config({"games": 150, "seed": 2, "grid": {"players": [1, 2, 3], "gauge_length": [8, 9],
                                                           "policy": judge}}, "report-like")
     run_sweep(cfg, tmp_path / "sweep", progress=False, plots=False)

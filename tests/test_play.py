@@ -15,8 +15,8 @@ pytest.importorskip("starlette", reason="the play extra is installed by make tes
 from starlette.testclient import TestClient  # noqa: E402
 
 from experiments.play.server import create_app  # noqa: E402
-from policies.island_escape.runner import export_games, run_games  # noqa: E402
 from policies.island_escape.table import Session, kernel_island  # noqa: E402
+from policies.runner import export_games, run_games  # noqa: E402
 from sim.island_escape.records import load_record, replay, result_json  # noqa: E402
 from sim.island_escape.rules import Rules  # noqa: E402
 from tests.play_support import SHORT_RULES, escape_plan, hidden_cards, leaks, play_randomly  # noqa: E402

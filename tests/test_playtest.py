@@ -71,7 +71,7 @@ def test_bad_rows_get_one_line_each_and_good_rows_are_used(tmp_path):
 
 
 def test_records_of_play_count_as_a_table(tmp_path):
-    from policies.island_escape.runner import export_records
+    from policies.runner import export_records
 
     folder = tmp_path / "playtests"
     folder.mkdir()
@@ -175,7 +175,7 @@ def test_logs_of_skilled_players_give_back_their_skills():
     each on two settings: the 95% skill intervals contain the true skills."""
     from experiments.playtest import LabWinRate
     from policies.island_escape import skilled
-    from policies.island_escape.runner import run_games
+    from policies.runner import run_games
 
     settings = (Rules(players=2), Rules(players=3, cards_per_treasure=3))
     lab = LabWinRate(games=1000, seed=7100)
@@ -198,7 +198,7 @@ def summarize_cli(*paths) -> subprocess.CompletedProcess:
 
 
 def finished_record_json() -> dict:
-    from policies.island_escape.runner import export_records
+    from policies.runner import export_records
 
     (record,) = export_records(Rules(players=2), "greedy", 5, [0])
     return record.to_json()

@@ -13,59 +13,65 @@ from pathlib import Path
 import pytest
 
 from experiments.runner import wilson_interval
-from policies.gen_dispatch import dispatch_path, entries_path, games, registry, render, render_entries, texts
+from policies import entries, gen_entries
+from policies.dispatch import game_folders
 from policies.island_escape import lookahead
-from policies.island_escape.registry import POLICIES, UNFAIR, describe, policy_id
-from policies.island_escape.runner import export_records, run_games
+from policies.island_escape.registry import REGISTRY
+from policies.runner import export_records, run_games
 from sim.island_escape import layout as L
 from sim.island_escape.records import parse_record, replay, result_json
 from sim.island_escape.rules import Rules
 
+POLICIES, UNFAIR = REGISTRY.policies, REGISTRY.unfair
+
 # --- registry and dispatch ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", games())
-def test_dispatch_is_generated_from_the_registry(game):
-    """Adding a policy is one module plus one registry line; then `python -m policies.gen_dispatch`
-    rewrites every game's dispatch.py and entries.py. This fails while they are out of date."""
-    assert dispatch_path(game).read_text() == render(game), f"run: python -m policies.gen_dispatch {game}"
-    assert entries_path(game).read_text() == render_entries(game), f"run: python -m policies.gen_dispatch {game}"
+def test_the_entries_are_generated_from_the_registries():
+    """Adding a policy is one module plus one registry line; then `python -m policies.gen_entries`
+    rewrites policies/entries.py. This fails while it is out of date."""
+    assert gen_entries.PATH.read_text() == gen_entries.render(), "run: python -m policies.gen_entries"
 
 
-@pytest.mark.parametrize("game", games())
-def test_the_generated_entries_follow_a_changed_registry(game):
-    """A policy added to the registry gets its entry functions and a line in every table."""
-    policies = {**registry(game), "newcomer": (99, "newcomer")}
-    assert "99: 'newcomer'," in render(game, policies)
-    text = render_entries(game, policies)
-    key = "99" if texts(game).by == "id" else '"newcomer"'
-    for _, prefix in texts(game).tables:
-        assert f"def {prefix}_newcomer(" in text and f"    {key}: {prefix}_newcomer,\n" in text
-    assert text.count("_newcomer(") == len(texts(game).tables)
+def test_the_generated_entries_follow_a_changed_registry():
+    """A policy added to a registry gets its entry functions and a line in every table, with its
+    game's id and its own."""
+    tables = gen_entries.registries()
+    tables["forbidden_island"] = {**tables["forbidden_island"], "newcomer": (99, "newcomer")}
+    text = gen_entries.render(tables)
+    gid = game_folders().index("forbidden_island")
+    for _, prefix in gen_entries.TABLES:
+        assert f"def {prefix}_forbidden_island_newcomer(" in text
+        assert f"    ('forbidden_island', 'newcomer'): {prefix}_forbidden_island_newcomer,\n" in text
+    assert f"play.play_chunk({gid}, 99, p, pp" in text
+    assert text.count("_newcomer(") == len(gen_entries.TABLES)
 
 
-def test_every_game_with_a_registry_has_its_dispatch_generated():
+def test_every_game_with_a_registry_has_its_entries():
     import policies
 
     found = {p.parent.name for p in Path(policies.__file__).parent.glob("*/registry.py")}
-    assert found == set(games())
+    assert found == set(game_folders())
+    for folder in found:
+        for name in gen_entries.registries()[folder]:
+            assert (folder, name) in entries.PLAY_CHUNK
 
 
 # In a fresh process with an empty numba cache: play idle games, then list every other policy whose
 # functions numba compiled on the way (idle's own are inlined and never show).
 _COMPILED_FOR_IDLE = """
-from policies.island_escape.registry import POLICIES
+from policies.island_escape.registry import REGISTRY
 from sim.island_escape.rules import Rules
-from policies.island_escape.runner import export_records, run_games
+from policies.runner import export_records, run_games
 run_games(Rules(), "idle", 2, threads=1)
 export_records(Rules(), "idle", 0, [0])
-print(sorted(name for name, (_, module) in POLICIES.items()
-             if name != "idle" and (module.choose.signatures or module.escape.signatures)))
+print(sorted(name for name, (_, module) in REGISTRY.policies.items()
+             if name != "idle" and (module.choose.signatures or module.action.signatures)))
 """
 
 
 def test_the_kernel_compiles_only_the_policy_in_use(tmp_path):
-    """The kernel is compiled per policy (policies/island_escape/entries.py): playing idle games
+    """The play loop is compiled per game and policy (policies/entries.py): playing idle games
     must not compile any other policy - compiling them all made every cold start cost ~40 s."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     out = subprocess.run([sys.executable, "-c", _COMPILED_FOR_IDLE], capture_output=True, text=True, env=env,
@@ -75,12 +81,13 @@ def test_the_kernel_compiles_only_the_policy_in_use(tmp_path):
 
 _REGISTRY_IMPORTS = """
 import sys
-from policies.island_escape.registry import POLICIES, policy_id
+from policies.island_escape.registry import REGISTRY
+POLICIES = REGISTRY.policies
 names = list(POLICIES)
 assert "expert" in POLICIES and "nobody" not in POLICIES and len(POLICIES) == len(names)
-policy_id("skilled@0.5")
+REGISTRY.policy_id("skilled@0.5")
 print(sorted(m for m in sys.modules if m.startswith("policies.")
-             and m not in ("policies.island_escape", "policies.island_escape.registry", "policies.specs")))
+             and m not in ("policies.island_escape", "policies.island_escape.registry", "policies.registry")))
 print(POLICIES["greedy"][1].__name__,
       sorted(m for m in sys.modules if m in ("policies.island_escape.greedy", "policies.island_escape.expert")))
 """
@@ -97,9 +104,9 @@ def test_the_registry_imports_a_policy_only_when_asked():
 
 
 def test_every_policy_has_a_one_line_description_and_a_unique_id():
-    ids = [pid for pid, _ in POLICIES.values()]
+    ids = [pid for pid, _ in REGISTRY.table.values()]
     assert len(ids) == len(set(ids))
-    for name, text in describe():
+    for name, text in REGISTRY.describe():
         assert text and "\n" not in text and len(text) <= 110, name
     for name in UNFAIR:
         assert "CHEAT" in POLICIES[name][1].DESCRIPTION
@@ -108,7 +115,7 @@ def test_every_policy_has_a_one_line_description_and_a_unique_id():
 
 
 def test_lookahead_rolls_out_with_the_expert():
-    assert lookahead.EXPERT_ID == policy_id("expert")
+    assert lookahead.EXPERT_ID == REGISTRY.policy_id("expert")
 
 
 def test_python_policies_play_against_the_engine():

@@ -12,7 +12,7 @@ import pytest
 
 from experiments.runner import summarize, summarize_raw, wilson_interval
 from policies.batches import chunk_bounds, play_batches, play_in_chunks
-from policies.island_escape.runner import results_frame, run_games
+from policies.runner import results_frame, run_games
 from sim.island_escape import layout as L
 from sim.island_escape.rules import Rules
 

@@ -20,7 +20,7 @@ import experiments.sweep as sweep_module
 from experiments.runner import RunningSummary, summarize_raw
 from experiments.sweep import CELL_META, SweepError, parse_config, run_sweep
 from policies.island_escape.game import IslandEscape
-from policies.island_escape.runner import run_games
+from policies.runner import run_games
 from sim.island_escape import layout as L
 from sim.island_escape.rules import Rules
 

@@ -16,8 +16,9 @@ import numpy as np
 import pytest
 
 from experiments.sweep import paired_difference
-from policies.island_escape.registry import POLICIES, ROLLOUT
-from policies.island_escape.runner import run_games
+from policies.dispatch import game_id
+from policies.island_escape.registry import REGISTRY
+from policies.runner import run_games
 from sim.island_escape import layout as L
 from sim.island_escape.rules import Rules
 
@@ -49,9 +50,10 @@ def _won(rules: Rules, policy: str, games: int, seed: int) -> np.ndarray:
 def test_every_search_rolls_out_with_its_registered_policy():
     from policies.island_escape import lookahead
 
-    assert set(ROLLOUT) == {"lookahead", "clairvoyant"}
-    assert lookahead.EXPERT_ID == POLICIES[ROLLOUT["lookahead"]][0]
-    assert POLICIES["clairvoyant"][1].search is lookahead.search  # the same search, one true world
+    assert set(REGISTRY.rollout) == {"lookahead", "clairvoyant"}
+    assert lookahead.EXPERT_ID == REGISTRY.policy_id(REGISTRY.rollout["lookahead"])
+    assert lookahead.GAME_ID == game_id("island_escape")
+    assert REGISTRY.module("clairvoyant").search is lookahead.search  # the same search, one true world
 
 
 def test_lookahead_is_not_worse_than_expert_where_it_used_to_be():
@@ -64,13 +66,13 @@ def test_lookahead_is_not_worse_than_expert_where_it_used_to_be():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("search", sorted(ROLLOUT))
+@pytest.mark.parametrize("search", sorted(REGISTRY.rollout))
 def test_search_is_never_worse_than_its_rollout_policy(search):
     """Every search against its rollout policy on every setting above and in the report: never
     significantly below (the paired 95% interval reaches zero or above)."""
     bad = []
     for rules in SETTINGS + _report_settings():
-        d = paired_difference(_won(rules, search, 300, 5), _won(rules, ROLLOUT[search], 300, 5))
+        d = paired_difference(_won(rules, search, 300, 5), _won(rules, REGISTRY.rollout[search], 300, 5))
         if d["ci95"][1] < 0.0:
             bad.append((rules.as_record(), d))
     assert not bad, bad

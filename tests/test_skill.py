@@ -10,11 +10,14 @@ import numpy as np
 import pytest
 
 from experiments.runner import wilson_interval
-from policies.island_escape.registry import UnknownPolicy, player_params, with_skill
-from policies.island_escape.runner import run_games
+from policies.island_escape.registry import REGISTRY
 from policies.island_escape.skilled import skill_params
+from policies.registry import UnknownPolicy
+from policies.runner import run_games
 from sim.island_escape import layout as L
 from sim.island_escape.rules import Rules
+
+player_params, with_skill = REGISTRY.player_params, REGISTRY.with_skill
 
 SKILLS = (0.0, 0.25, 0.5, 0.75, 1.0)
 

@@ -16,8 +16,7 @@ import time
 
 import numpy as np
 
-from policies.forbidden_island.entries import PLAY_LOGGED
-from policies.forbidden_island.runner import default_params, run_games
+from policies.runner import logged_games, run_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
@@ -29,18 +28,14 @@ PHASES = ("actions", "treasure draws", "flood draws", "discards", "swims")
 
 def decisions_by_phase(rules: Rules, policy: str, games: int = 200) -> np.ndarray:
     p = params_of(rules)
-    pp = default_params(policy)
-    log = np.zeros(1 << 14, dtype=np.int32)
-    res = np.zeros((1, L.NRESULT), dtype=np.int32)
     counts = np.zeros(len(PHASES), dtype=np.int64)
-    for game in range(games):
-        n = PLAY_LOGGED[policy](p, pp, 0, game, res, log)
+    for game, log, _, _ in logged_games(rules, policy, 0, range(games)):
         s = np.zeros(L.NSTATE, dtype=np.int32)
         rng = np.zeros(3, dtype=np.uint64)
         seed_streams(rng, 0, game)
         K.deal(s, p, rng)
         K.set_up(s, p, rng)
-        for code in log[:n]:
+        for code in log:
             counts[K.phase(s, p)] += 1
             K.play_action(s, p, int(code), rng)
     return counts / games

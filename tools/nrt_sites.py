@@ -77,12 +77,9 @@ def main() -> None:
 
     g = game(args.game)
     g.run_games(g.rules(), args.policy, 2, 0, threads=1)  # compiles play_chunk
-    entries = importlib.import_module(f"policies.{g.name.replace('-', '_')}.entries")
+    entries = importlib.import_module("policies.entries")
     table = getattr(entries, args.entry.upper())
-    name = args.policy.split("@")[0]
-    if name not in table:  # tables keyed by policy id
-        name = importlib.import_module(f"policies.{g.name.replace('-', '_')}.registry").policy_id(name)
-    dispatcher = table[name]
+    dispatcher = table[g.package.rpartition(".")[2], args.policy.split("@")[0]]
     if not dispatcher.signatures:
         raise SystemExit(f"{args.entry} of {args.policy} was not compiled by a run: call it first")
     asm = dispatcher.inspect_asm(dispatcher.signatures[0])

@@ -219,9 +219,9 @@ def lockstep_games(rules: Rules, seed: int, games: int) -> dict:
 def quick_params(policy: str) -> np.ndarray:
     """A policy's parameters for the honesty check: its defaults, the search screening on two
     worlds (the argument does not depend on how many it samples), the skill axis at 0.5."""
-    from policies.forbidden_island.registry import module
+    from policies.forbidden_island.registry import REGISTRY
 
-    mod = module(policy)
+    mod = REGISTRY.module(policy)
     pp = mod.default_params() if hasattr(mod, "default_params") else np.zeros(32)
     if policy == "lookahead":
         pp[0] = 2.0
@@ -282,13 +282,13 @@ def hidden_redrawn(decision: tuple, other: tuple) -> bool:
 def decide(policy: str, decision: tuple) -> int:
     """The action code `policy` (with `quick_params`) chooses at a decision; checks that it is
     legal and that the policy drew from its own random stream only."""
-    from policies.forbidden_island.registry import module
+    from policies.forbidden_island.registry import REGISTRY
 
     s, p, rng = decision
     acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
     n = K.legal_actions(s, p, acts)
     r = rng.copy()
-    i = int(module(policy).choose(s.copy(), p, quick_params(policy), acts, n, r))
+    i = int(REGISTRY.module(policy).choose(s.copy(), p, quick_params(policy), acts, n, r))
     assert 0 <= i < n, (policy, i, n)
     assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_SHUFFLE] == rng[L.STREAM_SHUFFLE], policy
     return int(acts[i])

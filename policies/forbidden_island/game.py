@@ -62,18 +62,6 @@ class ForbiddenIsland(Game):
         return narrative
 
     @cached_property
-    def registry(self):
-        from policies.forbidden_island import registry
-
-        return registry
-
-    @cached_property
-    def runner(self):
-        from policies.forbidden_island import runner
-
-        return runner
-
-    @cached_property
     def checks(self):
         from policies.forbidden_island import checks
 
@@ -129,7 +117,7 @@ class ForbiddenIsland(Game):
         import itertools
         import re
 
-        from policies.forbidden_island.registry import UnknownPolicy
+        from policies.registry import UnknownPolicy
         from sim.forbidden_island.rules import RuleError
 
         def as_list(value) -> list:

@@ -96,7 +96,8 @@ most (ROUNDS).
 import numpy as np
 from numba import njit
 
-from policies.forbidden_island import expert, lookahead_value, play
+from policies import play
+from policies.forbidden_island import expert, lookahead_value
 from sim.forbidden_island.kernel import low_seat, move_targets, phase, play_action, seats_at
 from sim.forbidden_island.layout import (
     A_DISCARD,
@@ -140,7 +141,8 @@ from sim.streams import rand_below, rand_unit
 
 DESCRIPTION = "fair search: redraws the hidden pile orders, rolls out with expert, deviates only on fresh evidence"
 
-EXPERT_ID = 1  # the rollout policy's id in registry.py (tested)
+# the game's and the rollout policy's ids (policies/dispatch.py, registry.py); tested
+GAME_ID, EXPERT_ID = 1, 1
 SLOTS = 12  # this policy's own parameter slots; expert's array follows them
 MAX_WORLDS = 128
 MAX_CANDIDATES = 64
@@ -223,7 +225,7 @@ def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, 
     rr[STREAM_POLICY] = seeds[w, 2]
     play_action(u, p, code, rr)
     if u[OUTCOME] < 0:
-        play.play_on(u, p, EXPERT_ID, epp, rr, acts, log, -1, horizon)
+        play.play_on(GAME_ID, EXPERT_ID, u, p, epp, rr, acts, log, -1, horizon)
     v = 0.05 * popcount(u[CAPTURED])
     if u[OUTCOME] == CAUSE_WIN:
         v += 1.0
@@ -437,7 +439,7 @@ def search(s, p, pp, acts, n, rng):
     return base
 
 
-@njit(cache=True)  # it creates arrays: see policies/forbidden_island/play.py
+@njit(cache=True)  # it creates arrays, which numba counts as usual
 def choose(s, p, pp, acts, n, rng):
     """The play loop's interface: the index into acts[:n] of the searched choice (the rollouts
     use their own list of legal actions, so acts[:n] is intact here)."""

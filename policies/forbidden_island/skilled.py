@@ -48,7 +48,7 @@ from policies.forbidden_island.expert import (
     W_TO_LANDING,
     W_TO_TRADE,
 )
-from sim.forbidden_island.kernel import move_targets, phase
+from sim.forbidden_island.kernel import move_targets, only_draw, phase
 from sim.forbidden_island.layout import A_MOVE, CUR, PH_ACTIONS, STREAM_POLICY
 from sim.intrinsics import borrowed, kth_set_bit, popcount
 from sim.streams import rand_below, rand_normal, rand_unit
@@ -112,6 +112,10 @@ def choose(s, p, pp, acts, n, rng):
     """As the expert's `choose` (blind: the code into acts[0], returns 0), with the mistakes of
     a player of care pp[CARE]."""
     s, p, pp, acts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(acts), borrowed(rng)
+    code = only_draw(s, p, phase(s, p))
+    if code >= 0:  # the rules leave one action: played without a draw of chance, as the expert does
+        acts[0] = code
+        return 0
     epp = pp[SLOTS:]
     care = pp[CARE]
     if care <= 0.0:

@@ -17,7 +17,8 @@ import argparse
 
 import numpy as np
 
-from policies.forbidden_island import entries, expert, lookahead_value
+from policies.entries import PLAY_ON
+from policies.forbidden_island import expert, lookahead_value
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
@@ -44,7 +45,7 @@ def turn_states(rules: Rules, games: int, seed: int) -> tuple[np.ndarray, np.nda
             lookahead_value.features(s, p, f)
             rows.append(f.copy())
             games_of.append(game)
-            entries.PLAY_ON["expert"](s, p, pp, rng, acts, log, -1, 1)
+            PLAY_ON["forbidden_island", "expert"](s, p, pp, rng, acts, log, -1, 1)
         won.extend([float(s[L.OUTCOME] == L.CAUSE_WIN)] * (len(rows) - first))
     return np.array(rows), np.array(won), np.array(games_of)
 

@@ -1,7 +1,7 @@
 """Players for Island Escape, above the rules in `sim/island_escape/`.
 
-`registry` names every player (and which ones search or cheat), `play` is the loop that feeds a
-policy's choices to the kernel's step functions, `entries` holds each policy's compiled entry
-points (generated with `dispatch` by `policies/gen_dispatch.py`), `runner` plays games in batches and turns
-them into tables and records, `game` is the game's one object for the commands.
+`registry` names every player (and which ones search or cheat), `decisions` turns the one policy
+signature's decision into the legal-action mask or the R15 escape its players decide on, `game` is
+the game's one object for the commands. The play loop, the entries and the runner are every
+game's (policies/play.py, policies/entries.py, policies/runner.py).
 """

@@ -17,10 +17,11 @@ import time
 
 import numpy as np
 
-from policies.island_escape.registry import POLICIES as REGISTERED
-from policies.island_escape.registry import policy_id
-from policies.island_escape.runner import default_policy_params, export_records, rules_to_params
+from policies.island_escape.checks import kernel_decisions
+from policies.island_escape.registry import REGISTRY
+from policies.runner import export_records
 from sim.island_escape import layout as L
+from sim.island_escape.convert import params_of
 from sim.island_escape.records import replay
 from sim.island_escape.rules import Rules
 
@@ -34,37 +35,20 @@ CLI_GAMES = {"random": 2_000_000, "greedy": 20_000, "expert": 500_000}
 
 def decision_states(rules: Rules, policy: str, seed: int, game: int) -> list[tuple[np.ndarray, int]]:
     """The kernel's state and legal-action mask before every action the policy chose in one game
-    (the kernel's own step functions, called from Python)."""
-    from policies.island_escape.entries import FLOOD
-    from sim.island_escape.kernel import apply_turn_action as apply_action
-    from sim.island_escape.kernel import begin_turn, floods_due
-    from sim.island_escape.kernel import deal_game as init_game
-    from sim.island_escape.kernel import legal_mask as legal_actions
-
-    p = rules_to_params(rules)
-    pp = default_policy_params(policy)
-    flood = FLOOD[policy_id(policy)]
-    choose = REGISTERED[policy.partition("@")[0]][1].choose
+    (the kernel's own steps, called from Python)."""
+    p = params_of(rules)
+    pp = REGISTRY.default_params(policy)
+    action = REGISTRY.module(policy).action
     s = np.zeros(L.NSTATE, dtype=np.int32)
     rng = np.zeros(3, dtype=np.uint64)
-    opts = np.zeros(8, dtype=np.int64)
-    log = np.zeros((1, 4), dtype=np.int32)
-    init_game(s, p, rng, seed, game)
     out = []
-    while s[L.OUTCOME] < 0:
-        begin_turn(s, p)
-        while s[L.ACTS] > 0:
-            legal = int(legal_actions(s, p))
-            out.append((s.copy(), legal))
-            apply_action(s, p, choose(s, p, pp, legal, rng), log, -1)
-            if s[L.OUTCOME] >= 0:
-                break
-        if s[L.OUTCOME] >= 0:
-            break
-        for _ in range(int(floods_due(s, p))):
-            flood(s, p, pp, rng, opts, log, -1)
-            if s[L.OUTCOME] >= 0:
-                break
+
+    def choose(legal: int) -> int:
+        out.append((s.copy(), legal))
+        return action(s, p, pp, legal, rng)
+
+    for _ in kernel_decisions(s, p, rng, seed, game, policy, pp, choose):
+        pass
     return out
 
 
@@ -72,9 +56,9 @@ def engine_rate(rules: Rules, policy: str, games: int, seed: int = 7) -> float:
     """Engine games/s on the kernel's games, charged for the policy's decisions (see above)."""
     records = export_records(rules, policy, seed, range(games))
     states = [decision_states(rules, policy, seed, g) for g in range(games)]
-    p = rules_to_params(rules)
-    pp = default_policy_params(policy)
-    choose = REGISTERED[policy][1].choose
+    p = params_of(rules)
+    pp = REGISTRY.default_params(policy)
+    choose = REGISTRY.module(policy).action
     rng = np.zeros(3, dtype=np.uint64)
     choose(states[0][0][0], p, pp, states[0][0][1], rng)  # compiled before the clock starts
     start = time.perf_counter()

@@ -31,17 +31,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from policies.island_escape.entries import FLOOD
-from policies.island_escape.registry import policy_id
-from policies.island_escape.runner import rules_to_params
+from policies.island_escape.registry import REGISTRY
+from sim.island_escape import kernel as K
 from sim.island_escape import layout as L
+from sim.island_escape.convert import final_of
+from sim.island_escape.convert import params_of as rules_to_params
 from sim.island_escape.engine import Action, IslandEscapeEngine
-from sim.island_escape.kernel import apply_turn_action, begin_turn, deal_game, floods_due, legal_actions, legal_mask
+from sim.island_escape.kernel import apply_turn_action, legal_actions, legal_mask
 from sim.island_escape.rules import DIRECTIONS, FULL_GAUGE, ISLAND_CARDS, SUITS, Rules, is_king, rank_of, step, suit_of
 
 DIRS = list(DIRECTIONS)  # up, down, left, right: the kernel's direction order too
 STATES = {"down": L.DOWN, "dry": L.DRY, "flooded": L.FLOODED, "sea": L.SEA}
-ESCAPE_FIRST = policy_id("idle")  # a policy whose escape takes the first option (R15 default order)
 
 # The state fields both sides define the same way. Not compared: COLP/ROWP after a reshuffle
 # (each side shuffles with its own randomness), the unused-action count (the engine does not
@@ -180,7 +180,7 @@ def names(mask: int) -> list[str]:
     return [labels[a] for a in range(L.N_ACTIONS) if (mask >> a) & 1]
 
 
-# --- the kernel's rule primitives (a flood through the play loop, with idle's escape) -----------
+# --- the kernel's rule primitives (a flood, its escapes to the first option) --------------------
 
 
 def kernel_legal(s: np.ndarray, p: np.ndarray) -> int:
@@ -201,9 +201,21 @@ def kernel_apply(s: np.ndarray, p: np.ndarray, a: int) -> None:
 
 
 def kernel_flood(s: np.ndarray, p: np.ndarray) -> None:
-    """One flood (R14, R15); a pawn whose place sinks escapes to its first option."""
+    """One flood (R14, R15) with the kernel's steps; a pawn whose place sinks escapes to its first
+    option in the default order."""
     rng = np.zeros(3, dtype=np.uint64)  # used only if the piles are reshuffled
-    FLOOD[ESCAPE_FIRST](s, p, np.zeros(32), rng, np.zeros(8, dtype=np.int64), np.zeros((1, 4), dtype=np.int32), -1)
+    log = np.zeros((1, 4), dtype=np.int32)
+    _, sank, card = K.draw_flood(s, p, log, -1)
+    if s[L.OUTCOME] >= 0:
+        return
+    if sank >= 0:
+        opts = np.zeros(8, dtype=np.int64)
+        for pawn in range(int(p[L.P_PAWNS])):
+            if s[L.PAWN + pawn] == sank:
+                if K.escape_options(s, p, sank, opts) == 0:  # drowned (R15)
+                    return
+                K.escape_to(s, pawn, opts[0], log, -1)
+    K.end_flood(s, p, rng, sank, card)
 
 
 # --- the shadow -------------------------------------------------------------------------------------
@@ -376,33 +388,27 @@ def _canonical_raise(s: np.ndarray, p: np.ndarray, game: IslandEscapeEngine, act
 # --- kernel states at decisions, and the hidden information (R19) ------------------------------------
 
 
-def kernel_decisions(s: np.ndarray, p: np.ndarray, rng: np.ndarray, seed: int, game: int, pid: int,
+def kernel_decisions(s: np.ndarray, p: np.ndarray, rng: np.ndarray, seed: int, game: int, policy: str,
                      pp: np.ndarray, choose: Callable[[int], int]) -> Iterator[int]:
-    """Play one game into `s` and `rng` with the kernel's own functions, called from Python.
+    """Play one game into `s` and `rng` through the kernel's shared entry points, from Python.
 
     Yields the legal-action mask before each action of the current pawn (`s` and `rng` are then
-    the state at that decision); `choose(legal)` picks the action, which must be legal. Floods
-    and escapes go through the kernel with policy `pid` and its parameters `pp`.
+    the state at that decision); `choose(legal)` picks the action, which must be legal. Escapes
+    (R15) are `policy`'s own, with its parameters `pp`.
     """
-    opts = np.zeros(8, dtype=np.int64)
+    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
     log = np.zeros((1, 4), dtype=np.int32)
-    deal_game(s, p, rng, seed, game)
+    escape = REGISTRY.module(policy).choose
+    K.init_game(s, p, rng, seed, game)
     while s[L.OUTCOME] < 0:
-        begin_turn(s, p)
-        while s[L.ACTS] > 0:
+        if s[L.ESCAPE_FROM] >= 0:
+            a = acts[escape(s, p, pp, acts, 0, rng)]
+        else:
             legal = legal_mask(s, p)
             yield legal
             a = choose(legal)
             assert (legal >> a) & 1
-            apply_turn_action(s, p, a, log, -1)
-            if s[L.OUTCOME] >= 0:
-                break
-        if s[L.OUTCOME] >= 0:
-            break
-        for _ in range(int(floods_due(s, p))):
-            FLOOD[pid](s, p, pp, rng, opts, log, -1)
-            if s[L.OUTCOME] >= 0:
-                break
+        K.apply_action(s, p, a, rng, log, -1)
 
 
 def hide_differently(s: np.ndarray, gen: np.random.Generator) -> np.ndarray:
@@ -452,14 +458,15 @@ def lockstep_games(rules: Rules, seed: int, games: int) -> dict:
     """Random games exported by the kernel and replayed by the engine under the kernel's shadow:
     the same legal actions before every action and the same state after every action and flood
     (raises AssertionError at the first difference), and the engine's result the kernel's."""
-    from policies.island_escape.runner import export_games
+    from policies.runner import export_games
     from sim.island_escape.records import parse_record, replay, result_json
 
     def in_card_order(hands):  # the kernel holds salvage as a set, the engine in the order taken
         return [sorted(h, key=lambda code: (code[-1], int(code[:-1]))) for h in hands]
 
     with shadow() as seen:
-        for record, final in export_games(rules, "random", seed, range(games)):
+        for record, state in export_games(rules, "random", seed, range(games)):
+            final = final_of(rules, state, record)
             got = result_json(replay(parse_record(record.to_json())))  # through JSON, as another engine would
             for key in ("outcome", "cause", "turns", "floods"):
                 assert got[key] == record.result[key], (key, got[key], record.result[key])
@@ -506,12 +513,12 @@ def decision_states(count: int, seed: int) -> list[tuple]:
 
         def choose(legal, p=p, s=s, rng=rng):
             if gen.random() < 0.25:
-                return uniform_random.choose(s, p, pp, legal, rng)
-            return expert.choose(s, p, pp, legal, rng)
+                return uniform_random.action(s, p, pp, legal, rng)
+            return expert.action(s, p, pp, legal, rng)
 
         game = got = 0
         while got < per_rules and len(out) < count:
-            for legal in kernel_decisions(s, p, rng, seed + k, game, policy_id("expert"), pp, choose):
+            for legal in kernel_decisions(s, p, rng, seed + k, game, "expert", pp, choose):
                 if gen.random() < 0.3 and got < per_rules and len(out) < count:
                     out.append((s.copy(), p, legal, rng.copy()))
                     got += 1
@@ -533,14 +540,12 @@ def decide(policy: str, decision: tuple) -> tuple[int, int]:
     """What `policy` (with `quick_params`) does at a decision: its action and, where the current
     pawn could escape, its escape. Checks that the choice is legal and that the policy drew only
     from its own random stream (R19)."""
-    from policies.island_escape.registry import POLICIES
-
     s, p, legal, rng = decision
-    module = POLICIES[policy][1]
+    module = REGISTRY.module(policy)
     pp = quick_params(policy)
     me = int(s[L.CUR])
     r = rng.copy()
-    a = int(module.choose(s.copy(), p, pp, legal, r))
+    a = int(module.action(s.copy(), p, pp, legal, r))
     assert (legal >> a) & 1, (policy, a)
     assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD], policy
     opts, n = escape_options(s, me)
@@ -568,15 +573,15 @@ def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | 
 
     def choose(legal):
         nonlocal departed, seen
-        want = expert.choose(s.copy(), p, none, legal, rng.copy())
-        a = skilled.choose(s, p, pp, legal, rng)
+        want = expert.action(s.copy(), p, none, legal, rng.copy())
+        a = skilled.action(s, p, pp, legal, rng)
         seen += 1
         departed += a != want
         return a
 
     game = 0
     while seen < decisions:
-        for _ in kernel_decisions(s, p, rng, seed, game, policy_id("skilled"), pp, choose):
+        for _ in kernel_decisions(s, p, rng, seed, game, "skilled", pp, choose):
             pass
         game += 1
     return departed / seen

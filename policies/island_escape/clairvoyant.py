@@ -9,15 +9,17 @@ card loses. Labelled a cheat; never used to judge difficulty.
 
 from numba import njit
 
+from policies.island_escape.decisions import by_mask
 from policies.island_escape.expert import pick_escape
 from policies.island_escape.lookahead import search
 from sim.intrinsics import borrowed
 
 DESCRIPTION = "CHEAT: lookahead on the true deal and flood order (how much is luck; not fair)"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 
-@njit(cache=True)  # may create arrays: see policies/island_escape/dispatch.py
-def choose(s, p, pp, legal, rng):
+@njit(cache=True)  # it creates arrays, which numba counts as usual
+def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return search(s, p, pp, legal, rng, True)
 
@@ -26,3 +28,9 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, True)
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

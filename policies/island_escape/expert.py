@@ -73,6 +73,7 @@ from policies.island_escape._search import (
     tile_degree,
     walk_home,
 )
+from policies.island_escape.decisions import by_mask
 from sim.intrinsics import borrowed
 from sim.island_escape.layout import (
     A_END,
@@ -108,6 +109,7 @@ from sim.island_escape.layout import (
 )
 
 DESCRIPTION = "best fair heuristic: splits suits and meets to give, edge salvage, flood odds, clock-aware"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 # pp slots (0 = default). Goal bonuses are in actions: worth walking that many extra actions.
 #   W_RAISE     a King this pawn can raise
@@ -410,7 +412,7 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
 
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
-def choose(s, p, pp, legal, rng):
+def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return decide(s, p, pp, legal, False, 0.0, False, rng)
 
@@ -420,3 +422,8 @@ def escape(s, p, pp, pawn, opts, n, rng):
     s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, False)
 
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

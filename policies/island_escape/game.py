@@ -72,18 +72,6 @@ class IslandEscape(Game):
         return narrative
 
     @cached_property
-    def registry(self):
-        from policies.island_escape import registry
-
-        return registry
-
-    @cached_property
-    def runner(self):
-        from policies.island_escape import runner
-
-        return runner
-
-    @cached_property
     def checks(self):
         from policies.island_escape import checks
 
@@ -216,7 +204,7 @@ class IslandEscape(Game):
         import itertools
         import re
 
-        from policies.island_escape.registry import DEFAULT_POLICY, POLICIES, UnknownPolicy, with_skill
+        from policies.registry import UnknownPolicy
         from sim.island_escape.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_from_text, gauge_of_length
 
         def as_list(value) -> list:
@@ -259,9 +247,9 @@ class IslandEscape(Game):
                 raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
         skills = values("skill", [])
         players_grid = []  # policy names, or `name@skill` specs when the grid has skills
-        for name in values("policy", ["skilled"] if skills else [DEFAULT_POLICY]):
-            if name not in POLICIES:
-                raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(POLICIES)})")
+        for name in values("policy", ["skilled"] if skills else [self.default_policy]):
+            if name not in self.registry.policies:
+                raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(self.registry.policies)})")
             if not skills:
                 players_grid.append(name)
                 continue
@@ -269,7 +257,7 @@ class IslandEscape(Game):
                 if isinstance(skill, bool) or not isinstance(skill, int | float):
                     raise bad("grid.skill", f"must be numbers from 0 to 1, not {skill!r}")
                 try:
-                    players_grid.append(with_skill(name, float(skill)))
+                    players_grid.append(self.with_skill(name, float(skill)))
                 except UnknownPolicy as exc:
                     raise bad("grid.skill", str(exc)) from None
 
@@ -317,10 +305,7 @@ class IslandEscape(Game):
     def tune_space(self, policy):
         """A policy module's `TUNE_SPACE`; without one every weight of its `DEFAULTS` ranges over a
         quarter to three times its default."""
-        from policies.island_escape.registry import POLICIES, policy_id
-
-        policy_id(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
-        module = POLICIES[policy][1]
+        module = self.registry.module(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
         space = getattr(module, "TUNE_SPACE", None)
         if space is not None:
             return dict(space)

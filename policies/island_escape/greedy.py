@@ -72,6 +72,7 @@ from policies.island_escape._search import (
     tile_degree,
     walk_home,
 )
+from policies.island_escape.decisions import by_mask
 from sim.intrinsics import borrowed
 from sim.island_escape.layout import (
     A_END,
@@ -90,6 +91,7 @@ from sim.island_escape.layout import (
 )
 
 DESCRIPTION = "goal-directed: raise, save Kings, salvage needed suits from the edge, explore, go home"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 # pp slots and their defaults (a zero in pp means "use the default"). Goal bonuses are in
 # actions: a goal is worth walking that many extra actions for.
@@ -118,7 +120,7 @@ def _weights(pp, w):
 
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
-def choose(s, p, pp, legal, rng):
+def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     if (legal >> A_TAKEOFF) & 1:  # R13
         return A_TAKEOFF
@@ -251,3 +253,9 @@ def escape(s, p, pp, pawn, opts, n, rng):
             best_score = score
             best = k
     return best
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

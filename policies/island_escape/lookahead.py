@@ -6,7 +6,7 @@ information consistent with what the table sees (R19: the face-down cards dealt 
 the face-down places, Kings' places following, and the undrawn column and row cards of this
 pass in a random order; later passes are shuffled from the world's own seed). A world is
 scored for an action by playing that action and then the rest of the game with `expert`
-through the play loop (`policies/island_escape/play.py: play_on`): 1 for a win plus 0.05 per treasure
+through the play loop (`policies/play.py: play_on`): 1 for a win plus 0.05 per treasure
 raised. Every action is scored on the same worlds (common random numbers), so their
 differences are measured game by game.
 
@@ -50,14 +50,17 @@ import numpy as np
 from numba import njit
 
 import sim.island_escape.kernel as K
-from policies.island_escape import expert, play
+from policies import play
+from policies.island_escape import expert
 from policies.island_escape._search import fill
+from policies.island_escape.decisions import by_mask
 from sim.intrinsics import borrowed, stack_empty
 from sim.island_escape.layout import (
     CARD,
     COLP,
     DOWN,
     KINGPOS,
+    MAX_LEGAL,
     N_ACTIONS,
     NSTATE,
     OUTCOME,
@@ -68,14 +71,17 @@ from sim.island_escape.layout import (
     STREAM_FLOOD,
     STREAM_POLICY,
     TSTATE,
+    TURN,
     popcount,
     rand_below,
     rand_unit,
 )
 
 DESCRIPTION = "fair search: samples hidden cards and floods, rolls out with expert, deviates only on fresh evidence"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
-EXPERT_ID = 4  # the rollout policy's id in policies/island_escape/registry.py; tested
+# the game's and the rollout policy's ids (policies/dispatch.py, policies/island_escape/registry.py); tested
+GAME_ID, EXPERT_ID = 0, 4
 MAX_WORLDS = 256
 
 
@@ -141,14 +147,16 @@ def determinize(s, t, rng):
 
 
 @njit(cache=True)
-def rollout(t, p, pp, first, rr, opts, log, horizon, still):
+def rollout(t, p, pp, first, rr, acts, log, horizon, still):
     """Play action `first` for the current pawn of `t`, then the game on with expert (for
-    `horizon` turns, 0: to the end); returns the score: 1 for a win, `still` for a game still
-    going at the horizon, plus 0.05 per raised treasure."""
-    t, p, pp, rr, opts, log = borrowed(t), borrowed(p), borrowed(pp), borrowed(rr), borrowed(opts), borrowed(log)
-    K.apply_turn_action(t, p, first, log, -1)
-    if t[OUTCOME] < 0:
-        play.play_on(t, p, EXPERT_ID, pp, rr, opts, log, -1, horizon)
+    `horizon` turns, this one included: until turn t[TURN] + horizon begins; 0: to the end);
+    returns the score: 1 for a win, `still` for a game still going at the horizon, plus 0.05 per
+    raised treasure."""
+    t, p, pp, rr, acts, log = borrowed(t), borrowed(p), borrowed(pp), borrowed(rr), borrowed(acts), borrowed(log)
+    last = t[TURN] + horizon
+    K.apply_action(t, p, first, rr, log, -1)
+    if t[OUTCOME] < 0 and (horizon == 0 or t[TURN] < last):
+        play.play_on(GAME_ID, EXPERT_ID, t, p, pp, rr, acts, log, -1, last - t[TURN] if horizon > 0 else 0)
     score = 0.05 * popcount(t[RAISED])
     if t[OUTCOME] == 0:
         score += 1.0
@@ -158,10 +166,10 @@ def rollout(t, p, pp, first, rr, opts, log, horizon, still):
 
 
 @njit(cache=True)
-def _score(worlds, seeds, w, a, p, none, u, rr, opts, log, horizon, still, value, done):
+def _score(worlds, seeds, w, a, p, none, u, rr, acts, log, horizon, still, value, done):
     """The score of action `a` in world `w`, computed once (value/done cache it)."""
     worlds, seeds, p, none, u = borrowed(worlds), borrowed(seeds), borrowed(p), borrowed(none), borrowed(u)
-    rr, opts, log, value, done = borrowed(rr), borrowed(opts), borrowed(log), borrowed(value), borrowed(done)
+    rr, acts, log, value, done = borrowed(rr), borrowed(acts), borrowed(log), borrowed(value), borrowed(done)
     if done[a, w]:
         return value[a, w]
     for i in range(NSTATE):
@@ -169,7 +177,7 @@ def _score(worlds, seeds, w, a, p, none, u, rr, opts, log, horizon, still, value
     rr[STREAM_DEAL] = seeds[w, 0]
     rr[STREAM_FLOOD] = seeds[w, 1]
     rr[STREAM_POLICY] = seeds[w, 2]
-    v = rollout(u, p, none, a, rr, opts, log, horizon, still)
+    v = rollout(u, p, none, a, rr, acts, log, horizon, still)
     value[a, w] = v
     done[a, w] = True
     return v
@@ -200,7 +208,7 @@ def search(s, p, pp, legal, rng, exact):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     none = stack_empty(1, np.float64)  # expert's default weights, counted by nobody
     fill(none, 0.0)
-    base = expert.choose(s, p, none, legal, rng)
+    base = expert.action(s, p, none, legal, rng)
     nlegal = popcount(legal & 0xFFFFFFFF) + popcount(legal >> 32)
     if nlegal <= 1:
         return base
@@ -223,7 +231,7 @@ def search(s, p, pp, legal, rng, exact):
     done = np.zeros((N_ACTIONS, MAX_WORLDS), dtype=np.bool_)
     u = np.empty(NSTATE, dtype=np.int32)
     rr = np.empty(3, dtype=np.uint64)
-    opts = np.empty(8, dtype=np.int64)
+    acts = np.empty(MAX_LEGAL, dtype=np.int64)
     log = np.empty((1, 4), dtype=np.int32)
     alive = np.empty(N_ACTIONS, dtype=np.int64)
     gain = np.empty(N_ACTIONS)
@@ -237,8 +245,8 @@ def search(s, p, pp, legal, rng, exact):
             continue
         g = 0.0
         for w in range(nw):
-            g += _score(worlds, seeds, w, a, p, none, u, rr, opts, log, horizon, still, value, done)
-            g -= _score(worlds, seeds, w, base, p, none, u, rr, opts, log, horizon, still, value, done)
+            g += _score(worlds, seeds, w, a, p, none, u, rr, acts, log, horizon, still, value, done)
+            g -= _score(worlds, seeds, w, base, p, none, u, rr, acts, log, horizon, still, value, done)
         if g > 1e-9:
             alive[n] = a
             gain[n] = g / nw
@@ -261,8 +269,8 @@ def search(s, p, pp, legal, rng, exact):
         for i in range(n):
             g = 0.0
             for w in range(nw):
-                g += _score(worlds, seeds, w, alive[i], p, none, u, rr, opts, log, horizon, still, value, done)
-                g -= _score(worlds, seeds, w, base, p, none, u, rr, opts, log, horizon, still, value, done)
+                g += _score(worlds, seeds, w, alive[i], p, none, u, rr, acts, log, horizon, still, value, done)
+                g -= _score(worlds, seeds, w, base, p, none, u, rr, acts, log, horizon, still, value, done)
             gain[i] = g / nw
         spent += (n + 1) * (nw - old)
         # keep the better half (stable selection by gain)
@@ -293,8 +301,8 @@ def search(s, p, pp, legal, rng, exact):
     squares = 0.0
     for w in range(nw, nw + confirm):
         # always to the end of the game: the evidence that decides must be unbiased
-        d = (_score(worlds, seeds, w, challenger, p, none, u, rr, opts, log, 0, 0.0, value, done)
-             - _score(worlds, seeds, w, base, p, none, u, rr, opts, log, 0, 0.0, value, done))
+        d = (_score(worlds, seeds, w, challenger, p, none, u, rr, acts, log, 0, 0.0, value, done)
+             - _score(worlds, seeds, w, base, p, none, u, rr, acts, log, 0, 0.0, value, done))
         total += d
         squares += d * d
     mean = total / confirm
@@ -304,8 +312,8 @@ def search(s, p, pp, legal, rng, exact):
     return base
 
 
-@njit(cache=True)  # may create arrays: see policies/island_escape/dispatch.py
-def choose(s, p, pp, legal, rng):
+@njit(cache=True)  # it creates arrays, which numba counts as usual
+def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return search(s, p, pp, legal, rng, False)
 
@@ -314,3 +322,9 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return expert.escape(s, p, pp, pawn, opts, n, rng)
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

@@ -8,16 +8,18 @@ mistakes on every setting, so harder rules never help it (tests/test_monotone_ru
 
 from numba import njit
 
+from policies.island_escape.decisions import by_mask
 from policies.island_escape.skilled import choose_at, pick_escape
 from sim.intrinsics import borrowed
 
 DESCRIPTION = "a first-time table: the skill axis at skill 0.25 (misjudges, forgets floods, wanders)"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 NOVICE_SKILL = 0.25
 
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
-def choose(s, p, pp, legal, rng):
+def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return choose_at(s, p, legal, rng, NOVICE_SKILL)
 
@@ -26,3 +28,9 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, False)
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

@@ -8,14 +8,16 @@ fair search, beats it; `clairvoyant` is the lab's bound for how much is luck.
 
 from numba import njit
 
+from policies.island_escape.decisions import by_mask
 from policies.island_escape.expert import decide, pick_escape
 from sim.intrinsics import borrowed
 
 DESCRIPTION = "CHEAT: expert that reads face-down cards and the flood order (for comparison; not fair)"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
-def choose(s, p, pp, legal, rng):
+def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return decide(s, p, pp, legal, True, 0.0, False, rng)
 
@@ -24,3 +26,9 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, True)
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

@@ -26,11 +26,13 @@ import numpy as np
 from numba import njit
 
 from policies.island_escape._search import fill, stack_empty
+from policies.island_escape.decisions import by_mask
 from policies.island_escape.expert import decide, pick_escape
 from sim.intrinsics import borrowed
 from sim.island_escape.layout import A_MOVE, STREAM_POLICY, rand_below, rand_unit
 
 DESCRIPTION = "expert with a person's mistakes (misjudged goals, forgotten floods, wandering); --skill 0-1"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 MISJUDGE = 24.0  # noise s.d. in actions at skill 0
 FORGET = 0.9  # chance a decision overlooks flooded Kings and the helicopter, at skill 0
@@ -87,7 +89,7 @@ def choose_at(s, p, legal, rng, skill):
 
 
 @njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
-def choose(s, p, pp, legal, rng):
+def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return choose_at(s, p, legal, rng, pp[SKILL])
 
@@ -96,3 +98,9 @@ def choose(s, p, pp, legal, rng):
 def escape(s, p, pp, pawn, opts, n, rng):
     s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
     return pick_escape(s, p, pp, pawn, opts, n, False)
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

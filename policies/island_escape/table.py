@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from policies.game import ECHO_LIMIT, clip, counted, shorten
-from policies.island_escape.runner import card_code
 from sim.island_escape import layout as L
+from sim.island_escape.convert import card_code
 from sim.island_escape.engine import DOWN, Action, IslandEscapeEngine, PileSource
 from sim.island_escape.kernel import deal_layout, shuffle_piles
 from sim.island_escape.narrative import Narrator, ending_text
@@ -386,7 +386,7 @@ def bot_result(rules_json: dict, seed: int, policy: str) -> dict:
     Runs in a worker process (see server.py): compiling a policy's kernel holds the GIL for
     seconds, which would freeze the page if it ran in a thread of the server.
     """
-    from policies.island_escape.runner import run_games
+    from policies.runner import run_games
 
     raw = run_games(Rules(**rules_json), policy, 1, seed, threads=1)
     row = dict(zip(L.RESULT_FIELDS, (int(v) for v in raw[0]), strict=True))

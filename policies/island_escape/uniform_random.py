@@ -6,13 +6,15 @@ kind of action and every ending. Its randomness comes from the policy stream onl
 
 from numba import njit
 
+from policies.island_escape.decisions import by_mask
 from sim.island_escape.layout import STREAM_POLICY, kth_set_bit, popcount, rand_below
 
 DESCRIPTION = "uniform over the legal actions, ending the turn included"
+USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 
 @njit(cache=True, inline='always')
-def choose(s, p, pp, legal, rng):
+def action(s, p, pp, legal, rng):
     """The k-th set bit of `legal`, k uniform over the number of legal actions."""
     return kth_set_bit(legal, rand_below(rng, STREAM_POLICY, popcount(legal)))
 
@@ -20,3 +22,9 @@ def choose(s, p, pp, legal, rng):
 @njit(cache=True, inline='always')
 def escape(s, p, pp, pawn, opts, n, rng):
     return rand_below(rng, STREAM_POLICY, n)
+
+
+@njit(cache=True)
+def choose(s, p, pp, acts, n, rng):
+    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+    return by_mask(s, p, pp, acts, rng, action, escape)

@@ -229,9 +229,9 @@ def hidden_redrawn(decision: tuple, other: tuple) -> bool:
 
 def quick_params(policy: str) -> np.ndarray:
     """A policy's parameters for the honesty check: its defaults (the skill axis at 0.5)."""
-    from policies.survive_the_island.registry import module
+    from policies.survive_the_island.registry import REGISTRY
 
-    mod = module(policy)
+    mod = REGISTRY.module(policy)
     if hasattr(mod, "skill_params"):
         return mod.skill_params(0.5)
     return mod.default_params() if hasattr(mod, "default_params") else np.zeros(32)
@@ -240,13 +240,13 @@ def quick_params(policy: str) -> np.ndarray:
 def decide(policy: str, decision: tuple) -> int:
     """The action code `policy` chooses at a decision; checks that it is legal and that the
     policy drew from its own random stream only (the deal's and the dice's untouched)."""
-    from policies.survive_the_island.registry import module
+    from policies.survive_the_island.registry import REGISTRY
 
     s, p, rng = decision
     acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
     n = K.legal_actions(s, p, acts)
     r = rng.copy()
-    i = int(module(policy).choose(s.copy(), p, quick_params(policy), acts, n, r))
+    i = int(REGISTRY.module(policy).choose(s.copy(), p, quick_params(policy), acts, n, r))
     assert 0 <= i < n, (policy, i, n)
     assert r[STREAM_DEAL] == rng[STREAM_DEAL] and r[STREAM_DICE] == rng[STREAM_DICE], policy
     return int(acts[i])

@@ -85,18 +85,6 @@ class SurviveTheIsland(Game):
         return narrative
 
     @cached_property
-    def registry(self):
-        from policies.survive_the_island import registry
-
-        return registry
-
-    @cached_property
-    def runner(self):
-        from policies.survive_the_island import runner
-
-        return runner
-
-    @cached_property
     def checks(self):
         from policies.survive_the_island import checks
 
@@ -148,9 +136,6 @@ class SurviveTheIsland(Game):
 
     # --- players -------------------------------------------------------------------------------
 
-    def seat_players(self, policy: str, rules) -> list[str]:
-        return self.registry.seat_policies(policy, rules.players)
-
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """Win shares from the winners' mask (S14: k tied winners share the win, 1/k each) and the
         seats' scores, for the setting's seats."""
@@ -177,13 +162,6 @@ class SurviveTheIsland(Game):
     def record_name(self, row) -> str:
         return (f"sti-{str(row['policy']).replace(',', '-')}-p{row['players']}-seed{row['seed']}"
                 f"-game{int(row['game']):07d}.json")
-
-    def export(self, rules, policy: str, seed: int, games) -> list:
-        """Records of chosen games: the kernel's logged games re-read by the reference engine
-        (policies/survive_the_island/export.py)."""
-        from policies.survive_the_island.export import export_records
-
-        return export_records(rules, policy, seed, games)
 
     def treasures_of(self, played) -> int:
         return int(sum(played.snapshot()["rescued"]))

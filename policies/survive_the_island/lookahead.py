@@ -28,7 +28,8 @@ plays them on paired games).
 import numpy as np
 from numba import njit
 
-from policies.survive_the_island import expert, play
+from policies import play
+from policies.survive_the_island import expert
 from sim.intrinsics import borrowed, stack_empty, stack_empty_2d
 from sim.streams import rand_below
 from sim.survive_the_island import kernel as K
@@ -59,7 +60,8 @@ from sim.survive_the_island.rules import FIRST_ABILITY, MAX_SPACES, TILES, TILES
 
 DESCRIPTION = "expert, its floods, creature moves and pushes searched by expert rollouts on redrawn hidden facts"
 USES_LEGAL = False  # as the expert: the loop need not list every dive
-EXPERT_ID = 1  # the rollout policy's id in registry.py (tested)
+# the game's and the rollout policy's ids (policies/dispatch.py, registry.py); tested
+GAME_ID, EXPERT_ID = 2, 1
 SCREEN = 6  # worlds each candidate is screened on
 CONFIRM = 24  # fresh worlds the challenger and the expert's choice are compared on
 MARGIN = 0.05  # a challenger's screened gain per world it must exceed to be confirmed
@@ -135,7 +137,7 @@ def _rollout(u, p, pp, code, seat, dice, acts):
     u, p, pp, dice, acts = borrowed(u), borrowed(p), borrowed(pp), borrowed(dice), borrowed(acts)
     log = stack_empty(1, np.int32)
     K.play_action(u, p, code, dice)
-    play.play_on(u, p, EXPERT_ID, pp, dice, acts, log, -1, 0)
+    play.play_on(GAME_ID, EXPERT_ID, u, p, pp, dice, acts, log, -1, 0)
     if u[ENDING] < 0:
         return 0.0
     mask = K.winners(u, p)

@@ -281,3 +281,48 @@ def final_state_of(s: np.ndarray, p: np.ndarray) -> dict:
         "captured": [TREASURES[s[L.CAPTURE_ORDER + k]] for k in range(4) if s[L.CAPTURE_ORDER + k] >= 0],
         "mark": int(s[L.MARK]),
     }
+
+
+# --- a logged kernel game as a record ---------------------------------------------------------------
+
+
+class ExportError(RuntimeError):
+    """A logged kernel game whose decisions do not replay to the kernel's result."""
+
+
+def record_of_log(rules: Rules, seed: int, game: int, log: np.ndarray, res: np.ndarray, s_end: np.ndarray,
+                  where: str):
+    """The record of a kernel game (docs/FI-RECORD-FORMAT.md), naming its whole set-up and every
+    shuffle so that the reference engine replays it exactly: the game played once more, step by
+    step from Python, its logged decision codes `log` read as actions and what each shuffle gave
+    read off the state; `result` is what the kernel reported (`res`, its results row)."""
+    from sim.forbidden_island import kernel as K
+    from sim.forbidden_island.records import SETUP_KEYS, Record
+    from sim.streams import seed_streams
+
+    p = params_of(rules)
+    s = np.zeros(L.NSTATE, dtype=np.int32)
+    rng = np.zeros(3, dtype=np.uint64)
+    seed_streams(rng, seed, game)
+    K.deal(s, p, rng)
+    setup = setup_of(s, p)
+    K.set_up(s, p, rng)
+    shuffles = [("treasure", treasure_pile_order(s))] if s[L.N_TSHUFFLES] else []
+    turns: list[list[str]] = []
+    for code in log:
+        turn = int(s[L.TURN])
+        while len(turns) < turn:
+            turns.append([])
+        tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
+        K.play_action(s, p, int(code), rng)
+        if s[L.N_FSHUFFLES] > fshuffles:  # a Waters Rise! shuffles the flood deck first
+            shuffles.append(("flood", flood_top_layer_order(s)))
+        if s[L.N_TSHUFFLES] > tshuffles:
+            shuffles.append(("treasure", treasure_pile_order(s)))
+        turns[turn - 1].append(str(decode(int(code))))
+    if s[L.OUTCOME] != res[0]:
+        raise ExportError(f"{where}: the logged decisions do not replay to the kernel's result")
+    cause = L.CAUSES[int(res[0])]
+    result = {"outcome": "win" if cause == "win" else "loss", "cause": cause, "turns": int(res[1]),
+              "final": final_state_of(s, p)}
+    return Record(rules, seed, {k: getattr(setup, k) for k in SETUP_KEYS}, shuffles, turns, result)

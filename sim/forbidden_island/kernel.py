@@ -186,7 +186,7 @@ def only_draw(s, p, ph):
     """The draw (A_DRAW, A_FLOOD) when it is the only legal action in phase `ph`, else -1: a
     treasure or flood draw while no hand holds a Helicopter Lift or Sandbags, the only cards that
     may be played then (F9; the lift-off needs a Lift too, F13). A player that decides without
-    the legal list has nothing to choose there (policies/forbidden_island/play.py)."""
+    the legal list has nothing to choose there, and draws nothing from chance."""
     if ph != PH_TREASURE and ph != PH_FLOOD:
         return -1
     for seat in range(p[P_PLAYERS]):
@@ -831,6 +831,18 @@ def apply_action(s, p, a, rng, log, nlog):
         nlog += 1
     play_action(s, p, a, rng)
     return nlog
+
+
+@njit(cache=True, forceinline=True)
+def is_over(s, p):
+    """Whether the game has ended (F13, F14)."""
+    return s[OUTCOME] >= 0
+
+
+@njit(cache=True, forceinline=True)
+def turn_number(s, p):
+    """The turn being played."""
+    return s[TURN]
 
 
 @njit(cache=True)

@@ -126,6 +126,7 @@ A_LIFT = A_SANDBAGS + 96  # + 384 * seat + 24 * m + place  the seat's Helicopter
 A_LIFTOFF = A_LIFT + 1536  # + seat             the seat's Helicopter Lift wins the game
 N_ACTIONS = A_LIFTOFF + 4
 MAX_LEGAL = 2048  # more than the legal actions of any state can number (lifts dominate: < 1100)
+LOG_SHAPE = (1 << 14,)  # a logged game's decision codes (a long game takes about a thousand)
 
 # action kinds, in the engine's ACTION_KINDS order, for COUNT and for decoding
 (K_MOVE, K_FLY, K_NAVIGATE, K_SHORE, K_GIVE, K_CAPTURE, K_DRAW, K_FLOOD, K_DISCARD, K_SWIM, K_SANDBAGS,
@@ -140,6 +141,9 @@ RESULT_FIELDS = ("cause", "turns", "treasures", "mark", "tiles_sunk", "floods", 
                  "moves", "flights", "navigations", "shores", "double_shores", "gives", "captures",
                  "discards", "swims", "sandbags", "lifts", "draws")
 NRESULT = len(RESULT_FIELDS)
+# the result fields a table keeps as int8 (the others int16)
+RESULT_INT8 = ("treasures", "mark", "tiles_sunk", "waters_rise", "capture_turn_earth", "capture_turn_fire",
+               "capture_turn_chalice", "capture_turn_wind")
 
 # --- tables --------------------------------------------------------------------------------------------------
 _PLACE_INDEX = {pl: i for i, pl in enumerate(PLACES)}

@@ -2,7 +2,7 @@
 
 Layout (pgx / gymnax style):
 - a game's whole state is one int32 array `s` of `NSTATE` fields (offsets below);
-- the rule parameters are a separate int32 array `p` (see `rules_to_params`), so one compiled
+- the rule parameters are a separate int32 array `p` (see `convert.params_of`), so one compiled
   kernel serves every rule setting and a sweep changes only `p`;
 - randomness comes from three counter-based splitmix64 streams per game, seeded from
   (seed, game index, stream): the deal, the flood piles and the policy each have their own, so
@@ -17,11 +17,11 @@ This module holds the rules only and knows nothing of who chooses (pgx style): t
 (`deal_game`), the turn's start (`begin_turn`), the legal-action mask (`legal_mask`), one
 action of the current pawn (`apply_turn_action`), one flood in three steps (`draw_flood`; for each
 pawn on a sinking place `escape_options` then `escape_to`; `end_flood`), and the results row
-(`write_result`). The loop
-that asks a policy for each choice and plays whole games lives above it, in `policies/island_escape/play.py`;
-search policies play on from any state through that same loop. The entry points every game's
-kernel shares (sim/kernel_api.py: `init_game`, `legal_actions`, `apply_action`, `seat_outcomes`)
-are built from these steps at the end of this module, for callers that know no game.
+(`write_result`). The entry points every game's kernel shares (sim/kernel_api.py: `init_game`,
+`legal_actions`, `apply_action`, `is_over`, `turn_number`, `seat_outcomes`) are built from these
+steps at the end of this module; the loop that asks a policy for each decision and plays whole
+games, every game's, lives above it in policies/play.py, and search policies play on from any
+state through that same loop.
 
 Speed: a game allocates nothing, and the play loop hands the kernel arrays with no reference
 count (sim/intrinsics.py); small hot helpers carry `forceinline` (LLVM inlining, which keeps
@@ -593,9 +593,8 @@ def write_result(s, p, out, row):
 
 # --- the entry points every game's kernel shares (sim/kernel_api.py) ------------------------------
 # One decision at a time: a turn's actions, then the flood phase played on by itself up to an
-# R15 escape (a decision of the escaping pawn) or to the next turn's start. The play loop does the
-# same with its own loop (policies/island_escape/play.py); tests/test_kernel_api.py plays the
-# random policy both ways and demands the same games.
+# R15 escape (a decision of the escaping pawn) or to the next turn's start; the play loop
+# (policies/play.py) plays every game through them.
 
 
 @njit(cache=True, forceinline=True)
@@ -610,6 +609,7 @@ def _next_escaper(s, p, place):
 @njit(cache=True)
 def _flood_phase(s, p, rng, log, nlog):
     """R14, R15: the floods left in this phase, up to the next escape; then the next turn (R4)."""
+    s, p, rng, log = borrowed(s), borrowed(p), borrowed(rng), borrowed(log)
     while s[FLOODS_LEFT] > 0:
         s[FLOODS_LEFT] -= 1
         nlog, sank, card = draw_flood(s, p, log, nlog)
@@ -691,6 +691,18 @@ def apply_action(s, p, a, rng, log, nlog):
         return nlog
     s[FLOODS_LEFT] = floods_due(s, p)
     return _flood_phase(s, p, rng, log, nlog)
+
+
+@njit(cache=True, forceinline=True)
+def is_over(s, p):
+    """Whether the game has ended (R16-R18)."""
+    return s[OUTCOME] >= 0
+
+
+@njit(cache=True, forceinline=True)
+def turn_number(s, p):
+    """The turn being played (R4): it begins once the flood phase before it is over."""
+    return s[TURN]
 
 
 @njit(cache=True)

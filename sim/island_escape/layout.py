@@ -83,6 +83,8 @@ N_ACTIONS = 36
 # asks of a policy apart: escape to place (the pawn to escape is the lowest on the sunk place).
 A_ESCAPE = N_ACTIONS  # + place
 N_DECISIONS = A_ESCAPE + 25
+# the longest list of decisions open at once: a turn's actions (an escape has at most 8 places)
+MAX_LEGAL = N_ACTIONS
 # Neighbour tables: NEIGHBOUR[place, d] is the place one step in direction d (or -1 off the
 # island), NEIGHBOUR2 two steps, ESCAPE_TO[place, k] the k-th place in the default escape order.
 def _table(dcs, drs, times):
@@ -115,11 +117,16 @@ RESULT_FIELDS = ("cause", "turns", "floods", "treasures_raised", "tiles_sunk", "
                  "raise_turn_D", "raise_turn_C", "gauge_left", "water_level", "loss_place",
                  "explored", "kings_found", "salvage_held")
 NRESULT = len(RESULT_FIELDS)
+# the result fields a table keeps as int8 (the others int16): a million-game table stays small
+RESULT_INT8 = ("treasures_raised", "tiles_sunk", "shores", "salvages", "gives", "raises", "raise_turn_S",
+               "raise_turn_H", "raise_turn_D", "raise_turn_C", "gauge_left", "water_level", "loss_place",
+               "explored", "kings_found", "salvage_held", "turns", "floods")
 
 # --- log codes for record export -------------------------------------------------------------------
 LOG_ESCAPE = 40  # a = pawn, b = place
 LOG_FLOOD = 50  # a = place
 LOG_ROWS = 2048
+LOG_SHAPE = (LOG_ROWS, 4)  # a logged game's rows: turn, code, a, b
 
 FULL = (1 << 25) - 1
 NOT_LAST_COL = FULL & ~((1 << 4) | (1 << 9) | (1 << 14) | (1 << 19) | (1 << 24))

@@ -205,3 +205,73 @@ def count_errors(s: np.ndarray, p: np.ndarray) -> list[str]:
             out.append(f"{name} at {bad.tolist()[:5]}: kept {s[start + bad[:5]].tolist()}, "
                        f"counted {fresh[start + bad[:5]].tolist()}")
     return out
+
+
+# --- a logged kernel game as a record ---------------------------------------------------------------
+
+
+class ExportError(RuntimeError):
+    """A logged kernel game whose record cannot be written: the engine refuses a decision, or its
+    replay ends elsewhere than the kernel's game."""
+
+
+def logged_of(rules: Rules, seed: int, game: int, log: np.ndarray, res: np.ndarray, s: np.ndarray) -> dict:
+    """A logged kernel game as a record needs it: every decision's code in order (`codes`), the
+    deal (`tiles`, `backs`, `values`: `deal_of` the state `init_game` deals), every roll's
+    creature kind (`rolls`), the results row (`result`, by layout.RESULT_FIELDS) and the final
+    snapshot (`final`, the contract's)."""
+    from sim.survive_the_island.kernel import init_game
+
+    p = params_of(rules)
+    start = np.zeros(L.NSTATE, dtype=np.int32)
+    init_game(start, p, np.zeros(3, dtype=np.uint64), seed, game)
+    return {"codes": _ints(log), **deal_of(start, p), "rolls": rolls_of(s),
+            "result": dict(zip(L.RESULT_FIELDS, (int(x) for x in res), strict=True)),
+            "final": kernel_snapshot(s, p)}
+
+
+def record_of_log(rules: Rules, seed: int, game: int, log: np.ndarray, res: np.ndarray, s: np.ndarray,
+                  where: str):
+    """The record of a kernel game (docs/STI-RECORD-FORMAT.md): the reference engine plays the
+    logged decisions from the kernel's deal and rolls, and the record is the engine's; its replay
+    must end where the kernel's game ended (ExportError names where it does not)."""
+    from sim.survive_the_island.engine import Deal, DiceError, IllegalAction, SurviveTheIslandEngine
+    from sim.survive_the_island.records import RecordError, record_of, replay, result_json
+    from sim.survive_the_island.rules import action_text
+
+    logged = logged_of(rules, seed, game, log, res, s)
+    deal = Deal(tuple(TILES[t] for t in logged["tiles"]), tuple(logged["values"]))
+    engine = SurviveTheIslandEngine(rules, deal, iter(logged["rolls"]))
+    for i, code in enumerate(logged["codes"], 1):
+        try:
+            engine.apply(code)
+        except (IllegalAction, DiceError) as exc:
+            raise ExportError(f"{where}: decision {i} ({action_text(code, engine.board)}) in turn {engine.turn}: "
+                              f"the engine refuses it: {exc}") from None
+    _same_end(engine, logged, where)
+    record = record_of(engine, seed, game)
+    try:
+        again = replay(record)
+    except RecordError as exc:
+        raise ExportError(f"{where}: the record does not replay: {exc}") from None
+    if result_json(again) != record.result:
+        raise ExportError(f"{where}: the record's replay ends otherwise than the game it was written from")
+    return record
+
+
+def _same_end(engine, logged: dict, where: str) -> None:
+    """The engine's game ends as the kernel's: the same final snapshot and results row."""
+    final = engine.snapshot()
+    for key, value in logged["final"].items():
+        if final.get(key) != value:
+            raise ExportError(f"{where}: at the end {key} differs: engine {final.get(key)!r}, kernel {value!r}")
+    row = engine.result_row()
+    mine = {"ending": row["ending"], "turns": row["turns"], "volcanoes": row["volcanoes"], "floods": row["floods"],
+            "rescued": row["rescued"], "lost": row["lost"], "winners": row["winners"]}
+    for seat in range(5):
+        mine[f"score{seat}"] = row["score"][seat] if seat < len(row["score"]) else 0
+        mine[f"rescued{seat}"] = row["rescued_by_seat"][seat] if seat < len(row["rescued_by_seat"]) else 0
+    for key in L.RESULT_FIELDS:
+        if mine[key] != logged["result"][key]:
+            raise ExportError(f"{where}: the results row's {key} differs: engine {mine[key]}, kernel "
+                              f"{logged['result'][key]}")

@@ -1255,6 +1255,18 @@ def apply_action(s, p, a, rng, log, nlog):
     return nlog
 
 
+@njit(cache=True, forceinline=True)
+def is_over(s, p):
+    """Whether the game has ended (S14)."""
+    return s[PHASE] == PH_OVER
+
+
+@njit(cache=True, forceinline=True)
+def turn_number(s, p):
+    """The turn being played: 0 during set-up, then +1 a seat's turn (S8)."""
+    return s[TURN]
+
+
 @njit(cache=True)
 def winners(s, p):
     """S14: the seats with the highest score, as a bit mask (ties share the win)."""

@@ -131,11 +131,14 @@ CAUSES = ENDINGS
 RESULT_FIELDS = ("ending", "turns", "volcanoes", "floods", "rescued", "lost", "winners",
                  *(f"score{k}" for k in range(MAX_PLAYERS)), *(f"rescued{k}" for k in range(MAX_PLAYERS)))
 NRESULT = len(RESULT_FIELDS)
+# the result fields a table keeps as int8 (the others, the turns and the scores, int16)
+RESULT_INT8 = tuple(name for name in RESULT_FIELDS if name != "turns" and not name.startswith("score"))
 R_SCORE = RESULT_FIELDS.index("score0")
 R_RESCUED = RESULT_FIELDS.index("rescued0")
 
 # longest legal list: every creature's dives to every space dominate (17 * 256), plus the moves
 MAX_LEGAL = 8192
+LOG_SHAPE = (1 << 12,)  # a logged game's decision codes (a game takes a few hundred)
 
 # --- random streams (sim/streams.py; the contract's) ----------------------------------------------
 STREAM_DEAL, STREAM_DICE, STREAM_POLICY = 0, 1, 2

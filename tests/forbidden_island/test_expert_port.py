@@ -10,7 +10,7 @@ import pytest
 from policies.forbidden_island.expert import choose_code as kernel_choose
 from policies.forbidden_island.expert import scratch
 from policies.forbidden_island.expert_reference import choose as reference_choose
-from policies.forbidden_island.runner import run_games
+from policies.runner import run_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import decode, encode, params_of, state_of

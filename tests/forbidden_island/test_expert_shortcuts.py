@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from policies.forbidden_island import expert as E
-from policies.forbidden_island.entries import PLAY_LOGGED
+from policies.runner import logged_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
@@ -18,17 +18,13 @@ from sim.streams import seed_streams
 def _expert_states(rules: Rules, games: int, seed: int):
     """Every state at which expert decided in `games` games, in order."""
     p = params_of(rules)
-    pp = E.default_params()
-    log = np.zeros(1 << 14, dtype=np.int32)
-    res = np.zeros((1, L.NRESULT), dtype=np.int32)
-    for game in range(games):
-        n = PLAY_LOGGED["expert"](p, pp, seed, game, res, log)
+    for game, log, _, _ in logged_games(rules, "expert", seed, range(games)):
         s = np.zeros(L.NSTATE, dtype=np.int32)
         rng = np.zeros(3, dtype=np.uint64)
         seed_streams(rng, seed, game)
         K.deal(s, p, rng)
         K.set_up(s, p, rng)
-        for code in log[:n]:
+        for code in log:
             yield p, s.copy()
             K.play_action(s, p, int(code), rng)
 

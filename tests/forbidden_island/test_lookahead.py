@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 from experiments.sweep import paired_difference
+from policies import entries
+from policies.dispatch import game_id
 from policies.forbidden_island import checks as fi_checks
-from policies.forbidden_island import entries, expert, lookahead
-from policies.forbidden_island.registry import POLICIES, ROLLOUT
-from policies.forbidden_island.runner import run_games
+from policies.forbidden_island import expert, lookahead
+from policies.forbidden_island.registry import REGISTRY
+from policies.runner import run_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
@@ -29,8 +31,9 @@ def _won(policy: str, games: int, seed: int, pp: np.ndarray | None = None) -> np
 
 
 def test_lookahead_rolls_out_with_its_registered_policy_and_carries_its_parameters():
-    assert ROLLOUT == {"lookahead": "expert"}
-    assert lookahead.EXPERT_ID == POLICIES[ROLLOUT["lookahead"]][0]
+    assert REGISTRY.rollout == {"lookahead": "expert"}
+    assert lookahead.EXPERT_ID == REGISTRY.policy_id(REGISTRY.rollout["lookahead"])
+    assert lookahead.GAME_ID == game_id("forbidden_island")
     pp = lookahead.default_params()
     assert len(pp) == lookahead.SLOTS + len(expert.default_params()) and not pp.any()
 
@@ -68,7 +71,7 @@ def _decisions(rules: Rules, games: int, start: int, every: int):
         s = np.zeros(L.NSTATE, dtype=np.int32)
         rng = np.zeros(3, dtype=np.uint64)
         K.init_game(s, p, rng, 23, game)
-        entries.PLAY_ON["expert"](s, p, pp, rng, acts, log, -1, start - 1)
+        entries.PLAY_ON["forbidden_island", "expert"](s, p, pp, rng, acts, log, -1, start - 1)
         while (n := K.legal_actions(s, p, acts)) > 0:
             if n > 1 and K.phase(s, p) in (L.PH_ACTIONS, L.PH_DISCARD, L.PH_SWIM):
                 k += 1

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from experiments.runner import summarize, summarize_raw
-from policies.forbidden_island import entries
-from policies.forbidden_island.registry import POLICIES, module
-from policies.forbidden_island.runner import CAUSES, export_records, results_frame, run_games
+from policies import entries
+from policies.forbidden_island.registry import REGISTRY
+from policies.runner import export_records, results_frame, run_games
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import params_of
@@ -16,9 +16,10 @@ from sim.forbidden_island.rules import Rules
 
 
 def test_every_policy_has_its_entries_and_a_choose():
-    for name in POLICIES:
-        assert name in entries.PLAY_CHUNK and name in entries.PLAY_LOGGED and name in entries.PLAY_ON
-        assert hasattr(module(name), "choose") and module(name).DESCRIPTION
+    for name in REGISTRY.policies:
+        key = ("forbidden_island", name)
+        assert key in entries.PLAY_CHUNK and key in entries.PLAY_LOGGED and key in entries.PLAY_ON
+        assert hasattr(REGISTRY.module(name), "choose") and REGISTRY.module(name).DESCRIPTION
 
 
 def test_the_table_does_not_depend_on_threads_or_batches():
@@ -33,7 +34,7 @@ def test_the_table_does_not_depend_on_threads_or_batches():
 def test_random_play_almost_never_wins_and_the_summary_names_f14_causes():
     """The sanity floor: the published random player wins about 0%."""
     raw = run_games(Rules(players=2, difficulty="novice"), "random", 4000, seed=1)
-    summary = summarize_raw(raw, causes=CAUSES)
+    summary = summarize_raw(raw, causes=L.CAUSES)
     assert summary["win_rate"] < 0.005
     assert set(summary["loss_rates"]) == {"water", "drowned", "treasure", "fools_landing"}
     assert sum(summary["loss_rates"].values()) > 0.99
@@ -61,8 +62,8 @@ def test_play_on_stops_where_asked_and_plays_to_the_end():
     log = np.zeros(4096, dtype=np.int32)
     pp = np.zeros(32)
     K.init_game(s, p, rng, 8, 0)
-    n = entries.PLAY_ON["random"](s, p, pp, rng, acts, log, 0, 2)
+    n = entries.PLAY_ON["forbidden_island", "random"](s, p, pp, rng, acts, log, 0, 2)
     assert s[L.OUTCOME] >= 0 or (s[L.TURN] == 3 and s[L.STAGE] == L.STAGE_ACTIONS and s[L.ACTS] == 3)
     assert 0 < n < 4096 and all(0 <= c < L.N_ACTIONS for c in log[:n])
-    entries.PLAY_ON["random"](s, p, pp, rng, acts, log, -1, 0)
+    entries.PLAY_ON["forbidden_island", "random"](s, p, pp, rng, acts, log, -1, 0)
     assert s[L.OUTCOME] >= 0 and K.legal_actions(s, p, acts) == 0

@@ -147,7 +147,7 @@ def test_a_record_of_a_game_lost_to_waters_rise_ends_at_the_loss(tmp_path):
     """A kernel game (expert, 4 players Elite, seed 8, game 6) lost when a Waters Rise! takes the
     water to the skull with cards in the flood discard: its record ends with that draw and lists
     no shuffle after it, and the engine's replay uses every order listed and no other."""
-    from policies.forbidden_island.runner import export_records
+    from policies.runner import export_records
 
     (record,) = export_records(Rules(players=4, difficulty="elite"), "expert", 8, [6])
     assert record.result["cause"] == "water"

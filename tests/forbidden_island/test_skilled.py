@@ -9,11 +9,14 @@ import pytest
 
 from policies.forbidden_island import checks as fi_checks
 from policies.forbidden_island import skilled
-from policies.forbidden_island.registry import UnknownPolicy, player_params, with_skill
-from policies.forbidden_island.runner import run_games
+from policies.forbidden_island.registry import REGISTRY
 from policies.island_escape import checks as ie_checks
+from policies.registry import UnknownPolicy
+from policies.runner import run_games
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.rules import Rules
+
+player_params, with_skill = REGISTRY.player_params, REGISTRY.with_skill
 
 SETTINGS = (Rules(players=2, difficulty="novice"), Rules(players=4, difficulty="elite"))
 

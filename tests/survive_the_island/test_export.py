@@ -1,10 +1,11 @@
-"""Kernel games exported as records (policies/survive_the_island/export.py)."""
+"""Kernel games exported as records (policies/runner.py's export_records, sim/survive_the_island/convert.py's
+record_of_log)."""
 
 from __future__ import annotations
 
 import pytest
 
-from policies.survive_the_island import export
+from policies import runner as export
 from policies.survive_the_island.checks import RULE_GRID
 from sim.survive_the_island.records import load_record, replay, result_json, write_record
 

@@ -8,14 +8,16 @@ import inspect
 import numpy as np
 import pytest
 
+from policies.registry import UnknownPolicy
+from policies.runner import logged_games, results_frame, run_games
 from policies.survive_the_island import expert, lookahead
-from policies.survive_the_island.registry import UnknownPolicy, seat_policies
-from policies.survive_the_island.runner import logged_game, results_frame, run_games, win_shares
+from policies.survive_the_island.game import GAME
+from policies.survive_the_island.registry import REGISTRY
 from sim.kernel_api import ENTRY_POINTS
 from sim.streams import rand_below
 from sim.survive_the_island import kernel as K
 from sim.survive_the_island import layout as L
-from sim.survive_the_island.convert import count_errors, kernel_snapshot, params_of
+from sim.survive_the_island.convert import count_errors, kernel_snapshot, logged_of, params_of
 from sim.survive_the_island.rules import TILES, Rules
 
 
@@ -52,7 +54,12 @@ def test_random_games_through_the_shared_entry_points_end(players):
         assert kernel_snapshot(again, p) == kernel_snapshot(s, p)
 
 
+def win_shares(raw: np.ndarray, players: int) -> np.ndarray:
+    return GAME.seat_results(raw, Rules(players=players))[0]
+
+
 def test_a_player_string_names_one_policy_per_seat():
+    seat_policies = REGISTRY.seat_players
     assert seat_policies("expert", 3) == ["expert"] * 3
     assert seat_policies("expert, random,random,random", 4) == ["expert", "random", "random", "random"]
     with pytest.raises(UnknownPolicy, match="names 2 policies for 4 seats"):
@@ -68,7 +75,8 @@ def test_the_expert_beats_three_random_seats_and_shares_sum_to_one():
     assert np.allclose(shares.sum(axis=1), 1.0)
     assert shares[:, 0].mean() > 0.8  # a fair table would give it 1/4
     df = results_frame(raw, Rules(), "expert,random,random,random", 5)
-    assert list(df.columns[:6]) == ["game_kind", "seed", "game", "players", "policy", "ending"]
+    setting = ["players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end"]
+    assert list(df.columns[:13]) == ["game_kind", "seed", "game", *setting, "policy", "ending"]
     assert set(df["ending"].astype(str)) <= set(L.ENDINGS) and (df["score0"] > df["score1"]).mean() > 0.8
     # in another seat it wins as much: the strength is the player's, not the seat's
     raw = run_games(Rules(), "random,random,expert,random", 400, seed=5, threads=2)
@@ -85,7 +93,8 @@ def test_the_same_games_whatever_the_threads_and_the_split():
 
 
 def test_a_logged_game_replays_from_its_codes_and_hands_back_the_deal_and_rolls():
-    game = logged_game(Rules(), "expert,random,random,random", 4, 7)
+    [(_, log, row, end)] = logged_games(Rules(), "expert,random,random,random", 4, [7])
+    game = logged_of(Rules(), 4, 7, log, row, end)
     p = params_of(Rules())
     s = np.zeros(L.NSTATE, dtype=np.int32)
     rng = np.zeros(3, dtype=np.uint64)
