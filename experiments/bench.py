@@ -136,11 +136,10 @@ print(peak, int(df.memory_usage(deep=True).sum()))
 # game's seat tally, a cooperative game's running summary).
 _CHILD_TALLY_MEMORY = """
 import sys
-from experiments.runner import RunningSummary, SeatTally
 from policies.game import game
 g, policy = game(sys.argv[1]), sys.argv[2]
 rules = g.rules()
-tally = SeatTally(g, rules, policy) if g.competitive else RunningSummary(g.causes)
+tally = g.tally(rules, policy)
 for first, raw in g.raw_batches(rules, policy, int(sys.argv[3]), seed=0):
     tally.add(raw)
 with open("/proc/self/status") as status:

@@ -175,42 +175,6 @@ def warm_up(*policies: str, play: bool = True, logged: bool = False, game=None, 
             compile_notice(policy, lambda policy=policy: game.export(rules, policy, 0, [0]))
 
 
-def _summary_text(summary: dict, threads: int) -> str:
-    from policies.game import counted
-
-    lo, hi = summary["ci95"]
-    causes = "  ".join(f"{c} {100 * v:.1f}%" for c, v in summary["loss_rates"].items())
-    lines = [
-        f"games       {summary['games']:,}",
-        f"win rate    {100 * summary['win_rate']:.2f}%  (95% Wilson interval {100 * lo:.2f}-{100 * hi:.2f}%)",
-        f"losses      {causes}",
-        f"mean turns  {summary['mean_turns']:.2f}",
-    ]
-    if summary["games_per_second"]:
-        lines.append(f"speed       {summary['games_per_second']:,.0f} games/s on {counted(threads, 'thread')}")
-    return "\n".join(lines)
-
-
-def _seats_text(summary: dict, threads: int) -> str:
-    """A competitive game's summary: a line a seat (its win share and mean score, each with its
-    95% interval), then how the games ended and their length."""
-    from policies.game import counted
-
-    fair = 1 / len(summary["seats"]) if summary["seats"] else 0.0
-    lines = [f"games       {summary['games']:,}",
-             f"seat  {'player':<16} {'win share (95% interval)':<28} mean score (95% interval)"]
-    for seat in summary["seats"]:
-        (a, b), (c, d) = seat["win_share_ci95"], seat["mean_score_ci95"]
-        lines.append(f"{seat['seat']:>4}  {seat['policy']:<16} {100 * seat['win_share']:5.1f}%  ({100 * a:.1f}-"
-                     f"{100 * b:.1f}%)      {seat['mean_score']:5.2f}  ({c:.2f}-{d:.2f})")
-    lines.append(f"fair share  {100 * fair:.1f}% a seat")
-    lines.append("endings     " + "  ".join(f"{name} {100 * v:.1f}%" for name, v in summary["endings"].items()))
-    lines.append(f"mean turns  {summary['mean_turns']:.2f}  (winning margin {summary['mean_margin']:.2f} points)")
-    if summary["games_per_second"]:
-        lines.append(f"speed       {summary['games_per_second']:,.0f} games/s on {counted(threads, 'thread')}")
-    return "\n".join(lines)
-
-
 class _NoBar:
     def update(self, n: int) -> None:
         pass
@@ -328,11 +292,14 @@ def _rule_flag(name: str) -> str:
     return RULE_OPTIONS[name][0][1].flag
 
 
-def _cooperative_only(game, command: str, what: str) -> None:
-    """One line and exit 2 for a command that only a cooperative game's win rate answers."""
-    if game.competitive:
-        fail(f"--game {game.name}: {game.title} is competitive and `{command}` {what}; its seats are measured by "
-             f"`simulate --game {game.name}` and its report (island-escape report)")
+def _win_rates_only(game, command: str) -> None:
+    """One line and exit 2 for a command that reads a win rate, where the game has none."""
+    from policies.game import Unsupported
+
+    try:
+        game.check_win_rates(command)
+    except Unsupported as exc:
+        fail(str(exc))
 
 
 def _game_rules(game, given: dict):
@@ -394,8 +361,7 @@ def simulate_cmd(game_kind, games, policy, skill, seed, threads, out, force, as_
     rules = _game_rules(game, setting)
     try:
         policy = game.player(policy, skill)
-        if game.competitive:
-            game.seat_players(policy, rules)  # one player a seat, or one for all
+        game.seat_players(policy, rules)  # one player for all, or (where seats play apart) one a seat
     except ValueError as exc:
         fail(str(exc))
     # Every place the run writes to is checked before the first game: a run never ends, after
@@ -406,19 +372,19 @@ def simulate_cmd(game_kind, games, policy, skill, seed, threads, out, force, as_
     if records_dir:
         _check_folder(Path(records_dir), "--records", cleanup=tmp)
 
-    from experiments.runner import RunningSummary, SeatTally, summary_object
+    from experiments.runner import summary_object
 
     threads = threads or default_threads()
     writer = None
     # counts only: memory stays flat however many games are played
-    tally = SeatTally(game, rules, policy) if game.competitive else RunningSummary(game.causes)
+    tally = game.tally(rules, policy)
 
     def show(summary: dict) -> None:
         if as_json:
             click.echo(json.dumps(summary_object(game, rules, policy, seed, summary)))
             return
         click.echo(f"rules       {game.setting_line(rules)}; policy {policy}, seed {seed}")
-        click.echo(_seats_text(summary, threads) if game.competitive else _summary_text(summary, threads))
+        click.echo(tally.text(summary, threads))
 
     start = time.perf_counter()
     try:
@@ -528,7 +494,7 @@ def compare_cmd(rules_a, rules_b, game_kind, policy, games, seed, threads, as_js
     from policies.game import game as game_named
 
     game = game_named(game_kind)
-    _cooperative_only(game, "compare", "compares win rates")
+    _win_rates_only(game, "compare")
     try:
         policy = game.player(policy, None)
     except ValueError as exc:
@@ -841,7 +807,7 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     for name in ("lab_games", "lab_seed"):
         _refuse_option(ctx, name, "goes with --table only (the lab's curve a table's skill is read from)")
     game = game_named(game_kind)
-    _cooperative_only(game, "calibrate", "finds rules for bands of win rates")
+    _win_rates_only(game, "calibrate")
     try:
         policy = game.player(policy, skill)
     except ValueError as exc:
@@ -1101,14 +1067,14 @@ def report_cmd(study, report_dir, threads):
 
     studies = [study] if study else ["experiments/studies/difficulty.toml",
                                      *(g.report_study for g in every_game() if g.report_study)]
-    competitive = []
+    seat_studies = []
     for path in studies:  # every study is read and checked before any is played
         try:
-            competitive.append(is_seat_study(path))
-            (load_seat_study if competitive[-1] else load_study)(path)
+            seat_studies.append(is_seat_study(path))
+            (load_seat_study if seat_studies[-1] else load_study)(path)
         except SweepError as exc:
             fail(str(exc))
-    for path, seats in zip(studies, competitive, strict=True):
+    for path, seats in zip(studies, seat_studies, strict=True):
         if not seats:
             _difficulty_report(path, report_dir, threads)
             continue
@@ -1311,7 +1277,7 @@ def explore_cmd(game_kind, players, seed, games, port, no_browser):
     from policies.game import game as game_named
 
     game = game_named(game_kind)
-    _cooperative_only(game, "explore", "estimates win rates")
+    _win_rates_only(game, "explore")
     counts = _player_counts(game, players) if players else None
     with socket.socket() as probe:
         try:

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from experiments.pages import clip, parse_json, shorten
-from policies.game import DEFAULT_GAME, counted, every_game, game_of_record, game_of_rules
+from policies.game import DEFAULT_GAME, counted, game_of_record, game_of_rules, with_win_rates
 from policies.game import game as game_named
 
 WinRate = Callable[[Any, float], float]  # the lab's win rate on these rules at this skill
@@ -96,7 +96,7 @@ def _whole(text: str, column: str) -> int:
 def rule_columns() -> tuple[str, ...]:
     """Every game's rule columns (a game's `grid_keys`: the rule keys a setting is named by), in
     the order the games are listed: Island Escape's, then Forbidden Island's `difficulty`."""
-    return tuple(dict.fromkeys(c for g in every_game() if not g.competitive for c in g.grid_keys))
+    return tuple(dict.fromkeys(c for g in with_win_rates() for c in g.grid_keys))
 
 
 @functools.cache
@@ -126,15 +126,15 @@ def _row_game(row: dict[str, str], table: str, where: str) -> LoggedGame:
     try:
         game = game_named((row.get(GAME_COLUMN) or "").strip().lower() or DEFAULT_GAME)
     except ValueError:
-        logged = ", ".join(g.name for g in every_game() if not g.competitive)
+        logged = ", ".join(g.name for g in with_win_rates())
         raise ValueError(f"column {GAME_COLUMN}: {clip(row.get(GAME_COLUMN) or '')} is not a game of the lab "
                          f"({logged})") from None
-    if game.competitive:  # a log row is a table's win or loss; a competitive game's seats each score
+    if game not in with_win_rates():  # a log row is a table's win or loss; a competitive game's seats each score
         raise ValueError(f"column {GAME_COLUMN}: {game.title} is competitive; a playtest log holds cooperative games")
     own = game.grid_keys
     for column in rule_columns():  # another game's rule: the row names the wrong game, or none
         if column not in own and (row.get(column) or "").strip():
-            owners = ", ".join(g.name for g in every_game() if column in g.grid_keys and not g.competitive)
+            owners = ", ".join(g.name for g in with_win_rates() if column in g.grid_keys)
             raise ValueError(f"column {column}: {game.title} has no {column.replace('_', ' ')} (a rule of "
                              f"{owners}; column {GAME_COLUMN} names a row's game, {DEFAULT_GAME} when empty)")
     defaults = _rulebook(game)
@@ -504,7 +504,7 @@ class LabWinRate:
 
     @staticmethod
     def available() -> bool:
-        return all(skill_player(g) for g in every_game() if not g.competitive)  # the games a log may hold
+        return all(skill_player(g) for g in with_win_rates())  # the games a log may hold
 
     def __call__(self, rules: Any, skill: float) -> float:
         key = (rules, round(skill, 4))

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.runner import mean_interval, seats_summary
 from experiments.sweep import SweepError, read_toml
-from policies.game import GAMES
 from policies.game import game as game_named
+from policies.game import with_seats
+from policies.outcomes import mean_interval, seats_summary
 
 STUDY_KEYS = {"name", "game", "policy", "seed", "players", "games", "skill", "fairness"}
 SKILL_KEYS = {"games", "search_games", "weak"}
@@ -44,7 +44,7 @@ def is_seat_study(path: str | Path) -> bool:
     """Whether a study file names a competitive game (its report is this module's)."""
     data = read_toml(str(path))
     name = data.get("game")
-    return isinstance(name, str) and name in GAMES and game_named(name).competitive
+    return isinstance(name, str) and name in {g.name for g in with_seats()}
 
 
 def load_seat_study(path: str | Path) -> SeatStudy:
@@ -60,8 +60,9 @@ def load_seat_study(path: str | Path) -> SeatStudy:
             if key not in known:
                 raise SweepError(f"{path}: [{section}] unknown key {key!r} (known: {', '.join(sorted(known))})")
     name = data.get("game")
-    if name not in GAMES or not game_named(name).competitive:
-        raise SweepError(f"{path}: game: {name!r} is not a competitive game of the lab")
+    if name not in {g.name for g in with_seats()}:
+        raise SweepError(f"{path}: game: {name!r} is not a game of the lab whose seats play for themselves "
+                         f"(choose from {', '.join(g.name for g in with_seats())})")
     game = game_named(name)
     study = SeatStudy(path=path, game=name, policy=data.get("policy", game.default_policy),
                       seed=int(data.get("seed", 0)), players=list(data.get("players", game.players)),

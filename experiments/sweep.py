@@ -24,7 +24,7 @@ import pandas as pd
 
 from experiments import MAX_SEED
 from experiments.runner import half_width, wilson_interval
-from policies.game import DEFAULT_GAME, GAMES, Game, counted, game_of_rules
+from policies.game import DEFAULT_GAME, GAMES, Game, counted, game_of_rules, with_win_rates
 from policies.game import game as game_named
 
 TOP_KEYS = {"name", "description", "game", "games", "seed", "grid", "adaptive"}
@@ -206,7 +206,7 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     if game_name not in GAMES:
         raise bad("game", f"unknown game {game_name!r} (choose from {', '.join(GAMES)})")
     game = game_named(game_name)
-    if game.competitive:
+    if game not in with_win_rates():
         raise bad("game", f"{game.title} is competitive: a sweep counts a cooperative game's wins; its seats are "
                           "measured by its own report study (island-escape report)")
     for key in grid:

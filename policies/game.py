@@ -103,10 +103,6 @@ class Game:
     skill_policy: str | None = None
     # The player `--skill` names when no --policy is given (None: no player takes a skill).
     skilled_policy: str | None = None
-    # A competitive game: each seat plays for itself and has results of its own (a win share,
-    # ties shared, and a score); `--policy` then names a player per seat. A cooperative game's
-    # seats win or lose together, and its first cause is the win.
-    competitive: bool = False
     rules_doc: str = ""  # the page saying how the lab plays it (its rulings)
     # A study of its own that `island-escape report` runs beside the difficulty study (a
     # competitive game's seat balance: experiments/seats.py), as a path from the project's root.
@@ -327,6 +323,17 @@ class Game:
         of specs the setting has no seats for, or an unknown player."""
         return self.registry.seat_players(policy, rules.players)
 
+    def tally(self, rules, policy: str):
+        """What `simulate` counts of a run, batch by batch (policies/outcomes.py): its one team's
+        win rate and losses by cause; a competitive game's seats each their own."""
+        from policies.outcomes import TeamTally
+
+        return TeamTally(self.causes)
+
+    def check_win_rates(self, command: str) -> None:
+        """Nothing where the game's games have one win rate (its seats win or lose together);
+        where they have none, the refusal of `command`, which reads win rates (Unsupported)."""
+
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """A competitive game's raw rows as (win share, score), float64 [games, seats] each: a
         game's win shares sum to 1 (tied winners share the win)."""
@@ -479,6 +486,33 @@ def game(name: str | None = None) -> Game:
 
 def every_game() -> list[Game]:
     return [game(name) for name in GAMES]
+
+
+def with_win_rates() -> list[Game]:
+    """The games whose games have one win rate (their seats win or lose together): the games a
+    playtest log, a sweep or the balance page may hold."""
+    out = []
+    for candidate in every_game():
+        try:
+            candidate.check_win_rates("")
+        except Unsupported:
+            continue
+        out.append(candidate)
+    return out
+
+
+def with_seats() -> list[Game]:
+    """The games whose seats each play for themselves (each gives results a seat)."""
+    import numpy as np
+
+    out = []
+    for candidate in every_game():
+        try:
+            candidate.seat_results(np.zeros((0, candidate.nresult), dtype=np.int32), candidate.rules())
+        except Unsupported:
+            continue
+        out.append(candidate)
+    return out
 
 
 def game_of_rules(rules) -> Game:

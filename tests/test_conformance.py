@@ -26,9 +26,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments.runner import seats_summary, summarize_raw
-from policies.game import GAMES, every_game
+from experiments.runner import summarize_raw
+from policies.game import GAMES, every_game, with_seats, with_win_rates
 from policies.game import game as game_named
+from policies.outcomes import seats_summary
 
 FINGERPRINTS = Path(__file__).with_name("fingerprints.json")
 NAMES = list(GAMES)
@@ -58,7 +59,8 @@ def test_the_game_object_answers_every_command(name):
     with pytest.raises(ValueError):
         game.check_policy("no-such-player")
     # a cooperative game's first cause is the win; a competitive game's causes are how it ended
-    assert (game.causes[0] == "win") != game.competitive and len(game.result_fields) == game.nresult
+    assert (game.causes[0] == "win") != (game in with_seats()) and len(game.result_fields) == game.nresult
+    assert (game in with_win_rates()) != (game in with_seats())
     assert set(game.rule_options) >= {"players"}
     assert game.players and all(p in game.players for p in (rules.players,))
     checks = game.checks
@@ -97,7 +99,7 @@ def test_random_play_keeps_the_invariants(name, k):
                                   raw[200:])
     df = game.results_frame(raw, rules, "random", 9)
     assert len(df) == 300
-    if game.competitive:  # every game's win is shared out among its seats, whatever the ending
+    if game in with_seats():  # every game's win is shared out among its seats, whatever the ending
         share, score = game.seat_results(raw, rules)
         assert share.shape == score.shape == (300, rules.players)
         np.testing.assert_allclose(share.sum(axis=1), 1.0)

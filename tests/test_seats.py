@@ -1,4 +1,4 @@
-"""A competitive game's summaries (experiments/runner.py SeatTally, experiments/seats.py), on rows
+"""A competitive game's summaries (policies/outcomes.py SeatTally, experiments/seats.py), on rows
 made up here: the counting itself, apart from any game's kernel."""
 
 from __future__ import annotations
@@ -7,15 +7,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from experiments.runner import SeatTally, mean_interval, seats_summary
 from experiments.seats import line_up
+from policies.outcomes import SeatTally, mean_interval, seats_summary
 
 
 class ThreeSeats:
     """A stand-in competitive game: rows of (ending, turns, winners mask, score0..2)."""
 
     name = "three-seats"
-    competitive = True
     causes = ("cleared", "volcano")
     result_fields = ("ending", "turns", "winners", "score0", "score1", "score2")
 

@@ -32,7 +32,7 @@ import numpy as np
 from experiments import MAX_SEED
 from experiments.pages import PageError, clip, shorten
 from experiments.runner import summary_object, summary_of, wilson_interval
-from policies.game import DEFAULT_GAME, GAMES, Game, counted, every_game
+from policies.game import DEFAULT_GAME, GAMES, Game, counted, every_game, with_win_rates
 from policies.game import game as game_named
 
 FIRST_GAMES = 2_000  # a run's first answer: a 95% interval of about +-2 points, in a few hundredths of a second
@@ -288,7 +288,7 @@ def game_of(value: object) -> Game:
         return game_named(DEFAULT_GAME)
     if not isinstance(value, str) or value not in GAMES:
         raise PageError(f"game: must be one of {', '.join(GAMES)}, not {clip(value)}")
-    if game_named(value).competitive:
+    if game_named(value) not in with_win_rates():
         raise PageError(f"game: {value} is competitive; the page estimates cooperative games' win rates")
     return game_named(value)
 

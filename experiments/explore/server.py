@@ -40,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 from experiments.explore import estimate as E
 from experiments.explore.figures import FIGURES, figure_svg
 from experiments.pages import LOOPBACK_HOSTS, TOKEN_HEADER, GameStore, PageError, clip, hardened_app, json_object
-from policies.game import every_game
+from policies.game import every_game, with_win_rates
 
 STATIC = Path(__file__).parent / "static"
 LIVE_PAGES = 50  # a designer has a tab or two open: room to spare, memory bounded
@@ -114,7 +114,7 @@ def setup_json(defaults: dict) -> dict:
     players (fair first), and the bands and limits."""
     games = []
     for g in every_game():
-        if g.competitive:  # the page reads win rates: a competitive game's seats are its report's
+        if g not in with_win_rates():  # the page reads win rates: a competitive game's seats are its report's
             continue
         unfair, searches = g.unfair_policies(), g.search_policies()
         judges = [{"name": name, "description": text, "fair": name not in unfair, "search": name in searches,

@@ -10,7 +10,7 @@ from functools import cached_property
 
 import numpy as np
 
-from policies.game import Game, RuleOption
+from policies.game import Game, RuleOption, Unsupported
 
 _NUMBERS = ("players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end")
 
@@ -18,7 +18,6 @@ _NUMBERS = ("players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_c
 class SurviveTheIsland(Game):
     name = "survive-the-island"
     title = "Survive the Island"
-    competitive = True
     rules_doc = "docs/RULES-STI.md"
     report_study = "policies/survive_the_island/seat-study.toml"
     cause_words = {"cleared": "no adventurer is left on the board (all rescued or lost)",
@@ -135,6 +134,16 @@ class SurviveTheIsland(Game):
         return options
 
     # --- players -------------------------------------------------------------------------------
+
+    def tally(self, rules, policy: str):
+        from policies.outcomes import SeatTally
+
+        return SeatTally(self, rules, policy)
+
+    def check_win_rates(self, command: str) -> None:
+        raise Unsupported(f"--game {self.name}: {self.title} is competitive and `{command}` reads one win rate "
+                          f"a game; its seats are measured by `simulate --game {self.name}` and its report "
+                          "(island-escape report)")
 
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """Win shares from the winners' mask (S14: k tied winners share the win, 1/k each) and the

@@ -53,7 +53,7 @@ def test_a_small_study_writes_every_section_and_figure(tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     (("name = \"tiny\"", "name = \"tiny\"\ncolour = 1"), "unknown key 'colour'"),
-    (("game = \"survive-the-island\"", "game = \"island-escape\""), "is not a competitive game"),
+    (("game = \"survive-the-island\"", "game = \"island-escape\""), "whose seats play for themselves"),
     (("players = [2, 4]", "players = [2, 7]"), "7 is not a player count of Survive the Island"),
     (("policy = \"expert\"", "policy = \"clever\""), "unknown Survive the Island policy 'clever'"),
     (("moves = [2]", "moves = [0]"), "knobs.moves: 0"),
@@ -67,6 +67,6 @@ def test_a_study_files_mistakes_are_refused_before_any_game(tmp_path, change, me
     r = subprocess.run([sys.executable, "-m", "experiments.cli", "report", "--study", str(study), "--out",
                         str(tmp_path / "out")], capture_output=True, text=True)
     # a study naming a cooperative game is read as a difficulty study, which names its own keys
-    said = "players: unknown key" if "competitive" in message else message
+    said = "players: unknown key" if "seats play" in message else message
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and said in r.stderr, r.stderr
     assert not (tmp_path / "out").exists()  # nothing played, nothing written

@@ -1,0 +1,159 @@
+"""Outcomes of a run of games, counted batch by batch in constant memory, as each game's `tally`
+gives them to the commands: a cooperative game's team (its win rate with a 95% Wilson interval
+and its losses by cause, `TeamTally`) or a competitive game's seats (each seat's win share and
+score with 95% intervals, `SeatTally`); each says its summary in `simulate`'s lines too.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.stats import wilson_interval
+
+
+def _speed(summary: dict, threads: int) -> list[str]:
+    from policies.game import counted
+
+    if not summary["games_per_second"]:
+        return []
+    return [f"speed       {summary['games_per_second']:,.0f} games/s on {counted(threads, 'thread')}"]
+
+
+def summary_of(n: int, wins: int, cause_counts, turn_sum: int, causes: tuple[str, ...],
+               seconds: float | None = None) -> dict:
+    """The `simulate` summary from counts: win rate with a 95% Wilson interval, loss causes
+    (in the game's order: R18 for Island Escape, F14 for Forbidden Island), mean turns, speed.
+    `cause_counts[i]` counts cause i of `causes`, whose first is the win.
+
+    Every rate is a fraction of the games played (`win_rate`, `ci95`, `loss_rates`), never a
+    percentage, and the dict says so in `rate_unit`."""
+    lo, hi = wilson_interval(wins, n)
+    losses = {c: int(cause_counts[i]) / n if n else 0.0 for i, c in enumerate(causes) if i > 0}
+    return {
+        "games": n, "wins": wins, "rate_unit": "fraction of games", "win_rate": wins / n if n else 0.0,
+        "ci95": [lo, hi], "loss_rates": losses, "mean_turns": turn_sum / n if n else 0.0,
+        "games_per_second": (n / seconds) if seconds else None,
+    }
+
+
+class TeamTally:
+    """A cooperative game's `simulate` summary (its one team's win rate, `summary_of`) of a run
+    seen batch by batch of raw rows, in constant memory: counts only, so a run of any length can
+    be summarized (and an interrupted one summarizes the games it finished)."""
+
+    def __init__(self, causes: tuple[str, ...]) -> None:
+        self.causes = causes
+        self.games = self.turns = 0
+        self.counts = np.zeros(len(causes), dtype=np.int64)
+
+    def add(self, raw: np.ndarray) -> None:
+        self.games += len(raw)
+        self.counts += np.bincount(raw[:, 0], minlength=len(self.causes))
+        self.turns += int(raw[:, 1].sum(dtype=np.int64))
+
+    def result(self, seconds: float | None = None) -> dict:
+        return summary_of(self.games, int(self.counts[0]), self.counts, self.turns, self.causes, seconds)
+
+    @staticmethod
+    def text(summary: dict, threads: int) -> str:
+        """`simulate`'s lines: the win rate with its interval, the losses by cause, the mean
+        turns and the speed."""
+        lo, hi = summary["ci95"]
+        causes = "  ".join(f"{c} {100 * v:.1f}%" for c, v in summary["loss_rates"].items())
+        lines = [
+            f"games       {summary['games']:,}",
+            f"win rate    {100 * summary['win_rate']:.2f}%  (95% Wilson interval {100 * lo:.2f}-{100 * hi:.2f}%)",
+            f"losses      {causes}",
+            f"mean turns  {summary['mean_turns']:.2f}",
+        ]
+        return "\n".join(lines + _speed(summary, threads))
+
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
+
+
+def mean_interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
+    """A mean and its 95% interval (normal approximation) from a sum and a sum of squares of `n`
+    values: (mean, low, high). A win share is not a count of wins (ties share a win), so the
+    interval of its mean is the mean's, not Wilson's."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = total / n
+    var = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    half = Z95 * (var / n) ** 0.5
+    return mean, mean - half, mean + half
+
+
+class SeatTally:
+    """A competitive game's `simulate` summary seen batch by batch, in constant memory: each seat's
+    win share and score (sums and sums of squares), how the games ended and their length."""
+
+    def __init__(self, game, rules, policy: str) -> None:
+        self.game, self.rules = game, rules
+        self.players = game.seat_players(policy, rules)
+        seats = len(self.players)
+        self.games = self.turns = 0
+        self.endings = np.zeros(len(game.causes), dtype=np.int64)
+        self.share = np.zeros((2, seats))  # sums, sums of squares
+        self.score = np.zeros((2, seats))
+        self.score_range = np.array([np.full(seats, np.inf), np.full(seats, -np.inf)])  # lowest, highest seen
+        self.margin = 0.0  # the winner's lead over the next seat, summed
+
+    def add(self, raw: np.ndarray) -> None:
+        share, score = self.game.seat_results(raw, self.rules)
+        self.games += len(raw)
+        self.turns += int(raw[:, 1].sum(dtype=np.int64))
+        self.endings += np.bincount(raw[:, 0], minlength=len(self.game.causes))
+        self.share += (share.sum(axis=0), (share * share).sum(axis=0))
+        self.score += (score.sum(axis=0), (score * score).sum(axis=0))
+        if len(raw):
+            self.score_range = np.array([np.minimum(self.score_range[0], score.min(axis=0)),
+                                         np.maximum(self.score_range[1], score.max(axis=0))])
+        ranked = np.sort(score, axis=1)
+        self.margin += float((ranked[:, -1] - ranked[:, -2]).sum())
+
+    def result(self, seconds: float | None = None) -> dict:
+        """`simulate --json`'s summary of a competitive game: `seats` (one object a seat, in turn
+        order: its player, win share and mean score with 95% intervals; the shares sum to 1), the
+        endings as fractions of the games, mean turns and the mean winning margin."""
+        n = self.games
+        seats = []
+        for k, player in enumerate(self.players):
+            # a normal interval can reach past what any game can give (below 0 for a rare score):
+            # it is cut at the shares' 0 and 1 and at the lowest and highest score seen
+            share, share_lo, share_hi = mean_interval(self.share[0, k], self.share[1, k], n)
+            share_lo, share_hi = max(share_lo, 0.0), min(share_hi, 1.0)
+            score, score_lo, score_hi = mean_interval(self.score[0, k], self.score[1, k], n)
+            if n:
+                score_lo, score_hi = max(score_lo, self.score_range[0, k]), min(score_hi, self.score_range[1, k])
+            seats.append({"seat": k + 1, "policy": player, "win_share": share, "win_share_ci95": [share_lo, share_hi],
+                          "mean_score": score, "mean_score_ci95": [score_lo, score_hi]})
+        return {
+            "games": n, "rate_unit": "fraction of games", "seats": seats,
+            "endings": {c: int(self.endings[i]) / n if n else 0.0 for i, c in enumerate(self.game.causes)},
+            "mean_turns": self.turns / n if n else 0.0, "mean_margin": self.margin / n if n else 0.0,
+            "games_per_second": (n / seconds) if seconds else None,
+        }
+
+    @staticmethod
+    def text(summary: dict, threads: int) -> str:
+        """`simulate`'s lines: a line a seat (its win share and mean score, each with its 95%
+        interval), then how the games ended and their length."""
+        fair = 1 / len(summary["seats"]) if summary["seats"] else 0.0
+        lines = [f"games       {summary['games']:,}",
+                 f"seat  {'player':<16} {'win share (95% interval)':<28} mean score (95% interval)"]
+        for seat in summary["seats"]:
+            (a, b), (c, d) = seat["win_share_ci95"], seat["mean_score_ci95"]
+            lines.append(f"{seat['seat']:>4}  {seat['policy']:<16} {100 * seat['win_share']:5.1f}%  ({100 * a:.1f}-"
+                         f"{100 * b:.1f}%)      {seat['mean_score']:5.2f}  ({c:.2f}-{d:.2f})")
+        lines.append(f"fair share  {100 * fair:.1f}% a seat")
+        lines.append("endings     " + "  ".join(f"{name} {100 * v:.1f}%" for name, v in summary["endings"].items()))
+        lines.append(f"mean turns  {summary['mean_turns']:.2f}  (winning margin {summary['mean_margin']:.2f} points)")
+        return "\n".join(lines + _speed(summary, threads))
+
+
+def seats_summary(game, rules, policy: str, raw: np.ndarray, seconds: float | None = None) -> dict:
+    """`SeatTally`'s summary of raw rows seen at once."""
+    tally = SeatTally(game, rules, policy)
+    tally.add(raw)
+    return tally.result(seconds)
