@@ -68,6 +68,14 @@ class RuleOption:
     words: tuple[str, ...] = ()  # other words `compare` takes for it ("cards" for cards_per_treasure)
     field: str = ""  # the Rules field it sets, where its name differs (actions -> actions_per_turn)
     choices: tuple[str, ...] = ()  # for "level" and "variants": the names it takes
+    # False for an option that is not a column of the per-game tables nor a key of a sweep's grid:
+    # one that only sets another (a gauge's length sets the gauge), or a file's path
+    column: bool = True
+
+    @property
+    def rules_field(self) -> str:
+        """The Rules field it sets."""
+        return self.field or self.name
 
 
 def counted(n: int, noun: str, nouns: str | None = None) -> str:
@@ -88,9 +96,6 @@ class Game:
     options: tuple[RuleOption, ...]
     rule_words_example: str = ""  # a setting written in `compare`'s words
     setting_help: str  # how its setting is given, for the refusal of a foreign option
-    grid_keys: tuple[str, ...]  # the rule keys of a setting, as a sweep file's grid names them
-    replay_keys: tuple[str, ...]  # the table columns that name one game (with seed and game)
-    sweep_keys: tuple[str, ...]  # the keys a sweep file's grid takes
     action_columns: tuple[str, ...] = ()  # result columns counting actions by kind (a sweep's means)
     # Named settings the printed game offers (its levels), easiest first; None where the rules
     # themselves are what a designer varies.
@@ -109,41 +114,49 @@ class Game:
     report_study: str | None = None
     cause_words: dict[str, str] = {}  # what each cause (or, competitive, each ending) means, for reports
 
-    # --- its parts: each game's class returns its own modules ----------------------------------
-
-    @cached_property
-    def rules_module(self):
-        """Its Rules and RuleError."""
-        raise NotImplementedError
-
-    @cached_property
-    def layout(self):
-        """The kernel's layout: CAUSES, RESULT_FIELDS, NRESULT."""
-        raise NotImplementedError
-
-    @cached_property
-    def records(self):
-        """load_record, write_record, replay, result_json, RecordError, FORMAT."""
-        raise NotImplementedError
-
-    @cached_property
-    def boards(self):
-        """replay_pictures(record, folder, gif)."""
-        raise NotImplementedError
-
-    @cached_property
-    def narrative(self):
-        """tell(record, echo, board)."""
-        raise NotImplementedError
+    # --- its parts: modules found by the game's folder, the same names in every game ------------
 
     @property
     def package(self) -> str:
-        """Its players' package (policies/<game>/), where its `game` module holds the object."""
+        """Its players' package, `policies.<folder>`, whose `game` module holds the object."""
         return type(self).__module__.rpartition(".")[0]
+
+    @property
+    def folder(self) -> str:
+        """The folder of its parts: sim/<folder>/ (rules, kernel, records) and policies/<folder>/."""
+        return self.package.rpartition(".")[2]
+
+    def _sim(self, part: str):
+        return import_module(f"sim.{self.folder}.{part}")
+
+    @cached_property
+    def rules_module(self):
+        """sim/<folder>/rules.py: its Rules and RuleError."""
+        return self._sim("rules")
+
+    @cached_property
+    def layout(self):
+        """sim/<folder>/layout.py, the kernel's layout: CAUSES, RESULT_FIELDS, NRESULT."""
+        return self._sim("layout")
+
+    @cached_property
+    def records(self):
+        """sim/<folder>/records.py: load_record, write_record, replay, result_json, RecordError, FORMAT."""
+        return self._sim("records")
+
+    @cached_property
+    def boards(self):
+        """sim/<folder>/boards.py: replay_pictures(record, folder, gif)."""
+        return self._sim("boards")
+
+    @cached_property
+    def narrative(self):
+        """sim/<folder>/narrative.py: tell(record, echo, board)."""
+        return self._sim("narrative")
 
     @cached_property
     def registry(self):
-        """Its players (policies/registry.py's Registry, the package's registry.REGISTRY)."""
+        """policies/<folder>/registry.py's REGISTRY: its players (policies/registry.py)."""
         return import_module(f"{self.package}.registry").REGISTRY
 
     @cached_property
@@ -154,10 +167,10 @@ class Game:
 
     @cached_property
     def checks(self):
-        """The game's checks of itself (its engine against its kernel, its players against the
-        hidden information): what the conformance suite asks of every game (RULE_GRID,
-        lockstep_games, decision_states, rehide, hidden_redrawn, decide)."""
-        raise NotImplementedError
+        """policies/<folder>/checks.py, the game's checks of itself (its engine against its kernel,
+        its players against the hidden information): what the conformance suite asks of every game
+        (RULE_GRID, lockstep_games, decision_states, rehide, hidden_redrawn, decide)."""
+        return import_module(f"{self.package}.checks")
 
     @cached_property
     def printed_ladder(self):
@@ -200,15 +213,91 @@ class Game:
         """One setting in one line, as the commands print it."""
         raise NotImplementedError
 
+    # --- what follows from the declared rule options -----------------------------------------
+
+    @property
+    def columns(self) -> tuple[RuleOption, ...]:
+        """The options that are columns of the per-game tables and keys of a sweep's grid."""
+        return tuple(o for o in self.options if o.column and o.kind != "variants")
+
+    @property
+    def grid_keys(self) -> tuple[str, ...]:
+        """The rule keys of a setting (Rules fields), as tables and a sweep file's grid name them."""
+        return tuple(o.rules_field for o in self.columns)
+
+    @property
+    def replay_keys(self) -> tuple[str, ...]:
+        """The table columns that name one game's setting and player (with seed and game)."""
+        return (*self.grid_keys, "policy")
+
+    @property
+    def table_keys(self) -> tuple[str, ...]:
+        """The setting's columns of a per-game table (policies/runner.py)."""
+        return self.grid_keys
+
+    @property
+    def sweep_keys(self) -> tuple[str, ...]:
+        """The keys a sweep file's grid takes."""
+        return (*self.grid_keys, "policy")
+
+    @property
+    def sweep_number_keys(self) -> tuple[str, ...]:
+        """Grid keys whose values are whole numbers."""
+        return tuple(o.rules_field for o in self.columns if o.kind == "number")
+
+    @property
+    def sweep_name_keys(self) -> tuple[str, ...]:
+        """Grid keys whose values are names."""
+        return (*(o.rules_field for o in self.columns if o.kind != "number"), "policy")
+
+    @staticmethod
+    def _text(option: RuleOption, value) -> Any:
+        """A rule value as a table cell and an option take it: cards as words, several numbers
+        comma-separated, the rest as they are."""
+        if option.kind == "cards":
+            return " ".join(value)
+        if isinstance(value, tuple | list):
+            return ",".join(map(str, value))
+        return value
+
     def setting(self, rules) -> dict:
-        """The setting as table columns (a sweep's summary row starts with them)."""
-        raise NotImplementedError
+        """The setting as table columns, by Rules field (a sweep's summary row starts with them)."""
+        return {o.rules_field: self._text(o, getattr(rules, o.rules_field)) for o in self.columns}
 
     def options_of(self, rules) -> dict[str, Any]:
         """The `rules_from_options` keywords (simulate's options) that give `rules` back, only
         those that differ from the rules' defaults, players always: what a command line or a
         query string needs to name the setting."""
-        raise NotImplementedError
+        default = self.rules_from_options(players=rules.players)
+        options = {"players": rules.players}
+        for o in self.options:
+            if o.name != "players" and o.kind != "variants" and hasattr(rules, o.rules_field):
+                value = getattr(rules, o.rules_field)
+                if value != getattr(default, o.rules_field):
+                    options[o.name] = self._text(o, value)
+        return options
+
+    def rules_of_row(self, row) -> Any:
+        """The rules a per-game table row was played under (its setting's columns)."""
+        return self.rules_from_options(**{o.name: int(row[o.rules_field]) if o.kind == "number" else
+                                          str(row[o.rules_field]) for o in self.columns})
+
+    @staticmethod
+    def _file_word(value) -> str:
+        return "".join(ch if ch.isalnum() or ch in ".@" else "-" for ch in str(value))
+
+    def cell_key(self, rules, policy: str, variant: str) -> str:
+        """A sweep cell's file name: the game, every rule that can vary, the variant and the
+        player."""
+        values = "_".join(self._file_word(v) for v in self.setting(rules).values())
+        return f"{self.folder}_{values}_{variant}_{self._file_word(policy)}"
+
+    def record_name(self, row) -> str:
+        """A record's file name for a table row: game, player, setting, seed and game index, so
+        games of different cells (which play the same game numbers) never share a name."""
+        values = "-".join(self._file_word(row[k]) for k in self.grid_keys)
+        return (f"{self.folder}-{self._file_word(row['policy'])}-{values}-seed{row['seed']}"
+                f"-game{int(row['game']):07d}.json")
 
     def rule_controls(self) -> list[dict[str, Any]]:
         """The rule options as a form shows them, one dict a control: `name` (the option),
@@ -230,14 +319,39 @@ class Game:
     def owns_rules(self, rules) -> bool:
         return isinstance(rules, self.rules_module.Rules)
 
-    sweep_number_keys: tuple[str, ...] = ()  # grid keys whose values are whole numbers
-    sweep_name_keys: tuple[str, ...] = ()  # grid keys whose values are names
-
     def sweep_settings(self, grid: dict, bad) -> list:
-        """The settings a sweep file's grid names, as (rules, policy, variant, labels): labels
-        are the game's own label columns of the cell, as the grid named them (see
-        `cell_labels`); `bad(key, why)` makes the error to raise for a bad grid entry."""
-        raise NotImplementedError
+        """The settings a sweep file's grid names, as (rules, policy, variant, labels): every
+        combination of its rule keys and players (labels are the game's own label columns of the
+        cell, as the grid named them: see `cell_labels`); `bad(key, why)` makes the error to raise
+        for a bad grid entry."""
+        import itertools
+        import re
+
+        def as_list(value) -> list:
+            return value if isinstance(value, list) else [value]
+
+        policies = as_list(grid.get("policy", [self.default_policy]))
+        for name in policies:
+            try:
+                self.check_policy(name)
+            except ValueError as exc:
+                raise bad("grid.policy", str(exc)) from None
+        by_field = {o.rules_field: o.name for o in self.columns}
+        keys = [k for k in self.grid_keys if k in grid]
+        settings = []
+        for values in itertools.product(*(as_list(grid[k]) for k in keys)):
+            for policy in policies:
+                try:
+                    rules = self.rules_from_options(**{by_field[k]: v for k, v in zip(keys, values, strict=True)})
+                    self.seat_players(policy, rules)
+                except self.rule_error as exc:
+                    found = re.match(r"rules\.(\w+):? (.*)", str(exc))
+                    key, why = (f"grid.{found.group(1)}", found.group(2)) if found else ("grid", str(exc))
+                    raise bad(key, why) from None
+                except ValueError as exc:
+                    raise bad("grid.policy", str(exc)) from None
+                settings.append((rules, policy, "normal", {}))
+        return settings
 
     def check_sweep_grid(self, grid: dict, bad) -> None:
         """Checks of a grid's values beyond numbers and names, before any is read."""
@@ -248,12 +362,6 @@ class Game:
         return {}
 
     # --- the kernel's results ------------------------------------------------------------------
-
-    @property
-    def table_keys(self) -> tuple[str, ...]:
-        """The setting's columns of a per-game table (policies/runner.py): its replay keys but the
-        player."""
-        return tuple(k for k in self.replay_keys if k != "policy")
 
     @property
     def causes(self) -> tuple[str, ...]:
@@ -370,19 +478,6 @@ class Game:
 
     # --- tables and records --------------------------------------------------------------------
 
-    def cell_key(self, rules, policy: str, variant: str) -> str:
-        """A sweep cell's file name: every rule that can vary, and the policy."""
-        raise NotImplementedError
-
-    def rules_of_row(self, row) -> Any:
-        """The rules a per-game table row was played under (its `replay_keys` columns)."""
-        raise NotImplementedError
-
-    def record_name(self, row) -> str:
-        """A record's file name for a table row: game, policy, setting, seed and game index, so
-        games of different cells (which play the same game numbers) never share a name."""
-        raise NotImplementedError
-
     @property
     def record_error(self) -> type[Exception]:
         return self.records.RecordError
@@ -448,7 +543,7 @@ class Game:
           (the report's files holding them, the preferred first).
 
         Raises Unsupported for a game with no play page."""
-        raise self.refuse("play page")
+        return self._own("table", "play page")
 
     def tune_space(self, policy: str) -> dict[int, tuple[float, float]]:
         """The slots of `policy`'s parameter array that `tune` varies, each with its range; raises
@@ -466,7 +561,16 @@ class Game:
         `engine_rate(rules, policy, games)` (engine games per second), and where it names the
         whole-process run each policy is timed on, `CLI_GAMES` (policy -> games). Raises
         Unsupported for a game with none."""
-        raise self.refuse("benchmarks")
+        return self._own("bench", "benchmarks")
+
+    def _own(self, module: str, what: str):
+        """The game's module policies/<folder>/<module>.py, or the refusal of `what` where it has none."""
+        try:
+            return import_module(f"{self.package}.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{self.package}.{module}":
+                raise
+            raise self.refuse(what) from None
 
 
 _LOADED: dict[str, Game] = {}

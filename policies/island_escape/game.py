@@ -20,7 +20,7 @@ class IslandEscape(Game):
                    "Salvaged cards a raise needs, 1-5.  [default: 2]", words=("cards",)),
         RuleOption("gauge", "--gauge", "cards", 'Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".'),
         RuleOption("gauge_length", "--gauge-length", "number",
-                   "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom."),
+                   "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom.", column=False),
         RuleOption("swim_cost", "--swim-cost", "number", "Actions a swim costs.  [default: 2]", words=("swim",)),
         RuleOption("actions", "--actions", "number", "Actions per turn.  [default: 4]", words=("actions_per_turn",),
                    field="actions_per_turn"),
@@ -31,51 +31,13 @@ class IslandEscape(Game):
                           "divers, short)")
     setting_help = ("--players, --cards-per-treasure, --gauge or --gauge-length, --swim-cost, --actions "
                     "and --variant")
-    grid_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")
     sweep_keys = ("players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
                   "variant", "policy", "skill")
     sweep_number_keys = ("players", "cards_per_treasure", "gauge_length", "swim_cost", "actions_per_turn")
     sweep_name_keys = ("variant", "policy")
     action_columns = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
-    replay_keys = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn", "policy")
     treasures_field = "treasures_raised"
     skill_policy = "skilled"
-
-    @cached_property
-    def rules_module(self):
-        from sim.island_escape import rules
-
-        return rules
-
-    @cached_property
-    def layout(self):
-        from sim.island_escape import layout
-
-        return layout
-
-    @cached_property
-    def records(self):
-        from sim.island_escape import records
-
-        return records
-
-    @cached_property
-    def boards(self):
-        from sim.island_escape import boards
-
-        return boards
-
-    @cached_property
-    def narrative(self):
-        from sim.island_escape import narrative
-
-        return narrative
-
-    @cached_property
-    def checks(self):
-        from policies.island_escape import checks
-
-        return checks
 
     @cached_property
     def design(self):
@@ -134,18 +96,6 @@ class IslandEscape(Game):
 
         super().tell(record, told, board)
 
-    def options_of(self, rules) -> dict:
-        from sim.island_escape.rules import Rules
-
-        default = Rules()
-        options = {"players": rules.players}
-        for option, field in (("cards_per_treasure", "cards_per_treasure"), ("gauge", "gauge"),
-                              ("swim_cost", "swim_cost"), ("actions", "actions_per_turn")):
-            value = getattr(rules, field)
-            if value != getattr(default, field):
-                options[option] = " ".join(value) if field == "gauge" else value
-        return options
-
     def rule_controls(self) -> list[dict]:
         from sim.island_escape.rules import FULL_GAUGE, GAUGE_CARDS, VARIANTS, Rules, pretty
 
@@ -172,30 +122,10 @@ class IslandEscape(Game):
             {"name": "variants", "kind": "variants", "label": "Named variants", "variants": variants},
         ]
 
-    def setting(self, rules) -> dict:
-        return {"players": rules.players, "cards_per_treasure": rules.cards_per_treasure,
-                "gauge": " ".join(rules.gauge), "swim_cost": rules.swim_cost,
-                "actions_per_turn": rules.actions_per_turn}
-
     def value_text(self, key, value) -> str:
         from sim.island_escape.rules import gauge_name
 
         return gauge_name(str(value).split()) if key == "gauge" else str(value)  # a gauge named by its cards
-
-    def cell_key(self, rules, policy, variant):
-        gauge = "-".join(rules.gauge)
-        return (f"p{rules.players}_c{rules.cards_per_treasure}_s{rules.swim_cost}_a{rules.actions_per_turn}"
-                f"_{variant}_{policy}_g{gauge}")
-
-    def rules_of_row(self, row):
-        return self.rules(players=int(row["players"]), cards_per_treasure=int(row["cards_per_treasure"]),
-                          gauge=tuple(str(row["gauge"]).split()), swim_cost=int(row["swim_cost"]),
-                          actions_per_turn=int(row["actions_per_turn"]))
-
-    def record_name(self, row) -> str:
-        gauge = "".join(str(row["gauge"]).split())  # card codes are two characters each
-        return (f"{row['policy']}-p{row['players']}-c{row['cards_per_treasure']}-s{row['swim_cost']}"
-                f"-a{row['actions_per_turn']}-g{gauge}-seed{row['seed']}-game{int(row['game']):07d}.json")
 
     def sweep_settings(self, grid: dict, bad) -> list:
         """The settings a sweep grid names: (rules, policy, variant, labels) for every combination,
@@ -297,10 +227,6 @@ class IslandEscape(Game):
 
     # --- pages, tuning and benchmarks ----------------------------------------------------------
 
-    def table(self):
-        from policies.island_escape import table
-
-        return table
 
     def tune_space(self, policy):
         """A policy module's `TUNE_SPACE`; without one every weight of its `DEFAULTS` ranges over a
@@ -315,10 +241,6 @@ class IslandEscape(Game):
         return {k: (float(d) / 4, float(d) * 3) if d > 0 else (float(d) * 3, float(d) / 4)
                 for k, d in enumerate(defaults) if d != 0}
 
-    def bench(self):
-        from policies.island_escape import bench
-
-        return bench
 
 
 GAME = IslandEscape()

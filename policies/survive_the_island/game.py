@@ -6,13 +6,9 @@ share the win (S14), so its results are per seat and `--policy` names a player p
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
 from policies.game import Game, RuleOption, Unsupported
-
-_NUMBERS = ("players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end")
 
 
 class SurviveTheIsland(Game):
@@ -37,57 +33,17 @@ class SurviveTheIsland(Game):
         RuleOption("volcanoes_to_end", "--volcanoes", "number", "The volcano that ends the game (S14).  "
                    "[default: 3]", words=("volcanoes",)),
         RuleOption("die", "--die", "text", "The creature die's faces: serpent,shark,kaiju (S5).  [default: 2,2,2]"),
-        RuleOption("board", "--board", "text", "A board file (S1; docs/RULES-STI.md).  [default: the printed board]"),
+        RuleOption("board", "--board", "text", "A board file (S1; docs/RULES-STI.md).  [default: the printed board]",
+                   column=False),
         RuleOption("setup", "--setup", "level", "The set-up's order (S7): round (the printed rule) or snake "
                    "(every second round backwards).  [default: round]", choices=("round", "snake")),
     )
     rule_words_example = "players=4 sharks=4"
     setting_help = "--players (2-5), --moves, --sharks, --kaijus, --serpents, --rafts, --raft-capacity, " \
                    "--volcanoes, --die, --board and --setup"
-    grid_keys = ("players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end")
-    replay_keys = (*grid_keys, "policy")
-    sweep_keys = (*grid_keys, "policy")
-    sweep_number_keys = grid_keys
-    sweep_name_keys = ("policy",)
     treasures_field = "rescued"
 
     # --- its parts -----------------------------------------------------------------------------
-
-    @cached_property
-    def rules_module(self):
-        from sim.survive_the_island import rules
-
-        return rules
-
-    @cached_property
-    def layout(self):
-        from sim.survive_the_island import layout
-
-        return layout
-
-    @cached_property
-    def records(self):
-        from sim.survive_the_island import records
-
-        return records
-
-    @cached_property
-    def boards(self):
-        from sim.survive_the_island import boards
-
-        return boards
-
-    @cached_property
-    def narrative(self):
-        from sim.survive_the_island import narrative
-
-        return narrative
-
-    @cached_property
-    def checks(self):
-        from policies.survive_the_island import checks
-
-        return checks
 
     # --- rules ---------------------------------------------------------------------------------
 
@@ -114,24 +70,6 @@ class SurviveTheIsland(Game):
     def setting_line(self, rules) -> str:
         changed = [f"{k.replace('_', ' ')} {v}" for k, v in self.options_of(rules).items() if k != "players"]
         return f"Survive the Island, {rules.players} players" + (f" ({', '.join(changed)})" if changed else "")
-
-    def setting(self, rules) -> dict:
-        return {k: getattr(rules, k) for k in _NUMBERS} | {"die": ",".join(map(str, rules.die)), "board": rules.board,
-                                                          "setup": rules.setup}
-
-    def options_of(self, rules) -> dict:
-        default = self.rules_from_options(players=rules.players)
-        options = {"players": rules.players}
-        for key in _NUMBERS[1:]:
-            if getattr(rules, key) != getattr(default, key):
-                options[key] = getattr(rules, key)
-        if rules.die != default.die:
-            options["die"] = ",".join(map(str, rules.die))
-        if rules.board != default.board:
-            options["board"] = rules.board
-        if rules.setup != default.setup:
-            options["setup"] = rules.setup
-        return options
 
     # --- players -------------------------------------------------------------------------------
 
@@ -160,62 +98,8 @@ class SurviveTheIsland(Game):
 
     # --- tables and records --------------------------------------------------------------------
 
-    def cell_key(self, rules, policy, variant):
-        values = "_".join(str(getattr(rules, k)) for k in _NUMBERS)
-        die = "".join(map(str, rules.die))
-        return f"sti_{values}_d{die}_{rules.setup}_{policy.replace(',', '-')}"
-
-    def rules_of_row(self, row):
-        return self.rules(**{k: int(row[k]) for k in _NUMBERS})
-
-    def record_name(self, row) -> str:
-        return (f"sti-{str(row['policy']).replace(',', '-')}-p{row['players']}-seed{row['seed']}"
-                f"-game{int(row['game']):07d}.json")
-
     def treasures_of(self, played) -> int:
         return int(sum(played.snapshot()["rescued"]))
-
-    def sweep_settings(self, grid: dict, bad) -> list:
-        """The settings a sweep grid names: every combination of its rule keys and policies, as
-        (rules, policy, variant, labels) with no variant nor labels."""
-        import itertools
-        import re
-
-        from sim.survive_the_island.rules import RuleError
-
-        def as_list(value) -> list:
-            return value if isinstance(value, list) else [value]
-
-        policies = as_list(grid.get("policy", [self.default_policy]))
-        for name in policies:
-            try:
-                self.check_policy(name)
-            except ValueError as exc:
-                raise bad("grid.policy", str(exc)) from None
-        keys = [k for k in self.grid_keys if k in grid]
-        settings = []
-        for values in itertools.product(*(as_list(grid[k]) for k in keys)):
-            for policy in policies:
-                try:
-                    rules = self.rules_from_options(**dict(zip(keys, values, strict=True)))
-                    self.seat_players(policy, rules)
-                except RuleError as exc:
-                    found = re.match(r"rules\.(\w+) (.*)", str(exc))
-                    key, why = (f"grid.{found.group(1)}", found.group(2)) if found else ("grid", str(exc))
-                    raise bad(key, why) from None
-                except ValueError as exc:
-                    raise bad("grid.policy", str(exc)) from None
-                settings.append((rules, policy, "normal", {}))
-        return settings
-
-
-    # --- benchmarks ------------------------------------------------------------------------------
-    # No play page and no tunable weights: the protocol's refusals stand.
-
-    def bench(self):
-        from policies.survive_the_island import bench
-
-        return bench
 
 
 GAME = SurviveTheIsland()
