@@ -17,6 +17,7 @@ from collections import Counter
 
 import numpy as np
 
+from policies import checks as shared_checks
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
 from sim.forbidden_island.convert import (
@@ -280,18 +281,8 @@ def hidden_redrawn(decision: tuple, other: tuple) -> bool:
 
 
 def decide(policy: str, decision: tuple) -> int:
-    """The action code `policy` (with `quick_params`) chooses at a decision; checks that it is
-    legal and that the policy drew from its own random stream only."""
-    from policies.forbidden_island.registry import REGISTRY
-
-    s, p, rng = decision
-    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
-    n = K.legal_actions(s, p, acts)
-    r = rng.copy()
-    i = int(REGISTRY.module(policy).choose(s.copy(), p, quick_params(policy), acts, n, r))
-    assert 0 <= i < n, (policy, i, n)
-    assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_SHUFFLE] == rng[L.STREAM_SHUFFLE], policy
-    return int(acts[i])
+    """The action code `policy` (with `quick_params`) chooses at a decision (policies/checks.py)."""
+    return shared_checks.decide("forbidden_island", policy, quick_params(policy), decision)
 
 
 def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | None = None,

@@ -10,8 +10,8 @@ card loses. Labelled a cheat; never used to judge difficulty.
 from numba import njit
 
 from policies.island_escape.decisions import by_mask
-from policies.island_escape.expert import pick_escape
 from policies.island_escape.lookahead import search
+from policies.island_escape.oracle import escape
 from sim.intrinsics import borrowed
 
 DESCRIPTION = "CHEAT: lookahead on the true deal and flood order (how much is luck; not fair)"
@@ -25,12 +25,5 @@ def action(s, p, pp, legal, rng):
 
 
 @njit(cache=True)
-def escape(s, p, pp, pawn, opts, n, rng):
-    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
-    return pick_escape(s, p, pp, pawn, opts, n, True)
-
-
-@njit(cache=True)
-def choose(s, p, pp, acts, n, rng):
-    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+def choose(s, p, pp, acts, n, rng):  # the one signature (decisions.py)
     return by_mask(s, p, pp, acts, rng, action, escape)

@@ -424,6 +424,5 @@ def escape(s, p, pp, pawn, opts, n, rng):
 
 
 @njit(cache=True)
-def choose(s, p, pp, acts, n, rng):
-    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+def choose(s, p, pp, acts, n, rng):  # the one signature (decisions.py)
     return by_mask(s, p, pp, acts, rng, action, escape)

@@ -318,13 +318,9 @@ def action(s, p, pp, legal, rng):
     return search(s, p, pp, legal, rng, False)
 
 
-@njit(cache=True)
-def escape(s, p, pp, pawn, opts, n, rng):
-    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
-    return expert.escape(s, p, pp, pawn, opts, n, rng)
+escape = expert.escape  # an escape (R15) is the expert's, unsearched
 
 
 @njit(cache=True)
-def choose(s, p, pp, acts, n, rng):
-    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+def choose(s, p, pp, acts, n, rng):  # the one signature (decisions.py)
     return by_mask(s, p, pp, acts, rng, action, escape)

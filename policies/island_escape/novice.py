@@ -9,7 +9,8 @@ mistakes on every setting, so harder rules never help it (tests/test_monotone_ru
 from numba import njit
 
 from policies.island_escape.decisions import by_mask
-from policies.island_escape.skilled import choose_at, pick_escape
+from policies.island_escape.expert import escape
+from policies.island_escape.skilled import choose_at
 from sim.intrinsics import borrowed
 
 DESCRIPTION = "a first-time table: the skill axis at skill 0.25 (misjudges, forgets floods, wanders)"
@@ -25,12 +26,5 @@ def action(s, p, pp, legal, rng):
 
 
 @njit(cache=True)
-def escape(s, p, pp, pawn, opts, n, rng):
-    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
-    return pick_escape(s, p, pp, pawn, opts, n, False)
-
-
-@njit(cache=True)
-def choose(s, p, pp, acts, n, rng):
-    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+def choose(s, p, pp, acts, n, rng):  # the one signature (decisions.py)
     return by_mask(s, p, pp, acts, rng, action, escape)

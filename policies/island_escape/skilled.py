@@ -27,7 +27,7 @@ from numba import njit
 
 from policies.island_escape._search import fill, stack_empty
 from policies.island_escape.decisions import by_mask
-from policies.island_escape.expert import decide, pick_escape
+from policies.island_escape.expert import decide, escape
 from sim.intrinsics import borrowed
 from sim.island_escape.layout import A_MOVE, STREAM_POLICY, rand_below, rand_unit
 
@@ -95,12 +95,5 @@ def action(s, p, pp, legal, rng):
 
 
 @njit(cache=True)
-def escape(s, p, pp, pawn, opts, n, rng):
-    s, p, pp, opts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(opts), borrowed(rng)
-    return pick_escape(s, p, pp, pawn, opts, n, False)
-
-
-@njit(cache=True)
-def choose(s, p, pp, acts, n, rng):
-    """The one signature's decision (policies/island_escape/decisions.py): `action` or `escape`."""
+def choose(s, p, pp, acts, n, rng):  # the one signature (decisions.py)
     return by_mask(s, p, pp, acts, rng, action, escape)

@@ -15,6 +15,7 @@ from collections import deque
 
 import numpy as np
 
+from policies import checks as shared_checks
 from sim.survive_the_island import kernel as K
 from sim.survive_the_island import layout as L
 from sim.survive_the_island.convert import deal_of, kernel_snapshot, params_of, rescue_distances, rolls_of
@@ -238,15 +239,5 @@ def quick_params(policy: str) -> np.ndarray:
 
 
 def decide(policy: str, decision: tuple) -> int:
-    """The action code `policy` chooses at a decision; checks that it is legal and that the
-    policy drew from its own random stream only (the deal's and the dice's untouched)."""
-    from policies.survive_the_island.registry import REGISTRY
-
-    s, p, rng = decision
-    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
-    n = K.legal_actions(s, p, acts)
-    r = rng.copy()
-    i = int(REGISTRY.module(policy).choose(s.copy(), p, quick_params(policy), acts, n, r))
-    assert 0 <= i < n, (policy, i, n)
-    assert r[STREAM_DEAL] == rng[STREAM_DEAL] and r[STREAM_DICE] == rng[STREAM_DICE], policy
-    return int(acts[i])
+    """The action code `policy` (with `quick_params`) chooses at a decision (policies/checks.py)."""
+    return shared_checks.decide("survive_the_island", policy, quick_params(policy), decision)
