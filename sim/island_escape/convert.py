@@ -1,14 +1,16 @@
-"""Between the kernel's arrays and the rules and records, in plain Python: `params_of` gives the
-kernel's parameter array of a `Rules`, `record_of_log` turns a logged kernel game into a record
-the reference engine replays (RECORD-FORMAT), `final_of` the kernel's final state into the
-record's `final` block."""
+"""Between the kernel's arrays and the rules, the reference engine and the records, in plain
+Python: `params_of` gives the kernel's parameter array of a `Rules`, `to_kernel` an engine game's
+state in the kernel's layout, `kernel_id` and `engine_mask` an engine action and the engine's
+legal actions as kernel action ids; `record_of_log` turns a logged kernel game into a record the
+reference engine replays (RECORD-FORMAT), `final_of` the kernel's final state into the record's
+`final` block."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from sim.island_escape import layout as L
-from sim.island_escape.rules import SUITS, Rules, rank_of
+from sim.island_escape.rules import DIRECTIONS, ISLAND_CARDS, SUITS, Rules, is_king, rank_of, step, suit_of
 
 
 class ExportError(RuntimeError):
@@ -45,6 +47,131 @@ def params_of(rules: Rules) -> np.ndarray:
     for i, card in enumerate(rules.gauge):
         p[L.P_GRANK + i] = rank_of(card)
     return p
+
+
+DIRS = list(DIRECTIONS)  # up, down, left, right: the kernel's direction order too
+STATES = {"down": L.DOWN, "dry": L.DRY, "flooded": L.FLOODED, "sea": L.SEA}
+
+
+def index(place: tuple[int, int]) -> int:
+    return (place[1] - 1) * 5 + place[0] - 1
+
+
+def _card_id(card: str) -> int:
+    if card == "JK":
+        return L.JOKER_ID
+    if is_king(card):
+        return SUITS.index(card[1])
+    return 4 + 5 * SUITS.index(suit_of(card)) + rank_of(card) - 6
+
+
+CARD_IDS = {card: _card_id(card) for card in (*ISLAND_CARDS, "JK")}
+CARD_IDS[None] = -1
+PLACES = {(c, r): (r - 1) * 5 + c - 1 for r in range(1, 6) for c in range(1, 6)}
+
+
+def card_id(card: str | None) -> int:
+    return CARD_IDS[card]
+
+
+def to_kernel(game) -> np.ndarray:
+    """The engine's state in the kernel's layout (sim/island_escape/layout.py)."""
+    s = np.zeros(L.NSTATE, dtype=np.int32)
+    land = tiles = flooded = face_up_land = 0
+    for k in range(4):
+        s[L.KINGPOS + k] = -1
+        s[L.PAWN + k] = -1
+        s[L.RAISE_TURN + k] = -1
+    for place, tile in game.board.items():
+        i = PLACES[place]
+        cid = CARD_IDS[tile.card]
+        s[L.CARD + i] = cid
+        s[L.TSTATE + i] = STATES[tile.state]
+        if tile.state != "sea":
+            tiles |= 1 << i
+            flooded |= (tile.state == "flooded") << i
+            face_up_land |= (tile.state != "down" and 4 <= cid < 24) << i
+            if 0 <= cid < 4:
+                s[L.KINGPOS + cid] = i
+            elif 4 <= cid < 24:
+                land |= 1 << (cid - 4)
+    s[L.ISLAND_LAND] = land
+    s[L.TILES] = tiles
+    s[L.FLOODED_AT] = flooded
+    s[L.FACE_UP_LAND] = face_up_land
+    for k, place in enumerate(game.pawns):
+        s[L.PAWN + k] = PLACES[place]
+        s[L.HAND + k] = sum(1 << (CARD_IDS[c] - 4) for c in game.salvage[k])
+    seq = 0
+    for suit in game.raised:
+        s[L.RAISED] |= 1 << SUITS.index(suit)
+        seq = seq * 5 + SUITS.index(suit) + 1
+    s[L.RAISE_SEQ] = seq
+    s[L.GAUGE_TOP] = len(game.rules.gauge) - len(game.gauge)
+    drawn = len(game.col_drawn)
+    s[L.PILE_POS] = drawn
+    s[L.COLP:L.COLP + 5] = list(game.col_drawn) + list(game.col_pile)
+    s[L.ROWP:L.ROWP + 5] = list(game.row_drawn) + list(game.row_pile)
+    s[L.TURN] = game.turn
+    s[L.CUR] = game.current_pawn
+    s[L.ACTS] = game.actions_left
+    s[L.FLOODS] = game.floods
+    s[L.OUTCOME] = -1 if game.outcome is None else L.CAUSES.index(game.outcome)
+    for k, kind in enumerate(("move", "swim", "shore", "salvage", "give", "raise", "takeoff")):
+        s[L.COUNT + k] = game.actions_used[kind]
+    # tiles sunk by floods (R15): land tiles and lost Kings go to the box, raised Kings are set
+    # aside, the helicopter ends the game where it was
+    s[L.SUNK] = len(game.box) + len(game.set_aside) + (game.outcome == "helicopter")
+    s[L.PASSES] = game.passes
+    s[L.LOSS_PLACE] = -1
+    s[L.ESCAPE_FROM] = -1  # the engine's state lies between decisions, no escape pending
+    if game.outcome in ("treasure", "helicopter", "drowned"):
+        s[L.LOSS_PLACE] = index(next(e.at for e in reversed(game.events) if e.kind == "sink"))
+    return s
+
+
+def kernel_id(game, action) -> int | None:
+    """The kernel's id for an engine action of the current pawn, None if the kernel has no
+    action that does exactly this (part of a suit given, other cards raised)."""
+    me = game.current_pawn
+    here = game.pawns[me]
+    if action.kind in ("move", "swim"):
+        return (L.A_MOVE if action.kind == "move" else L.A_SWIM) + DIRS.index(action.direction)
+    if action.kind in ("shore", "salvage"):
+        if action.kind == "shore" and action.place == here:
+            return L.A_SHORE_HERE
+        for d, name in enumerate(DIRS):
+            if step(here, DIRECTIONS[name]) == action.place:
+                return (L.A_SHORE if action.kind == "shore" else L.A_SALVAGE) + d
+        return None
+    if action.kind == "give":
+        suits = {suit_of(c) for c in action.cards}
+        if len(suits) != 1 or not 0 <= action.to < 4:
+            return None
+        suit = suits.pop()
+        if sorted(action.cards) != sorted(c for c in game.salvage[me] if suit_of(c) == suit):
+            return None
+        return L.A_GIVE + 4 * action.to + SUITS.index(suit)
+    if action.kind == "raise":
+        return L.A_RAISE
+    if action.kind == "takeoff":
+        return L.A_TAKEOFF
+    return None
+
+
+def engine_mask(game) -> int:
+    """The engine's legal actions of the current pawn as a kernel mask (A_END always set)."""
+    mask = 1 << L.A_END
+    for action in game.legal_actions():
+        mask |= 1 << kernel_id(game, action)
+    return mask
+
+
+def names(mask: int) -> list[str]:
+    labels = ([f"move {d}" for d in DIRS] + [f"swim {d}" for d in DIRS] + ["shore here"]
+              + [f"shore {d}" for d in DIRS] + [f"salvage {d}" for d in DIRS]
+              + [f"give {k // 4} {SUITS[k % 4]}" for k in range(16)] + ["raise", "takeoff", "end"])
+    return [labels[a] for a in range(L.N_ACTIONS) if (mask >> a) & 1]
 
 
 _STATE_NAMES = ("down", "dry", "flooded", "sea")
