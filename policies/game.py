@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
+    from policies.contracts import Benchmarks, Checks, Table, Tally
+
 # name (as `--game` takes it) -> the package of that game's players, whose `game` module holds its
 # GAME. The first is the lab's own game, played when no game is named.
 GAMES: dict[str, str] = {
@@ -166,10 +168,8 @@ class Game:
         return import_module("policies.runner")
 
     @cached_property
-    def checks(self):
-        """policies/<folder>/checks.py, the game's checks of itself (its engine against its kernel,
-        its players against the hidden information): what the conformance suite asks of every game
-        (RULE_GRID, lockstep_games, decision_states, rehide, hidden_redrawn, decide)."""
+    def checks(self) -> Checks:
+        """policies/<folder>/checks.py, the game's checks of itself (policies/contracts.py Checks)."""
         return import_module(f"{self.package}.checks")
 
     @cached_property
@@ -431,7 +431,7 @@ class Game:
         of specs the setting has no seats for, or an unknown player."""
         return self.registry.seat_players(policy, rules.players)
 
-    def tally(self, rules, policy: str):
+    def tally(self, rules, policy: str) -> Tally:
         """What `simulate` counts of a run, batch by batch (policies/outcomes.py): its one team's
         win rate and losses by cause; a competitive game's seats each their own."""
         from policies.outcomes import TeamTally
@@ -526,23 +526,9 @@ class Game:
 
     # --- pages, tuning and benchmarks ----------------------------------------------------------
 
-    def table(self):
-        """The play page's table (experiments/play/server.py serves it): the game played by
-        people at one screen, refereed by the game's reference engine. A module holding
-
-        - `Session(id, rules, seed, records_dir, level=None, seed_chosen=False)`: one game in
-          progress, with `lock`, `rules`, `seed`, `bots` (policy -> result or None), `phase`,
-          `public_state()` (all the page may see), `act(pawn, entry)`, `flood()`,
-          `escape(pawn, place)` and `save_record()`;
-        - `PlayError`: what a session refuses, with the HTTP `status` to answer with;
-        - `rules_of_request(rule_keys)`: the rules a new game asks for, or a PlayError;
-        - `board_svg(session)`: the board as the players see it, SVG text;
-        - `bot_result(rules_record, seed, policy)`: a bot's result on the people's game (run in
-          a worker process, so a module-level function);
-        - `BOT_POLICIES`, `LEVELS` (the report's levels a table may choose) and `LEVEL_REPORTS`
-          (the report's files holding them, the preferred first).
-
-        Raises Unsupported for a game with no play page."""
+    def table(self) -> Table:
+        """The play page's table (policies/contracts.py Table: policies/<folder>/table.py);
+        Unsupported for a game with no play page."""
         return self._own("table", "play page")
 
     def tune_space(self, policy: str) -> dict[int, tuple[float, float]]:
@@ -553,13 +539,8 @@ class Game:
 
     policy_params_length: int = 32  # the length of a player's parameter array (zeros: every default)
 
-    def bench(self):
-        """The game's own benchmarks (experiments/bench.py runs them): a module holding
-        `POLICIES` (the policies whose kernels are timed), `SEARCHES` (the searches timed at their
-        default budget), `SETTINGS` (name -> `rules()` keywords: the settings they are timed on)
-        and, where the game can charge its reference engine for a policy's decisions,
-        `engine_rate(rules, policy, games)` (engine games per second), and where it names the
-        whole-process run each policy is timed on, `CLI_GAMES` (policy -> games). Raises
+    def bench(self) -> Benchmarks:
+        """The game's own benchmarks (policies/contracts.py Benchmarks: policies/<folder>/bench.py);
         Unsupported for a game with none."""
         return self._own("bench", "benchmarks")
 

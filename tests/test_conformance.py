@@ -27,7 +27,8 @@ import numpy as np
 import pytest
 
 from experiments.runner import summarize_raw
-from policies.game import GAMES, every_game, with_seats, with_win_rates
+from policies.contracts import Benchmarks, Checks, Table, Tally
+from policies.game import GAMES, Unsupported, every_game, with_seats, with_win_rates
 from policies.game import game as game_named
 from policies.outcomes import seats_summary
 
@@ -64,9 +65,14 @@ def test_the_game_object_answers_every_command(name):
     assert set(game.rule_options) >= {"players"}
     assert game.players and all(p in game.players for p in (rules.players,))
     checks = game.checks
-    for hook in ("RULE_GRID", "lockstep_games", "decision_states", "rehide", "hidden_redrawn", "decide"):
-        assert hasattr(checks, hook), f"{name}'s checks lack {hook}"
+    assert isinstance(checks, Checks), f"{name}'s checks lack a member of policies/contracts.py's Checks"
     assert all(game.owns_rules(r) for r in checks.RULE_GRID)
+    assert isinstance(game.bench(), Benchmarks)
+    assert isinstance(game.tally(rules, game.default_policy), Tally)
+    try:
+        assert isinstance(game.table(), Table)
+    except Unsupported:
+        pass
 
 
 # --- engine and kernel --------------------------------------------------------------------------
