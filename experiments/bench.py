@@ -124,7 +124,7 @@ from policies.game import game
 g, policy = game(), sys.argv[1]
 rules = g.rules()
 frames = [g.results_frame(raw, rules, policy, 0, first_game=first)
-          for first, raw in g.raw_batches(rules, policy, int(sys.argv[2]), seed=0)]
+          for first, raw in g.runner.raw_batches(rules, policy, int(sys.argv[2]), seed=0)]
 df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 with open("/proc/self/status") as status:
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
@@ -140,7 +140,7 @@ from policies.game import game
 g, policy = game(sys.argv[1]), sys.argv[2]
 rules = g.rules()
 tally = g.tally(rules, policy)
-for first, raw in g.raw_batches(rules, policy, int(sys.argv[3]), seed=0):
+for first, raw in g.runner.raw_batches(rules, policy, int(sys.argv[3]), seed=0):
     tally.add(raw)
 with open("/proc/self/status") as status:
     peak = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
@@ -215,7 +215,7 @@ def other_game_rows(game: Game, games: int, threads: int, echo=print) -> list[di
             records = game.export(rules, policy, 7, range(20))
             start = time.perf_counter()
             for record in records:
-                game.replay_json(record)
+                game.records.result_json(game.records.replay(record))
             engine = len(records) / (time.perf_counter() - start)
             rows.append({"game": name, "policy": policy, "setting": game.setting_line(rules), "kernel_1_thread": one,
                          f"kernel_{threads}_threads": many, "engine_replay": engine})

@@ -238,7 +238,7 @@ def calibrate(players: list[int] = (1, 2, 3, 4), bands: dict[str, tuple[float, f
     # every fair policy but the skill axis (at its default it is the expert; the report plays it
     # at every skill in its own section)
     fair = [p for p in (others if others is not None else game.policy_names())
-            if p not in game.unfair_policies() and p != "idle" and not game.takes_skill(p)]
+            if p not in game.unfair_policies() and p != "idle" and not game.registry.takes_skill(p)]
     recs, missing = [], []
     for p in players:
         sim = groups[p]

@@ -82,16 +82,16 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
 
     if gif and not png_dir:
         png_dir = str(Path(gif).with_suffix("")) + "-frames"
-    record_errors = tuple(g.record_error for g in every_game())
+    record_errors = tuple(g.records.RecordError for g in every_game())
     bad = 0
     for path in records:
         try:
             game = _game_of_record_file(path)
-            record = game.load_record(path)
+            record = game.records.load_record(path)
             if png_dir:
                 _replay_pictures(game, record, path, png_dir, gif, len(records) > 1, as_json)
             if as_json:
-                click.echo(json.dumps(game.replay_json(record), ensure_ascii=False))
+                click.echo(json.dumps(game.records.result_json(game.records.replay(record)), ensure_ascii=False))
                 continue
             first = True
 
@@ -393,7 +393,7 @@ def simulate_cmd(game_kind, games, policy, skill, seed, threads, out, force, as_
         start = time.perf_counter()
         with _progress_bar(games, policy) as bar:
             # the threads play the next batch while this one is counted and written
-            for done, raw in game.raw_batches(rules, policy, games, seed, threads):
+            for done, raw in game.runner.raw_batches(rules, policy, games, seed, threads):
                 with _interrupts_held():  # the table and the summary always hold the same games
                     if out:  # only a written table pays for pandas and pyarrow
                         writer = _write_batch(writer, tmp, game, raw, rules, policy, seed, done)
@@ -420,7 +420,7 @@ def simulate_cmd(game_kind, games, policy, skill, seed, threads, out, force, as_
     if records_dir:
         folder = Path(records_dir)
         for index, record in enumerate(game.export(rules, policy, seed, range(min(record_count, games)))):
-            game.write_record(folder / f"game-{seed}-{index:06d}.json", record)
+            game.records.write_record(folder / f"game-{seed}-{index:06d}.json", record)
     show(summary)
     if not as_json:
         if out:
@@ -561,7 +561,7 @@ def find_cmd(table, where, limit, records_dir, png_dir):
         from pathlib import Path
 
         for path in paths:
-            game.replay_pictures(game.load_record(path), Path(png_dir) / path.stem)
+            game.replay_pictures(game.records.load_record(path), Path(png_dir) / path.stem)
         click.echo(f"pictures in {png_dir}")
 
 
@@ -573,7 +573,7 @@ def policies_cmd(game_kind):
     from policies.game import game
 
     g = game(game_kind)
-    for name, text in g.describe_policies():
+    for name, text in g.registry.describe():
         mark = " (default)" if name == g.default_policy else ""
         click.echo(f"{name:<10} {text}{mark}")
 

@@ -125,5 +125,5 @@ def export_found(rows: pd.DataFrame, folder: str | Path) -> list[Path]:
     for (_, record), path in zip(records_for(rows), paths, strict=True):
         with open(path, "x"):  # exclusive create: a file that appeared meanwhile is not overwritten
             pass
-        game.write_record(path, record)
+        game.records.write_record(path, record)
     return paths

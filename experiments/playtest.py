@@ -245,8 +245,8 @@ def _record_game(path: Path, table: str) -> LoggedGame:
             raise ValueError(f"a record is a JSON object, not {type(document).__name__}")
         game = game_of_record(document)
         try:
-            rules, outcome, turns, treasures = game.finished(game.load_record(document))
-        except game.record_error as exc:
+            rules, outcome, turns, treasures = game.finished(game.records.load_record(document))
+        except game.records.RecordError as exc:
             raise ValueError(str(exc)) from None
     except LogError as exc:
         raise ValueError(str(exc).removeprefix(f"{path}").lstrip(":, ")) from None

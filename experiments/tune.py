@@ -22,6 +22,7 @@ import numpy as np
 
 from experiments.runner import wilson_interval
 from policies.game import Game
+from policies.registry import PARAMS_LENGTH
 
 
 def win_rate(game: Game, rules, policy: str, pp: np.ndarray, games: int, seed: int) -> tuple[int, int]:
@@ -30,7 +31,7 @@ def win_rate(game: Game, rules, policy: str, pp: np.ndarray, games: int, seed: i
 
 
 def _pp(game: Game, values: dict[int, float]) -> np.ndarray:
-    pp = np.zeros(game.policy_params_length)
+    pp = np.zeros(PARAMS_LENGTH)
     for k, v in values.items():
         pp[k] = v if v != 0 else 1e-12  # 0 means "default" in pp
     return pp
@@ -40,7 +41,7 @@ def tune(game: Game, policy: str, rules, trials: int = 30, games: int = 4000, ho
          seed: int = 1000, holdout_seed: int = 2000, sampler: str = "auto",
          echo: Callable[[str], None] = print) -> dict:
     space = game.tune_space(policy)
-    zeros = np.zeros(game.policy_params_length)
+    zeros = np.zeros(PARAMS_LENGTH)
     use_optuna = sampler in ("auto", "optuna")
     if use_optuna:
         try:

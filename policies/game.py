@@ -382,9 +382,6 @@ class Game:
     def policy_names(self) -> list[str]:
         return list(self.registry.policies)
 
-    def describe_policies(self) -> list[tuple[str, str]]:
-        return self.registry.describe()
-
     @property
     def default_policy(self) -> str:
         return self.registry.default_policy
@@ -397,18 +394,10 @@ class Game:
         """The policies that read hidden information: labelled, never judges."""
         return set(self.registry.unfair)
 
-    def rollouts(self) -> dict[str, str]:
-        """Each search policy and the policy it rolls out with (never worse than it)."""
-        return dict(self.registry.rollout)
-
     def check_policy(self, name: str) -> None:
         """Raise ValueError (naming the known policies) if `name` is not one of the game's; a
         player spec (`name@skill`) is checked whole."""
         self.registry.player_params(name)
-
-    def takes_skill(self, name: str) -> bool:
-        """Whether policy `name` plays at a skill (`name@S`)."""
-        return self.registry.takes_skill(name)
 
     def with_skill(self, name: str, skill: float) -> str:
         """The spec of policy `name` at `skill`; ValueError when it takes none."""
@@ -458,10 +447,6 @@ class Game:
                                                        threads=threads, policy_params=policy_params,
                                                        on_batch=on_batch)
 
-    def raw_batches(self, rules, policy: str, games: int, seed: int = 0, threads: int | None = None):
-        """`run_games`' rows batch by batch, (first game, rows), in constant memory."""
-        return self.runner.raw_batches(rules, policy, games, seed, threads)
-
     def results_frame(self, raw: np.ndarray, rules, policy: str, seed: int, first_game: int = 0) -> pd.DataFrame:
         return self.runner.results_frame(raw, rules, policy, seed, first_game=first_game)
 
@@ -478,20 +463,6 @@ class Game:
 
     # --- tables and records --------------------------------------------------------------------
 
-    @property
-    def record_error(self) -> type[Exception]:
-        return self.records.RecordError
-
-    @property
-    def record_format(self) -> str:
-        return self.records.FORMAT
-
-    def load_record(self, path: str | Path | dict):
-        return self.records.load_record(path)
-
-    def write_record(self, path: str | Path, record) -> None:
-        self.records.write_record(path, record)
-
     def finished(self, record) -> tuple[Any, str | None, int, int]:
         """A record replayed by the reference engine: its rules, outcome (None while unfinished,
         "win" or the loss cause), turns and treasures raised or captured. Raises RecordError."""
@@ -501,11 +472,6 @@ class Game:
     def treasures_of(self, played) -> int:
         """The treasures a reference engine's game has raised (or captured) so far."""
         raise NotImplementedError
-
-    def replay_json(self, record) -> dict:
-        """The reference engine's result of replaying `record` (outcome, cause, turns, final state)."""
-        records = self.records
-        return records.result_json(records.replay(record))
 
     def tell(self, record, echo: Callable[[str], None], board: bool = False) -> None:
         """`replay`'s story of a record: its setting, the events turn by turn (the island after
@@ -537,7 +503,6 @@ class Game:
         the game that has none."""
         raise self.refuse("tunable players")
 
-    policy_params_length: int = 32  # the length of a player's parameter array (zeros: every default)
 
     def bench(self) -> Benchmarks:
         """The game's own benchmarks (policies/contracts.py Benchmarks: policies/<folder>/bench.py);
@@ -613,7 +578,7 @@ def game_of_record(data: object) -> Game:
     anything else, whose reader then says what is wrong with it."""
     if isinstance(data, dict):
         for name in GAMES:
-            if data.get("format") == game(name).record_format:
+            if data.get("format") == game(name).records.FORMAT:
                 return game(name)
     return game()
 

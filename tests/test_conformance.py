@@ -56,7 +56,7 @@ def test_the_game_object_answers_every_command(name):
     assert game.default_policy in game.policy_names()
     assert game.search_policies() <= set(game.policy_names())
     assert game.unfair_policies() <= set(game.policy_names())
-    assert set(game.rollouts()) <= game.search_policies()
+    assert set(game.registry.rollout) <= game.search_policies()
     with pytest.raises(ValueError):
         game.check_policy("no-such-player")
     # a cooperative game's first cause is the win; a competitive game's causes are how it ended
@@ -134,13 +134,13 @@ def test_records_round_trip_and_replay_to_the_kernels_result(name, tmp_path):
     for k, rules in enumerate(game.checks.RULE_GRID[::3]):
         for i, record in enumerate(game.export(rules, "random", 3 + k, range(4))):
             path = tmp_path / f"{k}-{i}.json"
-            game.write_record(path, record)
-            again = game.load_record(path)
+            game.records.write_record(path, record)
+            again = game.records.load_record(path)
             second = tmp_path / f"{k}-{i}-again.json"
-            game.write_record(second, again)
+            game.records.write_record(second, again)
             assert second.read_text() == path.read_text(), "a record changes when read and written again"
-            assert json.loads(path.read_text())["format"] == game.record_format
-            replayed = game.replay_json(again)
+            assert json.loads(path.read_text())["format"] == game.records.FORMAT
+            replayed = game.records.result_json(game.records.replay(again))
             for key in ("outcome", "cause", "turns"):
                 assert replayed[key] == record.result[key], (name, rules, i, key)
             checked += 1

@@ -119,7 +119,7 @@ def setup_json(defaults: dict) -> dict:
         unfair, searches = g.unfair_policies(), g.search_policies()
         judges = [{"name": name, "description": text, "fair": name not in unfair, "search": name in searches,
                    "skill": name == g.skill_policy}
-                  for name, text in g.describe_policies() if name != "idle"]
+                  for name, text in g.registry.describe() if name != "idle"]
         judges.sort(key=lambda j: (not j["fair"], j["name"] != g.default_policy))
         games.append({"name": g.name, "title": g.title, "players": list(g.players), "controls": g.rule_controls(),
                       "default_policy": g.default_policy, "policies": judges, "skill_policy": g.skill_policy,
