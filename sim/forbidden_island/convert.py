@@ -3,8 +3,9 @@
 The kernel speaks integers (sim/forbidden_island/layout.py, docs/FI-KERNEL.md); records, tests and
 people speak the engine's `Action`, `Rules` and `Setup`. `encode`/`decode` turn an action into its
 code and back and need no game state; `params_of` gives the kernel's parameter array of a
-`Rules`, `setup_into` writes an engine `Setup` into a state array for the kernel's setup, and
-`state_of` gives the kernel state of any engine game.
+`Rules`, `setup_into` writes an engine `Setup` into a state array for the kernel's setup,
+`state_of` gives the kernel state of any engine game, and `engine_snapshot` / `kernel_snapshot`
+the whole state of either in the same comparable plain values.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.engine import FLOODED, SUNK, Action, ForbiddenIslandEngine, Setup
+from sim.forbidden_island.engine import FLOODED, PHASES, SUNK, Action, ForbiddenIslandEngine, Setup
 from sim.forbidden_island.rules import PLACES, ROLES, TILE_CODES, TREASURES, Rules
 
 _PLACE_INDEX = {pl: i for i, pl in enumerate(PLACES)}
@@ -280,6 +281,59 @@ def final_state_of(s: np.ndarray, p: np.ndarray) -> dict:
                   for i in range(players)],
         "captured": [TREASURES[s[L.CAPTURE_ORDER + k]] for k in range(4) if s[L.CAPTURE_ORDER + k] >= 0],
         "mark": int(s[L.MARK]),
+    }
+
+
+def engine_snapshot(game: ForbiddenIslandEngine) -> dict:
+    """The engine's whole state in comparable plain values (places as kernel indices)."""
+    index = {pl: i for i, pl in enumerate(PLACES)}
+    return {
+        "layout": list(game.setup.layout),
+        "roles": list(game.roles),
+        "flooded": sorted(index[game.place_of[t]] for t in TILE_CODES if game.state[t] == FLOODED),
+        "sunk": sorted(index[game.place_of[t]] for t in TILE_CODES if game.state[t] == SUNK),
+        "pawns": [index[pl] for pl in game.pawns],
+        "hands": [sorted(h) for h in game.hands],
+        "treasure_pile": list(game.treasure_pile),
+        "treasure_discard": sorted(game.treasure_discard),
+        "flood_pile": list(game.flood_pile),
+        "flood_discard": sorted(game.flood_discard),
+        "flood_layers": list(game.flood_layers),
+        "mark": game.mark, "turn": game.turn, "current": game.current, "phase": game.phase,
+        "actions_left": game.actions_left, "draws_left": game.draws_left, "floods_left": game.floods_left,
+        "flew": game.flew, "swimmers": list(game.swimmers), "outcome": game.outcome,
+        "captured": list(game.captured),
+    }
+
+
+def kernel_snapshot(s: np.ndarray, p: np.ndarray) -> dict:
+    """The same values read from a kernel state."""
+    from sim.forbidden_island.kernel import phase
+    players = int(p[L.P_PLAYERS])
+    flooded, sunk = int(s[L.FLOODED]), int(s[L.SUNK])
+    starts = [int(s[L.FLAYER + k]) for k in range(s[L.FLAYERS_N])] + [int(s[L.FPILE_N])]
+    layers = [starts[k + 1] - starts[k] for k in range(len(starts) - 1)][::-1]
+    outcome = int(s[L.OUTCOME])
+    swimmers = int(s[L.SWIMMERS])
+    return {
+        "layout": [TILE_CODES[s[L.PLACE_TILE + q]] for q in range(24)],
+        "roles": [ROLES[s[L.ROLE + i]] for i in range(players)],
+        "flooded": [q for q in range(24) if flooded >> q & 1],
+        "sunk": [q for q in range(24) if sunk >> q & 1],
+        "pawns": [int(s[L.PAWN + i]) for i in range(players)],
+        "hands": [sorted(L.CARDS[c] for c in range(L.NCARDS) for _ in range(s[L.HAND + 8 * i + c]))
+                  for i in range(players)],
+        "treasure_pile": treasure_pile_order(s),
+        "treasure_discard": sorted(L.CARDS[c] for c in range(L.NCARDS) for _ in range(s[L.TDISC + c])),
+        "flood_pile": flood_pile_order(s),
+        "flood_discard": sorted(TILE_CODES[t] for t in range(24) if int(s[L.FDISC]) >> t & 1),
+        "flood_layers": layers,
+        "mark": int(s[L.MARK]), "turn": int(s[L.TURN]), "current": int(s[L.CUR]),
+        "phase": PHASES[phase(s, p)],
+        "actions_left": int(s[L.ACTS]), "draws_left": int(s[L.DRAWS]), "floods_left": int(s[L.FLOODS]),
+        "flew": bool(s[L.FLEW]), "swimmers": [i for i in range(players) if swimmers >> i & 1],
+        "outcome": None if outcome < 0 else L.CAUSES[outcome],
+        "captured": [L.CARDS[s[L.CAPTURE_ORDER + k]] for k in range(4) if s[L.CAPTURE_ORDER + k] >= 0],
     }
 
 

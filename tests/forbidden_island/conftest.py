@@ -26,10 +26,9 @@ def kernel_shadow(request, monkeypatch):
     if request.module.__name__.rpartition(".")[2] not in SHADOWED:
         yield
         return
-    from policies.forbidden_island.checks import engine_snapshot, kernel_snapshot
     from sim.forbidden_island import kernel as K
     from sim.forbidden_island import layout as L
-    from sim.forbidden_island.convert import encode, params_of, state_of
+    from sim.forbidden_island.convert import encode, engine_snapshot, kernel_snapshot, params_of, state_of
     from sim.forbidden_island.engine import ForbiddenIslandEngine
 
     original = ForbiddenIslandEngine.apply
