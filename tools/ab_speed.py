@@ -11,8 +11,7 @@ threads=1)`, best of `--runs`; the table gives the median of the rounds' bests. 
 one run makes the two versions share whatever else the machine is doing, and CPU time barely
 feels that load where the wall clock moves with it.
 
-The worker speaks to either API: the game objects (`policies.game.game`) or, for versions from
-before them, `experiments.runner` and `experiments.forbidden_island`.
+Both versions are reached through their game objects (`policies.game.game`).
 """
 
 from __future__ import annotations
@@ -39,25 +38,19 @@ CASES = (
     ("fi", "random", 170_000),
     ("fi", "expert", 12_000),
     ("fi", "lookahead", 8),
+    ("sti", "random", 20_000),
+    ("sti", "expert", 4_000),
+    ("sti", "lookahead", 20),
 )
+GAMES = {"ie": "island-escape", "fi": "forbidden-island", "sti": "survive-the-island"}
 
 
 def _worker() -> None:
     """Read `game policy games seed` lines from stdin, answer each with the CPU seconds of one run."""
     sys.path.insert(0, os.getcwd())
-    try:
-        from policies.game import game
+    from policies.game import game
 
-        ie, fi = game("island-escape"), game("forbidden-island")
-        runners = {"ie": (ie.run_games, ie.rules()), "fi": (fi.run_games, fi.rules())}
-    except ImportError:
-        from sim.rules import Rules as IERules
-
-        from experiments import forbidden_island as fi_runner
-        from experiments.runner import run_games as ie_run
-        from sim.forbidden_island.rules import Rules as FIRules
-
-        runners = {"ie": (ie_run, IERules()), "fi": (fi_runner.run_games, FIRules())}
+    runners = {short: (game(name).run_games, game(name).rules()) for short, name in GAMES.items()}
     for line in sys.stdin:
         name, policy, games, seed = line.split()
         run, rules = runners[name]
