@@ -73,6 +73,7 @@ class RuleOption:
     # False for an option that is not a column of the per-game tables nor a key of a sweep's grid:
     # one that only sets another (a gauge's length sets the gauge), or a file's path
     column: bool = True
+    tag: str = ""  # what stands before its value in a file's name (p3: 3 players); none for a named level
 
     @property
     def rules_field(self) -> str:
@@ -286,17 +287,21 @@ class Game:
     def _file_word(value) -> str:
         return "".join(ch if ch.isalnum() or ch in ".@" else "-" for ch in str(value))
 
+    def _tagged(self, values: dict, sep: str) -> str:
+        """A setting's values (by Rules field) as words of a file's name, each after its tag."""
+        return sep.join(f"{o.tag}{self._file_word(values[o.rules_field])}" for o in self.columns)
+
     def cell_key(self, rules, policy: str, variant: str) -> str:
-        """A sweep cell's file name: the game, every rule that can vary, the variant and the
-        player."""
-        values = "_".join(self._file_word(v) for v in self.setting(rules).values())
-        return f"{self.folder}_{values}_{variant}_{self._file_word(policy)}"
+        """A sweep cell's file name: the game, every rule that can vary, the variant (where the
+        game has variants) and the player."""
+        words = [self.name, self._tagged({o.rules_field: self._text(o, getattr(rules, o.rules_field))
+                                          for o in self.columns}, "_")]
+        return "_".join(words + ([variant] if self.variants else []) + [self._file_word(policy)])
 
     def record_name(self, row) -> str:
         """A record's file name for a table row: game, player, setting, seed and game index, so
         games of different cells (which play the same game numbers) never share a name."""
-        values = "-".join(self._file_word(row[k]) for k in self.grid_keys)
-        return (f"{self.folder}-{self._file_word(row['policy'])}-{values}-seed{row['seed']}"
+        return (f"{self.name}-{self._file_word(row['policy'])}-{self._tagged(row, '-')}-seed{row['seed']}"
                 f"-game{int(row['game']):07d}.json")
 
     def rule_controls(self) -> list[dict[str, Any]]:

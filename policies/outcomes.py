@@ -12,11 +12,9 @@ from sim.stats import wilson_interval
 
 
 def _speed(summary: dict, threads: int) -> list[str]:
-    from policies.game import counted
-
     if not summary["games_per_second"]:
         return []
-    return [f"speed       {summary['games_per_second']:,.0f} games/s on {counted(threads, 'thread')}"]
+    return [f"speed       {summary['games_per_second']:,.0f} games/s on {threads} thread{'' if threads == 1 else 's'}"]
 
 
 def summary_of(n: int, wins: int, cause_counts, turn_sum: int, causes: tuple[str, ...],

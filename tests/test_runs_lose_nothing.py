@@ -17,9 +17,10 @@ import pyarrow.parquet as pq
 import pytest
 
 import experiments.sweep as sweep_module
-from experiments.runner import RunningSummary, summarize_raw
+from experiments.runner import summarize_raw
 from experiments.sweep import CELL_META, SweepError, parse_config, run_sweep
 from policies.island_escape.game import IslandEscape
+from policies.outcomes import TeamTally
 from policies.runner import run_games
 from sim.island_escape import layout as L
 from sim.island_escape.rules import Rules
@@ -107,7 +108,7 @@ def test_simulate_out_streams_in_constant_memory(tmp_path):
 
 def test_running_summary_equals_the_summary_of_all_rows():
     raw = run_games(Rules(players=3), "random", 3000, seed=2)
-    tally = RunningSummary(L.CAUSES)
+    tally = TeamTally(L.CAUSES)
     for lo in range(0, 3000, 700):
         tally.add(raw[lo:lo + 700])
     assert tally.result() == summarize_raw(raw, L.CAUSES)
@@ -232,7 +233,8 @@ def test_sweep_never_overwrites_an_earlier_sweep(tmp_path):
     assert {p.name: p.read_bytes() for p in (out / "cells").iterdir()} == before
     forced = cli("sweep", str(other), "--out", str(out), "--no-plots", "--force")
     assert forced.returncode == 0, forced.stderr
-    assert [p.name[:19] for p in (out / "cells").iterdir()] == ["p4_c2_s2_a4_normal_"]  # the old cells are gone
+    [cell] = [p.name for p in (out / "cells").iterdir()]  # the old cells are gone
+    assert cell.startswith("island-escape_p4_c2_") and cell.endswith("_s2_a4_normal_random.parquet")
 
 
 def test_library_sweep_refuses_an_occupied_folder_too(tmp_path):

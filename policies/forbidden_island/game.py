@@ -15,7 +15,7 @@ class ForbiddenIsland(Game):
     skilled_policy = "skilled"
     players = (2, 3, 4)
     options = (
-        RuleOption("players", "--players", "number", "Players 2-4.  [default: 2]"),
+        RuleOption("players", "--players", "number", "Players 2-4.  [default: 2]", tag="p"),
         # F4: the printed levels are the starting water marks
         RuleOption("difficulty", "--difficulty", "level", "A printed level: its starting water mark (F4).  "
                    "[default: novice]", choices=tuple(DIFFICULTIES)),

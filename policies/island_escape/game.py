@@ -15,15 +15,16 @@ class IslandEscape(Game):
     skilled_policy = "skilled"
     players = (1, 2, 3, 4)
     options = (
-        RuleOption("players", "--players", "number", "Players 1-4 (solo plays two pawns).  [default: 2]"),
+        RuleOption("players", "--players", "number", "Players 1-4 (solo plays two pawns).  [default: 2]", tag="p"),
         RuleOption("cards_per_treasure", "--cards-per-treasure", "number",
-                   "Salvaged cards a raise needs, 1-5.  [default: 2]", words=("cards",)),
-        RuleOption("gauge", "--gauge", "cards", 'Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".'),
+                   "Salvaged cards a raise needs, 1-5.  [default: 2]", words=("cards",), tag="c"),
+        RuleOption("gauge", "--gauge", "cards", 'Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".', tag="g"),
         RuleOption("gauge_length", "--gauge-length", "number",
                    "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom.", column=False),
-        RuleOption("swim_cost", "--swim-cost", "number", "Actions a swim costs.  [default: 2]", words=("swim",)),
+        RuleOption("swim_cost", "--swim-cost", "number", "Actions a swim costs.  [default: 2]", words=("swim",),
+                   tag="s"),
         RuleOption("actions", "--actions", "number", "Actions per turn.  [default: 4]", words=("actions_per_turn",),
-                   field="actions_per_turn"),
+                   field="actions_per_turn", tag="a"),
         RuleOption("variants", "--variant", "variants", "A named variant (repeatable); explicit options override it.",
                    words=("variant",), choices=tuple(VARIANTS[1:])),
     )

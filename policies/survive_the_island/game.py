@@ -21,18 +21,20 @@ class SurviveTheIsland(Game):
     players = (2, 3, 4, 5)
     options = (
         RuleOption("players", "--players", "number", "Players 2-5 (two colours each in a game of two, S6).  "
-                   "[default: 4]"),
-        RuleOption("moves", "--moves", "number", "Moves a turn, shared by adventurers and rafts (S9).  [default: 3]"),
-        RuleOption("sharks", "--sharks", "number", "Sharks in the game (S5).  [default: 6]"),
-        RuleOption("kaijus", "--kaijus", "number", "Kaijus in the game (S5).  [default: 2]"),
-        RuleOption("serpents", "--serpents", "number", "Sea serpents at the start (S2).  [default: 5]"),
+                   "[default: 4]", tag="p"),
+        RuleOption("moves", "--moves", "number", "Moves a turn, shared by adventurers and rafts (S9).  [default: 3]",
+                   tag="m"),
+        RuleOption("sharks", "--sharks", "number", "Sharks in the game (S5).  [default: 6]", tag="sh"),
+        RuleOption("kaijus", "--kaijus", "number", "Kaijus in the game (S5).  [default: 2]", tag="k"),
+        RuleOption("serpents", "--serpents", "number", "Sea serpents at the start (S2).  [default: 5]", tag="se"),
         RuleOption("rafts", "--rafts", "number", "Rafts in all, the players' own and the supply (S6).  "
-                   "[default: 12]"),
+                   "[default: 12]", tag="r"),
         RuleOption("raft_capacity", "--raft-capacity", "number", "Adventurers a raft holds (S6).  [default: 3]",
-                   words=("capacity",)),
+                   words=("capacity",), tag="rc"),
         RuleOption("volcanoes_to_end", "--volcanoes", "number", "The volcano that ends the game (S14).  "
-                   "[default: 3]", words=("volcanoes",)),
-        RuleOption("die", "--die", "text", "The creature die's faces: serpent,shark,kaiju (S5).  [default: 2,2,2]"),
+                   "[default: 3]", words=("volcanoes",), tag="v"),
+        RuleOption("die", "--die", "text", "The creature die's faces: serpent,shark,kaiju (S5).  [default: 2,2,2]",
+                   tag="d"),
         RuleOption("board", "--board", "text", "A board file (S1; docs/RULES-STI.md).  [default: the printed board]",
                    column=False),
         RuleOption("setup", "--setup", "level", "The set-up's order (S7): round (the printed rule) or snake "

@@ -38,15 +38,15 @@ def fi_sweep(tmp_path_factory):
 
 def test_forbidden_island_sweep_plays_its_own_grid(fi_sweep):
     s = fi_sweep.summary
-    assert len(s) == 4 and list(s["cell"]) == ["fi_p2_novice_expert", "fi_p2_legendary_expert",
-                                                "fi_p4_novice_expert", "fi_p4_legendary_expert"]
+    assert len(s) == 4 and list(s["cell"]) == [f"forbidden-island_p{p}_{level}_expert" for p in (2, 4)
+                                                for level in ("novice", "legendary")]
     assert set(s["start_mark"]) == {1, 4}  # F4: the level is the starting mark
     causes = s[[f"loss_{c}" for c in FORBIDDEN_ISLAND.causes[1:]]].sum(axis=1) + s["win_rate"]
     np.testing.assert_allclose(causes, 1.0)
     assert ((s["ci_low"] <= s["win_rate"]) & (s["win_rate"] <= s["ci_high"])).all()
     # each cell is exactly what `simulate --game forbidden-island` plays for that setting
     raw = FORBIDDEN_ISLAND.run_games(Rules(players=4, difficulty="legendary"), "expert", 300, seed=5, threads=1)
-    cell = fi_sweep.games[fi_sweep.games["cell"] == "fi_p4_legendary_expert"]
+    cell = fi_sweep.games[fi_sweep.games["cell"] == "forbidden-island_p4_legendary_expert"]
     assert (cell["cause"].cat.codes.to_numpy() == raw[:, 0]).all() and (cell["turns"].to_numpy() == raw[:, 1]).all()
     # harder levels never win more here (the same 300 deals at every level)
     for players in (2, 4):
@@ -94,7 +94,7 @@ def test_sweep_command_checks_the_game_before_playing(tmp_path):
     r = run("sweep", str(path), "--game", "forbidden-island", "--out", str(tmp_path / "out"), "--no-plots")
     assert r.returncode == 0, r.stderr
     cells = {p.name for p in (tmp_path / "out" / "cells").iterdir()}
-    assert "novice" in r.stdout and cells == {"fi_p3_novice_expert.parquet"}
+    assert "novice" in r.stdout and cells == {"forbidden-island_p3_novice_expert.parquet"}
 
 
 def test_find_exports_forbidden_island_games_that_replay_to_the_table(tmp_path, fi_sweep):
@@ -105,7 +105,7 @@ def test_find_exports_forbidden_island_games_that_replay_to_the_table(tmp_path, 
     assert len(rows) == 2
     paths = export_found(rows, tmp_path)
     for (_, row), path in zip(rows.iterrows(), paths, strict=True):
-        assert path.name.startswith(f"fi-expert-p4-{row['difficulty']}-seed5-game")
+        assert path.name.startswith(f"forbidden-island-expert-p4-{row['difficulty']}-seed5-game")
         game = replay(load_record(path))
         assert game.outcome == "fools_landing" and game.turn == row["turns"]
         assert game.rules.players == 4 and game.rules.difficulty == row["difficulty"]

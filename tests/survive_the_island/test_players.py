@@ -75,8 +75,9 @@ def test_the_expert_beats_three_random_seats_and_shares_sum_to_one():
     assert np.allclose(shares.sum(axis=1), 1.0)
     assert shares[:, 0].mean() > 0.8  # a fair table would give it 1/4
     df = results_frame(raw, Rules(), "expert,random,random,random", 5)
-    setting = ["players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end"]
-    assert list(df.columns[:13]) == ["game_kind", "seed", "game", *setting, "policy", "ending"]
+    setting = ["players", "moves", "sharks", "kaijus", "serpents", "rafts", "raft_capacity", "volcanoes_to_end",
+               "die", "setup"]
+    assert list(df.columns[:15]) == ["game_kind", "seed", "game", *setting, "policy", "ending"]
     assert set(df["ending"].astype(str)) <= set(L.ENDINGS) and (df["score0"] > df["score1"]).mean() > 0.8
     # in another seat it wins as much: the strength is the player's, not the seat's
     raw = run_games(Rules(), "random,random,expert,random", 400, seed=5, threads=2)
