@@ -6,16 +6,8 @@ policy reads no order of the draw piles (Forbidden Island's counterpart of R19).
 
 from policies.registry import Registry
 
-REGISTRY = Registry(
-    "policies.forbidden_island", "Forbidden Island",
-    # name -> (kernel id, module); the ids are fixed
-    {
-        "random": (0, "uniform_random"),
-        "expert": (1, "expert"),
-        "lookahead": (2, "lookahead"),
-        "skilled": (3, "skilled"),
-    },
-    rollout={"lookahead": "expert"},
-    slow=frozenset({"lookahead"}),
-    judges=("expert", "random"),
-)
+# name -> (kernel id, module); the ids are fixed
+POLICIES = {"random": (0, "uniform_random"), "expert": (1, "expert"), "lookahead": (2, "lookahead"),
+            "skilled": (3, "skilled")}
+REGISTRY = Registry(__package__, "Forbidden Island", POLICIES, rollout={"lookahead": "expert"},
+                    slow=frozenset({"lookahead"}), judges=("expert", "random"))

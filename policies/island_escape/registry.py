@@ -8,22 +8,10 @@ reads only public fields of `s` (R19): not the cards of face-down places (`s[CAR
 
 from policies.registry import Registry
 
-REGISTRY = Registry(
-    "policies.island_escape", "Island Escape",
-    # name -> (kernel id, module); the ids are fixed
-    {
-        "idle": (0, "idle"),
-        "random": (1, "uniform_random"),
-        "greedy": (2, "greedy"),
-        "novice": (3, "novice"),
-        "expert": (4, "expert"),
-        "oracle": (5, "oracle"),
-        "lookahead": (6, "lookahead"),
-        "clairvoyant": (7, "clairvoyant"),
-        "skilled": (8, "skilled"),
-    },
-    rollout={"lookahead": "expert", "clairvoyant": "expert"},
-    slow=frozenset({"lookahead", "clairvoyant"}),
-    unfair=frozenset({"oracle", "clairvoyant"}),
-    judges=("expert", "greedy"),
-)
+# name -> (kernel id, module); the ids are fixed
+POLICIES = {"idle": (0, "idle"), "random": (1, "uniform_random"), "greedy": (2, "greedy"), "novice": (3, "novice"),
+            "expert": (4, "expert"), "oracle": (5, "oracle"), "lookahead": (6, "lookahead"),
+            "clairvoyant": (7, "clairvoyant"), "skilled": (8, "skilled")}
+REGISTRY = Registry(__package__, "Island Escape", POLICIES, rollout={"lookahead": "expert", "clairvoyant": "expert"},
+                    slow=frozenset({"lookahead", "clairvoyant"}), unfair=frozenset({"oracle", "clairvoyant"}),
+                    judges=("expert", "greedy"))

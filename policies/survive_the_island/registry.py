@@ -9,19 +9,9 @@ such a table.
 
 from policies.registry import Registry
 
-REGISTRY = Registry(
-    "policies.survive_the_island", "Survive the Island",
-    # name -> (kernel id, module); the ids are fixed
-    {
-        "random": (0, "uniform_random"),
-        "expert": (1, "expert"),
-        "lookahead": (2, "lookahead"),
-        "seats": (3, "seats"),
-    },
-    rollout={"lookahead": "expert"},
-    slow=frozenset({"lookahead"}),
-    judges=("expert", "random"),
-    hidden=frozenset({"seats"}),
-    seat_table="seats",
-    seat_choices=("random", "expert", "lookahead"),
-)
+# name -> (kernel id, module); the ids are fixed
+POLICIES = {"random": (0, "uniform_random"), "expert": (1, "expert"), "lookahead": (2, "lookahead"),
+            "seats": (3, "seats")}
+REGISTRY = Registry(__package__, "Survive the Island", POLICIES, rollout={"lookahead": "expert"},
+                    slow=frozenset({"lookahead"}), judges=("expert", "random"), hidden=frozenset({"seats"}),
+                    seat_table="seats", seat_choices=("random", "expert", "lookahead"))
