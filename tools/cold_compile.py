@@ -19,7 +19,7 @@ import subprocess
 import tempfile
 import time
 
-_GAME = {"ie": "island-escape", "fi": "forbidden-island"}
+_GAME = {"ie": "island-escape", "fi": "forbidden-island", "sti": "survive-the-island"}
 _PLAY = ("from policies.game import game; g = game({game!r}); g.run_games(g.rules(), {policy!r}, 10, 0, threads=1)")
 
 
