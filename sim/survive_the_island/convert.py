@@ -141,7 +141,13 @@ def deal_of(s: np.ndarray, p: np.ndarray) -> dict:
 
 
 COUNT_FIELDS = ("ADV_N", "LOOSE_N", "RAFT_AT", "SERPENT_N", "SHARK_N", "KAIJU_AT", "SEA_NEAR", "RAFT_LOAD",
-                "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT")
+                "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT", "SHORE_BITS", "TILE_BITS")
+
+
+def _bit_on(s: np.ndarray, at: int, q: int) -> None:
+    """Space q into the set kept as bits at s[at:] (32 a word, as the kernel's `_bit_on`)."""
+    word = int(s[at + (q >> 5)]) & 0xFFFFFFFF | 1 << (q & 31)
+    s[at + (q >> 5)] = word - (1 << 32) if word >= 1 << 31 else word
 
 
 def recount(s: np.ndarray, p: np.ndarray) -> None:
@@ -161,6 +167,8 @@ def recount(s: np.ndarray, p: np.ndarray) -> None:
     s[L.RAFT_SEAT_N:L.RAFT_SEAT_N + MAX_RAFTS * MAX_PLAYERS] = 0
     s[L.ON_BOARD:L.ON_BOARD + MAX_PLAYERS] = 0
     s[L.TERRAIN_LEFT:L.TERRAIN_LEFT + 3] = 0
+    s[L.SHORE_BITS:L.SHORE_BITS + L.BIT_WORDS] = 0
+    s[L.TILE_BITS:L.TILE_BITS + 3 * L.BIT_WORDS] = 0
     for r in range(int(p[L.P_RAFTS])):
         if s[L.RAFT_SPACE + r] >= 0:
             s[L.RAFT_AT + s[L.RAFT_SPACE + r]] = r
@@ -189,8 +197,12 @@ def recount(s: np.ndarray, p: np.ndarray) -> None:
     for q in range(spaces):
         s[L.SEA_NEAR + q] = sum(1 for d in range(6) if (n := p[L.P_NEIGH + 6 * q + d]) >= 0
                                 and s[L.KIND + n] == L.K_SEA)
+        if s[L.SEA_NEAR + q] > 0:
+            _bit_on(s, L.SHORE_BITS, q)
         if s[L.TILE_AT + q] >= 0:
-            s[L.TERRAIN_LEFT + p[L.P_TILE_TERRAIN + s[L.TILE_AT + q]]] += 1
+            terrain = int(p[L.P_TILE_TERRAIN + s[L.TILE_AT + q]])
+            s[L.TERRAIN_LEFT + terrain] += 1
+            _bit_on(s, L.TILE_BITS + L.BIT_WORDS * terrain, q)
 
 
 def count_errors(s: np.ndarray, p: np.ndarray) -> list[str]:

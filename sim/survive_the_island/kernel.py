@@ -28,6 +28,7 @@ from sim.survive_the_island.layout import (
     ADV_N,
     ADV_RAFT,
     ADV_SPACE,
+    BIT_WORDS,
     CREATURE_SPACE,
     END_CLEARED,
     END_VOLCANO,
@@ -102,11 +103,13 @@ from sim.survive_the_island.layout import (
     SEAT,
     SERPENT_N,
     SHARK_N,
+    SHORE_BITS,
     STREAM_DEAL,
     STREAM_DICE,
     SWAM,
     TERRAIN_LEFT,
     TILE_AT,
+    TILE_BITS,
     TURN,
     UNPLACED_SPACE,
     VALUE,
@@ -233,6 +236,23 @@ def controls(s, p, seat, r):
         if s[RAFT_SEAT_N + MAX_PLAYERS * r + other] > mine:
             return False
     return True
+
+
+@njit(cache=True, forceinline=True)
+def _bit_on(s, at, q):
+    """Space q into the set of spaces kept as bits at s[at:] (layout.BIT_WORDS words)."""
+    s[at + (q >> 5)] |= 1 << (q & 31)
+
+
+@njit(cache=True, forceinline=True)
+def _bit_off(s, at, q):
+    s[at + (q >> 5)] &= ~(1 << (q & 31))
+
+
+@njit(cache=True, forceinline=True)
+def _word(s, at, w):
+    """Word w of the set at s[at:], as the 32 bits it holds (the int32 read without its sign)."""
+    return np.int64(s[at + w]) & 0xFFFFFFFF
 
 
 @njit(cache=True, forceinline=True)
@@ -853,23 +873,23 @@ def flood_list(s, p, out):
     it. Ascending (board order)."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
     t = lowest_terrain(s)
-    n = 0
     if t < 0:
         return 0
-    for i in range(p[P_NLAND]):
-        q = p[P_LAND + i]
-        tile = s[TILE_AT + q]
-        if tile >= 0 and p[P_TILE_TERRAIN + tile] == t and s[SEA_NEAR + q] > 0:
-            out[n] = FLOOD + q
-            n += 1
-    if n == 0:
-        for i in range(p[P_NLAND]):
-            q = p[P_LAND + i]
-            tile = s[TILE_AT + q]
-            if tile >= 0 and p[P_TILE_TERRAIN + tile] == t:
-                out[n] = FLOOD + q
+    tiles = TILE_BITS + BIT_WORDS * t
+    n = 0
+    for shore in range(2):  # first those on the shore; with none, all of them
+        for w in range(BIT_WORDS):
+            x = _word(s, tiles, w)
+            if shore == 0:
+                x &= _word(s, SHORE_BITS, w)
+            while x != 0:
+                low = x & -x
+                out[n] = FLOOD + (w << 5) + popcount(low - 1)
                 n += 1
-    return n
+                x ^= low
+        if n > 0:
+            return n
+    return 0
 
 
 @njit(cache=True)
@@ -994,6 +1014,8 @@ def init_game(s, p, rng, seed, game):
             if m >= 0 and s[KIND + m] == K_SEA:
                 n += 1
         s[SEA_NEAR + q] = n
+        if n > 0:
+            _bit_on(s, SHORE_BITS, q)
     for a in range(MAX_ADVENTURERS):
         s[ADV_SPACE + a] = UNPLACED_SPACE
         s[ADV_RAFT + a] = -1
@@ -1008,7 +1030,9 @@ def init_game(s, p, rng, seed, game):
     for i in range(p[P_NLAND]):
         q = p[P_LAND + i]
         s[TILE_AT + q] = tiles[i]
-        s[TERRAIN_LEFT + p[P_TILE_TERRAIN + tiles[i]]] += 1
+        t = p[P_TILE_TERRAIN + tiles[i]]
+        s[TERRAIN_LEFT + t] += 1
+        _bit_on(s, TILE_BITS + BIT_WORDS * t, q)
     each = p[P_ADV_EACH]
     values = stack_empty(32, np.int64)
     for seat in range(p[P_PLAYERS]):
@@ -1083,7 +1107,9 @@ def _flood(s, p, q):
     tile = s[TILE_AT + q]
     back = p[P_TILE_BACK + tile]
     s[TILE_AT + q] = -1
-    s[TERRAIN_LEFT + p[P_TILE_TERRAIN + tile]] -= 1
+    terrain = p[P_TILE_TERRAIN + tile]
+    s[TERRAIN_LEFT + terrain] -= 1
+    _bit_off(s, TILE_BITS + BIT_WORDS * terrain, q)
     s[FLOODED_N] += 1
     s[FLOODS_LEFT] -= 1
     if back == VOLCANO:
@@ -1098,6 +1124,7 @@ def _flood(s, p, q):
         n = neighbour(p, q, d)
         if n >= 0:
             s[SEA_NEAR + n] += 1
+            _bit_on(s, SHORE_BITS, n)
     if back == SHARK_TILE or back == KAIJU_TILE:
         if s[KAIJU_AT + q] >= 0:
             return  # nothing happens where a kaiju already stands

@@ -35,6 +35,7 @@ from sim.survive_the_island.rules import (
 NABILITIES = len(ABILITIES)
 MAX_ROLLS = 128  # rolls a game keeps (a game has at most one a turn, and 40 turns, plus the die tiles)
 MAX_SEAT_VALUES = 20  # a seat's adventurers (two colours in a game of two, S6)
+BIT_WORDS = MAX_SPACES // 32  # int32 words of a set of spaces kept as bits
 
 # space kinds as the kernel keeps them: the printed kinds (rules.SEA, LAND, RESCUE) and a
 # revealed volcano (S12)
@@ -58,6 +59,10 @@ SERPENT_N = STATE.field("SERPENT_N", MAX_SPACES)  # serpents on each space
 SHARK_N = STATE.field("SHARK_N", MAX_SPACES)  # sharks on each space
 KAIJU_AT = STATE.field("KAIJU_AT", MAX_SPACES)  # slot of the kaiju on each space, else -1 (never two)
 SEA_NEAR = STATE.field("SEA_NEAR", MAX_SPACES)  # sea neighbours of each space (the flood order, S12)
+# sets of spaces as bits, 32 a word (space q is bit q & 31 of word q >> 5), so that the flood list
+# is read word by word instead of scanning the island
+SHORE_BITS = STATE.field("SHORE_BITS", BIT_WORDS)  # the spaces with a sea neighbour (SEA_NEAR > 0)
+TILE_BITS = STATE.field("TILE_BITS", 3 * BIT_WORDS)  # + BIT_WORDS * terrain: spaces with an unflooded tile of it
 VALUE = STATE.field("VALUE", MAX_ADVENTURERS)  # each adventurer's treasure value
 ADV_SPACE = STATE.field("ADV_SPACE", MAX_ADVENTURERS)  # its space, RESCUED_SPACE, LOST_SPACE or UNPLACED_SPACE
 ADV_RAFT = STATE.field("ADV_RAFT", MAX_ADVENTURERS)  # the raft it is on, else -1
