@@ -37,6 +37,22 @@ def rescue_distances(board) -> list[int]:
     return dist
 
 
+def reach_entries(board, q0: int) -> list[int]:
+    """The spaces within two steps of q0 (layout.P_REACH's entries), ascending: each space, its
+    REACH_ADJACENT bit when it is a neighbour of q0, and bit d of its via bits when it is a
+    neighbour of q0's neighbour in direction d."""
+    via: dict[int, int] = {}
+    for d, n in enumerate(board.neighbours[q0]):
+        if n < 0:
+            continue
+        via[n] = via.get(n, 0) | L.REACH_ADJACENT
+        for m in board.neighbours[n]:
+            if m >= 0 and m != q0:
+                via[m] = via.get(m, 0) | 1 << (L.REACH_VIA_SHIFT + d)
+    assert len(via) <= L.REACH_ROOM, "a hex has at most 18 spaces within two steps"
+    return [q | via[q] for q in sorted(via)]
+
+
 def params_of(rules: Rules) -> np.ndarray:
     """The kernel's parameter array (layout.PARAMS) of a rule set, its board precomputed."""
     board = load_board(rules.board)
@@ -75,6 +91,10 @@ def params_of(rules: Rules) -> np.ndarray:
     # "odd-r" offset rows to cube coordinates: x = column - (row - row % 2) / 2, z = row
     p[L.P_CUBE_X:L.P_CUBE_X + board.spaces] = [c - (r - (r & 1)) // 2 for r, c in board.cells]
     p[L.P_CUBE_Z:L.P_CUBE_Z + board.spaces] = [r for r, _ in board.cells]
+    for q in range(board.spaces):
+        entries = reach_entries(board, q)
+        p[L.P_NREACH + q] = len(entries)
+        p[L.P_REACH + L.REACH_ROOM * q:L.P_REACH + L.REACH_ROOM * q + len(entries)] = entries
     return p
 
 

@@ -60,11 +60,13 @@ from sim.survive_the_island.layout import (
     P_MOVES,
     P_NEIGH,
     P_NLAND,
+    P_NREACH,
     P_NSHORE,
     P_NSPACES,
     P_PLAYERS,
     P_RAFTS,
     P_RAFTS_EACH,
+    P_REACH,
     P_SEAT_VALUES,
     P_SERPENT_STARTS,
     P_SERPENTS,
@@ -92,6 +94,10 @@ from sim.survive_the_island.layout import (
     RAFT_SEAT_N,
     RAFT_SPACE,
     RAFTS_PLACED,
+    REACH_ADJACENT,
+    REACH_ROOM,
+    REACH_SPACE_MASK,
+    REACH_VIA_SHIFT,
     RESCUED,
     RESCUED_N,
     RESCUED_SPACE,
@@ -153,8 +159,6 @@ from sim.survive_the_island.rules import (
 A_OARS, A_DOLPHIN, A_REPELLENT, A_DIVE, A_DIE = (OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY,
                                                  REPELLENT - FIRST_ABILITY, DIVE - FIRST_ABILITY, DIE - FIRST_ABILITY)
 SHARK_BASE, KAIJU_BASE = CREATURE_BASE[SHARK], CREATURE_BASE[KAIJU]
-DEST_ROOM = 64  # a creature's destinations: at most 6 + 36 spaces
-SPACE_WORDS = MAX_SPACES // 64  # a set of spaces as bits
 
 # --- small queries ----------------------------------------------------------------------------------
 
@@ -684,57 +688,46 @@ def _settle(s, p, rng):
 
 
 @njit(cache=True, forceinline=True)
-def _mark(words, q):
-    words[q >> 6] |= np.int64(1) << np.int64(q & 63)
+def _stops(s, p, slot, out, n, base):
+    """The spaces the creature in `slot` may stop on (S13), ascending, as base + space into
+    out[n:]; returns the new n. A serpent: a sea space next to it; a shark: 1 or 2 steps over
+    sea; a kaiju: 1 or 2 steps over sea or land (the step between may not be a volcano).
+    Serpents and sharks never stop on a kaiju's space. A creature must move: its own space is
+    not a stop. The spaces within two steps come from the parameters (P_REACH), each with the
+    neighbours it lies next to, so a space two steps away is a stop when one of those may be
+    passed through."""
+    q0 = s[CREATURE_SPACE + slot]
+    kind = creature_kind(slot)
+    through = REACH_ADJACENT >> REACH_VIA_SHIFT  # a neighbour is reached directly
+    if kind != SERPENT:
+        for d in range(6):
+            q1 = neighbour(p, q0, d)
+            if q1 >= 0:
+                k1 = s[KIND + q1]
+                if k1 == K_SEA or (kind == KAIJU and k1 == K_LAND):
+                    through |= 1 << d
+    at = P_REACH + REACH_ROOM * q0
+    for i in range(p[P_NREACH + q0]):
+        e = p[at + i]
+        if (e >> REACH_VIA_SHIFT) & through == 0:
+            continue
+        q = e & REACH_SPACE_MASK
+        k = s[KIND + q]
+        if kind == KAIJU:
+            ok = k == K_SEA or k == K_LAND
+        else:
+            ok = k == K_SEA and s[KAIJU_AT + q] < 0
+        if ok:
+            out[n] = base + q
+            n += 1
+    return n
 
 
 @njit(cache=True)
 def creature_destinations(s, p, slot, out):
-    """The spaces the creature in `slot` may stop on (S13), ascending, into out[:n]: a serpent a
-    sea space next to it, a shark 1 or 2 steps over sea, a kaiju 1 or 2 steps over sea or land
-    (the step between may not be a volcano). Serpents and sharks never stop on a kaiju's space.
-    A creature must move: its own space is not a destination."""
+    """The spaces the creature in `slot` may stop on (S13), ascending, into out[:n]; returns n."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
-    words = stack_empty(SPACE_WORDS, np.int64)
-    for w in range(SPACE_WORDS):
-        words[w] = 0
-    q0 = s[CREATURE_SPACE + slot]
-    kind = creature_kind(slot)
-    for d in range(6):
-        q1 = neighbour(p, q0, d)
-        if q1 < 0:
-            continue
-        k1 = s[KIND + q1]
-        if kind == KAIJU:
-            passable = k1 == K_SEA or k1 == K_LAND
-            stop = passable
-        else:
-            passable = k1 == K_SEA
-            stop = passable and s[KAIJU_AT + q1] < 0
-        if stop:
-            _mark(words, q1)
-        if kind == SERPENT or not passable:
-            continue
-        for e in range(6):
-            q2 = neighbour(p, q1, e)
-            if q2 < 0 or q2 == q0:
-                continue
-            k2 = s[KIND + q2]
-            if kind == KAIJU:
-                ok = k2 == K_SEA or k2 == K_LAND
-            else:
-                ok = k2 == K_SEA and s[KAIJU_AT + q2] < 0
-            if ok:
-                _mark(words, q2)
-    n = 0
-    for w in range(SPACE_WORDS):  # the marked spaces, lowest first
-        x = words[w]
-        while x != 0:
-            low = x & -x
-            out[n] = (w << 6) + popcount(low - 1)
-            n += 1
-            x ^= low
-    return n
+    return _stops(s, p, slot, out, 0, 0)
 
 
 @njit(cache=True)
@@ -936,16 +929,11 @@ def raft_start_list(s, p, out):
 def creature_list(s, p, out):
     """S13: the rolled kind's creatures on the board, each to each of its destinations."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
-    dest = stack_empty(DEST_ROOM, np.int64)
     first, end = kind_slots(p, s[ROLLED])
     n = 0
     for slot in range(first, end):
-        if s[CREATURE_SPACE + slot] < 0:
-            continue
-        m = creature_destinations(s, p, slot, dest)
-        for i in range(m):
-            out[n] = CREATURE_MOVE + MAX_SPACES * slot + dest[i]
-            n += 1
+        if s[CREATURE_SPACE + slot] >= 0:
+            n = _stops(s, p, slot, out, n, CREATURE_MOVE + MAX_SPACES * slot)
     return n
 
 
