@@ -38,14 +38,14 @@ def rescue_distances(board) -> list[int]:
 
 
 def reach_entries(board, q0: int) -> list[int]:
-    """The spaces within two steps of q0 (layout.P_REACH's entries), ascending: each space, its
-    REACH_ADJACENT bit when it is a neighbour of q0, and bit d of its via bits when it is a
-    neighbour of q0's neighbour in direction d."""
+    """The spaces within two steps of q0 (layout.P_REACH's entries), ascending: each space with
+    bit REACH_STEP_SHIFT + d when it is q0's neighbour in direction d and bit REACH_VIA_SHIFT + d
+    when it lies next to that neighbour."""
     via: dict[int, int] = {}
     for d, n in enumerate(board.neighbours[q0]):
         if n < 0:
             continue
-        via[n] = via.get(n, 0) | L.REACH_ADJACENT
+        via[n] = via.get(n, 0) | 1 << (L.REACH_STEP_SHIFT + d)
         for m in board.neighbours[n]:
             if m >= 0 and m != q0:
                 via[m] = via.get(m, 0) | 1 << (L.REACH_VIA_SHIFT + d)

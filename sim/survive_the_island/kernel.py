@@ -94,7 +94,7 @@ from sim.survive_the_island.layout import (
     RAFT_SEAT_N,
     RAFT_SPACE,
     RAFTS_PLACED,
-    REACH_ADJACENT,
+    REACH_NEIGHBOUR,
     REACH_ROOM,
     REACH_SPACE_MASK,
     REACH_VIA_SHIFT,
@@ -698,18 +698,18 @@ def _stops(s, p, slot, out, n, base):
     passed through."""
     q0 = s[CREATURE_SPACE + slot]
     kind = creature_kind(slot)
-    through = REACH_ADJACENT >> REACH_VIA_SHIFT  # a neighbour is reached directly
+    reached = REACH_NEIGHBOUR  # a neighbour directly; a space beyond through a neighbour it may pass
     if kind != SERPENT:
         for d in range(6):
             q1 = neighbour(p, q0, d)
             if q1 >= 0:
                 k1 = s[KIND + q1]
                 if k1 == K_SEA or (kind == KAIJU and k1 == K_LAND):
-                    through |= 1 << d
+                    reached |= 1 << (REACH_VIA_SHIFT + d)
     at = P_REACH + REACH_ROOM * q0
     for i in range(p[P_NREACH + q0]):
         e = p[at + i]
-        if (e >> REACH_VIA_SHIFT) & through == 0:
+        if e & reached == 0:
             continue
         q = e & REACH_SPACE_MASK
         k = s[KIND + q]

@@ -128,13 +128,14 @@ P_RESCUE_DIST = PARAMS.field("P_RESCUE_DIST", MAX_SPACES)  # hex steps to the ne
 P_CUBE_X = PARAMS.field("P_CUBE_X", MAX_SPACES)  # cube coordinates of each hex (for hex distances)
 P_CUBE_Z = PARAMS.field("P_CUBE_Z", MAX_SPACES)
 # the spaces within two steps of each space (never itself), ascending, for the creatures' stops
-# (S13): + REACH_ROOM * space + i, each REACH_SPACE_MASK & entry a space, its REACH_ADJACENT bit
-# set when it is a neighbour, and bit d of entry >> REACH_VIA_SHIFT set when it is a neighbour of
-# the neighbour in direction d
+# (S13): + REACH_ROOM * space + i, each entry a space (entry & REACH_SPACE_MASK) and two sets of
+# directions d of the centre: bit REACH_VIA_SHIFT + d when the space lies next to the neighbour in
+# direction d, bit REACH_STEP_SHIFT + d when it is that neighbour
 REACH_ROOM = 18  # a hex has 6 neighbours and 12 spaces two steps away
 REACH_SPACE_MASK = MAX_SPACES - 1
 REACH_VIA_SHIFT = 8
-REACH_ADJACENT = 1 << (REACH_VIA_SHIFT + 6)
+REACH_STEP_SHIFT = 14
+REACH_NEIGHBOUR = 63 << REACH_STEP_SHIFT  # the entry is a neighbour (in some direction)
 P_NREACH = PARAMS.field("P_NREACH", MAX_SPACES)
 P_REACH = PARAMS.field("P_REACH", REACH_ROOM * MAX_SPACES)
 NPARAMS = PARAMS.size
