@@ -98,15 +98,21 @@ OTHERS = 0.5  # the weight of the others' worth against its own
 AVERAGE_VALUE = 3.0  # the others' values as it estimates them (S16)
 FETCH = 1.0  # an empty raft one step nearer its own loose adventurers, per point of their value
 OARS_ID, DOLPHIN_ID = OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY
+PULL = 5  # a creature's pull toward a piece afloat at 0, 1, 2, 3 steps, and none beyond
+AFLOAT_ROOM = 64  # pieces afloat a creature move weighs (at most every adventurer)
+PULL_ROOM = AFLOAT_ROOM * PULL
 SHARK_BASE, KAIJU_BASE = CREATURE_BASE[SHARK], CREATURE_BASE[KAIJU]
 
 
 @njit(cache=True, forceinline=True)
+def _cube_distance(dx, dz):
+    """Hex steps between two spaces whose cube coordinates differ by dx and dz."""
+    return max(abs(dx), abs(dx + dz), abs(dz))
+
+
+@njit(cache=True, forceinline=True)
 def hex_distance(p, a, b):
-    dx = p[P_CUBE_X + a] - p[P_CUBE_X + b]
-    dz = p[P_CUBE_Z + a] - p[P_CUBE_Z + b]
-    dy = -dx - dz
-    return max(abs(dx), abs(dy), abs(dz))
+    return _cube_distance(p[P_CUBE_X + a] - p[P_CUBE_X + b], p[P_CUBE_Z + a] - p[P_CUBE_Z + b])
 
 
 @njit(cache=True)
@@ -349,18 +355,28 @@ def _creature(s, p, acts):
     n = K.creature_list(s, p, acts)
     seat = s[SEAT]
     each = p[P_ADV_EACH]
+    a0 = seat * each
     nadv = p[P_PLAYERS] * each
-    spaces = stack_empty(64, np.int64)  # the pieces afloat: where, and what they count for it
-    weights = stack_empty(64, np.float64)
+    # the pieces afloat: where (cube coordinates), and what each counts for it at distance 0 to 3
+    # from a stop (PULL: nothing beyond), divided once here rather than once a stop
+    xs = stack_empty(AFLOAT_ROOM, np.int64)
+    zs = stack_empty(AFLOAT_ROOM, np.int64)
+    pulls = stack_empty(PULL_ROOM, np.float64)
     m = 0
     for a in range(nadv):
         x = s[ADV_SPACE + a]
         if x < 0 or s[KIND + x] != K_SEA:
             continue
-        spaces[m] = x
-        weights[m] = -s[VALUE + a] if a // each == seat else 0.5 * AVERAGE_VALUE
+        xs[m] = p[P_CUBE_X + x]
+        zs[m] = p[P_CUBE_Z + x]
+        weight = -s[VALUE + a] if a0 <= a < a0 + each else 0.5 * AVERAGE_VALUE
+        for d in range(PULL - 1):
+            pulls[PULL * m + d] = weight / (1.0 + d)
+        pulls[PULL * m + PULL - 1] = 0.0
         m += 1
-    near = stack_empty(64, np.int64)  # those within reach of the creature being moved
+    near_x = stack_empty(AFLOAT_ROOM, np.int64)  # those within reach of the creature being moved
+    near_z = stack_empty(AFLOAT_ROOM, np.int64)
+    near_pull = stack_empty(PULL_ROOM, np.float64)
     nnear = 0
     current = -1
     best = -1e18
@@ -371,9 +387,14 @@ def _creature(s, p, acts):
             current = slot
             nnear = 0
             q0 = s[CREATURE_SPACE + slot]
+            x0 = p[P_CUBE_X + q0]
+            z0 = p[P_CUBE_Z + q0]
             for j in range(m):
-                if hex_distance(p, q0, spaces[j]) <= 5:
-                    near[nnear] = j
+                if _cube_distance(x0 - xs[j], z0 - zs[j]) <= 5:
+                    near_x[nnear] = xs[j]
+                    near_z[nnear] = zs[j]
+                    for d in range(PULL):
+                        near_pull[PULL * nnear + d] = pulls[PULL * j + d]
                     nnear += 1
         if slot < SHARK_BASE:
             g = _space_harm(s, p, seat, q, False)
@@ -384,11 +405,12 @@ def _creature(s, p, acts):
         else:
             g = 0.3 * _space_harm(s, p, seat, q, False)
         g *= 10.0
+        x = p[P_CUBE_X + q]
+        z = p[P_CUBE_Z + q]
         for k in range(nnear):
-            j = near[k]
-            d = hex_distance(p, q, spaces[j])
-            if d <= 3:
-                g += weights[j] / (1.0 + d)
+            # beyond 3 steps it adds 0.0, which leaves g as it is (g is never -0.0)
+            d = min(_cube_distance(x - near_x[k], z - near_z[k]), PULL - 1)
+            g += near_pull[PULL * k + d]
         if g > best:
             best = g
             pick = i
