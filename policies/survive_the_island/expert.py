@@ -44,9 +44,11 @@ from sim.survive_the_island.layout import (
     P_ADV_EACH,
     P_CUBE_X,
     P_CUBE_Z,
+    P_NREACH,
     P_NSPACES,
     P_PLAYERS,
     P_RAFTS,
+    P_REACH,
     P_RESCUE_DIST,
     PH_ACTION,
     PH_CREATURE,
@@ -59,7 +61,12 @@ from sim.survive_the_island.layout import (
     PUSH_SPACE,
     RAFT_AT,
     RAFT_LOAD,
+    RAFT_SEAT_N,
     RAFT_SPACE,
+    REACH_ROOM,
+    REACH_SPACE_MASK,
+    REACH_STEP_SHIFT,
+    REACH_VIA_SHIFT,
     SEA_NEAR,
     SEAT,
     SERPENT_N,
@@ -76,6 +83,7 @@ from sim.survive_the_island.rules import (
     FIRST_ABILITY,
     FLOOD,
     KAIJU,
+    MAX_PLAYERS,
     MAX_SPACES,
     MOVE_ADVENTURER,
     MOVE_RAFT,
@@ -84,6 +92,7 @@ from sim.survive_the_island.rules import (
     PLACE,
     PUSH,
     SHARK,
+    VALUES,
 )
 
 DESCRIPTION = "goal-directed: races its most valuable adventurers to the rescue islands by raft; hurts the others"
@@ -98,6 +107,9 @@ OTHERS = 0.5  # the weight of the others' worth against its own
 AVERAGE_VALUE = 3.0  # the others' values as it estimates them (S16)
 FETCH = 1.0  # an empty raft one step nearer its own loose adventurers, per point of their value
 OARS_ID, DOLPHIN_ID = OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY
+# the pull of an own loose adventurer of value v, d steps away, on an empty raft: v / (1 + d),
+# divided here once (the same numbers as dividing at each raft)
+PULL_SHARE = np.array([[v / (1.0 + d) for d in range(MAX_SPACES)] for v in range(max(VALUES) + 1)])
 PULL = 5  # a creature's pull toward a piece afloat at 0, 1, 2, 3 steps, and none beyond
 AFLOAT_ROOM = 64  # pieces afloat a creature move weighs (at most every adventurer)
 PULL_ROOM = AFLOAT_ROOM * PULL
@@ -119,14 +131,13 @@ def hex_distance(p, a, b):
 def _danger(s, p, swim, afloat):
     """Per point of value, how exposed a piece on each space is to the next creature moves:
     `swim` for a swimmer (a serpent next to it, a shark within two), `afloat` for a raft's
-    passengers (a serpent next to it). Pieces on land are out of the serpents' and sharks' reach."""
+    passengers (a serpent next to it). Pieces on land are out of the serpents' and sharks' reach.
+    A shark reaches its sea neighbours and every space next to one of them: the spaces within two
+    steps of it (the kernel's P_REACH) that are such a neighbour or lie next to one."""
     s, p, swim, afloat = borrowed(s), borrowed(p), borrowed(swim), borrowed(afloat)
-    nspaces = p[P_NSPACES]
-    stamp = stack_empty(MAX_SPACES, np.int32)
-    for q in range(nspaces):
+    for q in range(p[P_NSPACES]):
         swim[q] = 0.0
         afloat[q] = 0.0
-        stamp[q] = -1
     for slot in range(KAIJU_BASE):
         c = s[CREATURE_SPACE + slot]
         if c < 0:
@@ -138,18 +149,17 @@ def _danger(s, p, swim, afloat):
                     swim[n] += SERPENT_RISK
                     afloat[n] += SERPENT_RISK
             continue
+        sea = 0  # the directions of its sea neighbours
         for d in range(6):
             n = K.neighbour(p, c, d)
-            if n < 0 or s[KIND + n] != K_SEA:
-                continue
-            if stamp[n] != slot:
-                stamp[n] = slot
-                swim[n] += SHARK_RISK
-            for e in range(6):
-                m = K.neighbour(p, n, e)
-                if m >= 0 and m != c and stamp[m] != slot:
-                    stamp[m] = slot
-                    swim[m] += SHARK_RISK
+            if n >= 0 and s[KIND + n] == K_SEA:
+                sea |= 1 << d
+        reached = sea << REACH_VIA_SHIFT | sea << REACH_STEP_SHIFT
+        at = P_REACH + REACH_ROOM * c
+        for i in range(p[P_NREACH + c]):
+            e = p[at + i]
+            # adds 0.0 where it does not reach (no branch to mispredict; the sums stay exact)
+            swim[e & REACH_SPACE_MASK] += SHARK_RISK * ((e & reached) != 0)
 
 
 @njit(cache=True, forceinline=True)
@@ -212,22 +222,16 @@ def _action(s, p):
     _danger(s, p, swim, afloat)
     nrafts = p[P_RAFTS]
     mine_aboard = stack_empty(32, np.float64)  # own value aboard each raft
-    theirs_aboard = stack_empty(32, np.float64)  # others' adventurers aboard each raft
     for r in range(nrafts):
         mine_aboard[r] = 0.0
-        theirs_aboard[r] = 0.0
     loose_space = stack_empty(32, np.int64)  # own loose adventurers on the board
-    loose_value = stack_empty(32, np.float64)
+    loose_value = stack_empty(32, np.int64)
     nloose = 0
-    for a in range(p[P_PLAYERS] * each):
+    for a in range(a0, a0 + each):  # the others aboard are counted by the kernel (RAFT_SEAT_N)
         r = s[ADV_RAFT + a]
-        mine = a // each == seat
         if r >= 0:
-            if mine:
-                mine_aboard[r] += s[VALUE + a]
-            else:
-                theirs_aboard[r] += 1.0
-        elif mine and s[ADV_SPACE + a] >= 0:
+            mine_aboard[r] += s[VALUE + a]
+        elif s[ADV_SPACE + a] >= 0:
             loose_space[nloose] = s[ADV_SPACE + a]
             loose_value[nloose] = s[VALUE + a]
             nloose += 1
@@ -278,7 +282,7 @@ def _action(s, p):
         pull = 0.0
         if load == 0:
             for i in range(nloose):
-                x = loose_value[i] / (1.0 + hex_distance(p, q0, loose_space[i]))
+                x = PULL_SHARE[loose_value[i], hex_distance(p, q0, loose_space[i])]
                 if x > pull:
                     pull = x
                     target = i
@@ -287,6 +291,7 @@ def _action(s, p):
         else:
             w_mine = worth(s, p, q0, True, swim, afloat)
             w_theirs = plain_worth(s, p, q0)
+            theirs_aboard = float(load - s[RAFT_SEAT_N + MAX_PLAYERS * r + seat])
         for d in range(6):
             q = q0
             for dist in range(2):
@@ -296,12 +301,12 @@ def _action(s, p):
                 if load == 0:
                     if s[KIND + q] == K_RESCUE:
                         break
-                    g = FETCH * (loose_value[target] / (1.0 + hex_distance(p, q, loose_space[target])) - pull)
+                    g = FETCH * (PULL_SHARE[loose_value[target], hex_distance(p, q, loose_space[target])] - pull)
                 elif s[SERPENT_N + q] > 0:
                     g = -1000.0
                 else:
                     g = (mine_aboard[r] * (worth(s, p, q, True, swim, afloat) - w_mine)
-                         - OTHERS * AVERAGE_VALUE * theirs_aboard[r] * (plain_worth(s, p, q) - w_theirs))
+                         - OTHERS * AVERAGE_VALUE * theirs_aboard * (plain_worth(s, p, q) - w_theirs))
                 if moves and dist == 0 and g > best:
                     best = g
                     code = MOVE_RAFT + 6 * r + d
