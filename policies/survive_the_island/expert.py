@@ -433,7 +433,7 @@ def _push(s, p, acts):
     theirs = 0.0
     for a in range(p[P_PLAYERS] * each):
         if s[ADV_SPACE + a] == q0:
-            if a // each == seat:
+            if seat * each <= a < seat * each + each:
                 mine += s[VALUE + a]
             else:
                 theirs += AVERAGE_VALUE

@@ -14,6 +14,7 @@ from sim.survive_the_island.rules import (
     TILES,
     Rules,
     load_board,
+    placing_seat,
     seat_values,
 )
 
@@ -91,6 +92,11 @@ def params_of(rules: Rules) -> np.ndarray:
     # "odd-r" offset rows to cube coordinates: x = column - (row - row % 2) / 2, z = row
     p[L.P_CUBE_X:L.P_CUBE_X + board.spaces] = [c - (r - (r & 1)) // 2 for r, c in board.cells]
     p[L.P_CUBE_Z:L.P_CUBE_Z + board.spaces] = [r for r, _ in board.cells]
+    players, each = rules.players, rules.adventurers_each
+    p[L.P_SEAT_OF:L.P_SEAT_OF + players * each] = [a // each for a in range(players * each)]
+    p[L.P_NEXT_SEAT:L.P_NEXT_SEAT + players] = [(k + 1) % players for k in range(players)]
+    p[L.P_PLACING_SEAT:L.P_PLACING_SEAT + L.MAX_ADVENTURERS] = [placing_seat(k, players, rules.setup)
+                                                                for k in range(L.MAX_ADVENTURERS)]
     for q in range(board.spaces):
         entries = reach_entries(board, q)
         p[L.P_NREACH + q] = len(entries)

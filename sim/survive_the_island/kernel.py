@@ -59,20 +59,22 @@ from sim.survive_the_island.layout import (
     P_LAND,
     P_MOVES,
     P_NEIGH,
+    P_NEXT_SEAT,
     P_NLAND,
     P_NREACH,
     P_NSHORE,
     P_NSPACES,
+    P_PLACING_SEAT,
     P_PLAYERS,
     P_RAFTS,
     P_RAFTS_EACH,
     P_REACH,
+    P_SEAT_OF,
     P_SEAT_VALUES,
     P_SERPENT_STARTS,
     P_SERPENTS,
     P_SHARKS,
     P_SHORE,
-    P_SNAKE,
     P_TILE_BACK,
     P_TILE_TERRAIN,
     P_VOLCANOES_TO_END,
@@ -280,7 +282,7 @@ def _lift(s, p, a):
     r = s[ADV_RAFT + a]
     if r >= 0:
         s[RAFT_LOAD + r] -= 1
-        s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] -= 1
+        s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] -= 1
         s[ADV_RAFT + a] = -1
     else:
         s[LOOSE_N + q] -= 1
@@ -290,7 +292,7 @@ def _lift(s, p, a):
 def _rescue(s, p, a):
     """A lifted adventurer reaches a rescue island (S9): its seat scores its value."""
     s, p = borrowed(s), borrowed(p)
-    seat = a // p[P_ADV_EACH]
+    seat = p[P_SEAT_OF + a]
     s[ADV_SPACE + a] = RESCUED_SPACE
     s[SCORE + seat] += s[VALUE + a]
     s[RESCUED + seat] += 1
@@ -305,7 +307,7 @@ def _lose(s, p, a):
     _lift(s, p, a)
     s[ADV_SPACE + a] = LOST_SPACE
     s[LOST_N] += 1
-    s[ON_BOARD + a // p[P_ADV_EACH]] -= 1
+    s[ON_BOARD + p[P_SEAT_OF + a]] -= 1
 
 
 @njit(cache=True)
@@ -314,7 +316,7 @@ def _board(s, p, a, r):
     s, p = borrowed(s), borrowed(p)
     s[ADV_RAFT + a] = r
     s[RAFT_LOAD + r] += 1
-    s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] += 1
+    s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] += 1
 
 
 @njit(cache=True)
@@ -331,7 +333,7 @@ def _set_down(s, p, a, q):
     if r >= 0 and s[RAFT_LOAD + r] < p[P_CAPACITY]:
         s[ADV_RAFT + a] = r
         s[RAFT_LOAD + r] += 1
-        s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] += 1
+        s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] += 1
     else:
         s[LOOSE_N + q] += 1
 
@@ -367,7 +369,7 @@ def _raft_off(s, p, r):
             if s[ADV_RAFT + a] == r:
                 s[ADV_RAFT + a] = -1
                 s[LOOSE_N + q] += 1
-                s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] -= 1
+                s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] -= 1
         s[RAFT_LOAD + r] = 0
     s[RAFT_AT + q] = -1
     s[RAFT_SPACE + r] = -1
@@ -434,14 +436,14 @@ def _repelled(s, p, q, swimmers_only):
     if held == 0:
         return False
     each = p[P_ADV_EACH]
-    for k in range(players):
-        seat = (s[SEAT] + k) % players
-        if s[HAND + NABILITIES * seat + A_REPELLENT] == 0:
-            continue
-        for a in range(seat * each, seat * each + each):
-            if s[ADV_SPACE + a] == q and (not swimmers_only or s[ADV_RAFT + a] < 0):
-                s[HAND + NABILITIES * seat + A_REPELLENT] -= 1
-                return True
+    seat = s[SEAT]
+    for _ in range(players):
+        if s[HAND + NABILITIES * seat + A_REPELLENT] > 0:
+            for a in range(seat * each, seat * each + each):
+                if s[ADV_SPACE + a] == q and (not swimmers_only or s[ADV_RAFT + a] < 0):
+                    s[HAND + NABILITIES * seat + A_REPELLENT] -= 1
+                    return True
+        seat = p[P_NEXT_SEAT + seat]
     return False
 
 
@@ -626,7 +628,7 @@ def _next_turn(s, p):
     for a in range(s[SEAT] * each, s[SEAT] * each + each):  # only the seat whose turn ends moved
         s[SWAM + a] = 0
     s[TURN] += 1
-    s[SEAT] = 0 if s[TURN] == 1 else (s[SEAT] + 1) % p[P_PLAYERS]
+    s[SEAT] = 0 if s[TURN] == 1 else p[P_NEXT_SEAT + s[SEAT]]
     s[MOVES_LEFT] = p[P_MOVES]
     s[FLOODS_LEFT] = 2 if s[ON_BOARD + s[SEAT]] == 0 else 1
     s[PHASE] = PH_ACTION
@@ -1069,9 +1071,7 @@ def _place(s, p, q):
 @njit(cache=True, forceinline=True)
 def placing_seat(p, placed):
     """S7: the seat making set-up placement number `placed` of its kind (rules.placing_seat)."""
-    players = p[P_PLAYERS]
-    turn, seat = divmod(placed, players)
-    return players - 1 - seat if p[P_SNAKE] and turn % 2 else seat
+    return p[P_PLACING_SEAT + placed]
 
 
 @njit(cache=True)

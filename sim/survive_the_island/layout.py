@@ -138,6 +138,10 @@ REACH_STEP_SHIFT = 14
 REACH_NEIGHBOUR = 63 << REACH_STEP_SHIFT  # the entry is a neighbour (in some direction)
 P_NREACH = PARAMS.field("P_NREACH", MAX_SPACES)
 P_REACH = PARAMS.field("P_REACH", REACH_ROOM * MAX_SPACES)
+# seats as tables, read where the kernel would otherwise divide by a number it knows only at run time
+P_SEAT_OF = PARAMS.field("P_SEAT_OF", MAX_ADVENTURERS)  # each adventurer's seat (number // P_ADV_EACH)
+P_NEXT_SEAT = PARAMS.field("P_NEXT_SEAT", MAX_PLAYERS)  # the seat after each (S8)
+P_PLACING_SEAT = PARAMS.field("P_PLACING_SEAT", MAX_ADVENTURERS)  # rules.placing_seat of each placement (S7)
 NPARAMS = PARAMS.size
 
 # --- endings and the results row (the contract's) ----------------------------------------------------
