@@ -166,8 +166,20 @@ def deal_of(s: np.ndarray, p: np.ndarray) -> dict:
 
 
 
-COUNT_FIELDS = ("ADV_N", "LOOSE_N", "RAFT_AT", "SERPENT_N", "SHARK_N", "KAIJU_AT", "SEA_NEAR", "RAFT_LOAD",
+COUNT_FIELDS = ("ADV_N", "LOOSE_N", "RAFT_AT", "SERPENT_N", "SHARK_N", "KAIJU_AT", "MAY", "SEA_NEAR", "RAFT_LOAD",
                 "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT", "SHORE_BITS", "TILE_BITS")
+
+
+def may_bits(kind: int, kaiju: bool) -> int:
+    """What a piece may do on a space of kernel kind `kind` (K_*), a kaiju there or not (MAY_*)."""
+    bits = 0
+    if kind == L.K_SEA:
+        bits |= L.MAY_SEA_PASS | (0 if kaiju else L.MAY_SEA_STOP)
+    if kind in (L.K_SEA, L.K_LAND):
+        bits |= L.MAY_KAIJU
+    if kind != L.K_VOLCANO and not kaiju:
+        bits |= L.MAY_ADVENTURER
+    return bits
 
 
 def _bit_on(s: np.ndarray, at: int, q: int) -> None:
@@ -186,7 +198,7 @@ def recount(s: np.ndarray, p: np.ndarray) -> None:
     each = int(p[L.P_ADV_EACH])
     nadv = int(p[L.P_PLAYERS]) * each
     for name, fill in (("ADV_N", 0), ("LOOSE_N", 0), ("RAFT_AT", -1), ("SERPENT_N", 0), ("SHARK_N", 0),
-                       ("KAIJU_AT", -1), ("SEA_NEAR", 0)):
+                       ("KAIJU_AT", -1), ("MAY", 0), ("SEA_NEAR", 0)):
         start = getattr(L, name)
         s[start:start + MAX_SPACES] = fill
     s[L.RAFT_LOAD:L.RAFT_LOAD + MAX_RAFTS] = 0
@@ -223,6 +235,7 @@ def recount(s: np.ndarray, p: np.ndarray) -> None:
     for q in range(spaces):
         s[L.SEA_NEAR + q] = sum(1 for d in range(6) if (n := p[L.P_NEIGH + 6 * q + d]) >= 0
                                 and s[L.KIND + n] == L.K_SEA)
+        s[L.MAY + q] = may_bits(int(s[L.KIND + q]), bool(s[L.KAIJU_AT + q] >= 0))
         if s[L.SEA_NEAR + q] > 0:
             _bit_on(s, L.SHORE_BITS, q)
         if s[L.TILE_AT + q] >= 0:

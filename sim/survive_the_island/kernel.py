@@ -46,6 +46,11 @@ from sim.survive_the_island.layout import (
     LOST_N,
     LOST_SPACE,
     MAX_ROLLS,
+    MAY,
+    MAY_ADVENTURER,
+    MAY_KAIJU,
+    MAY_SEA_PASS,
+    MAY_SEA_STOP,
     MOVES_LEFT,
     NABILITIES,
     NROLLS,
@@ -218,7 +223,7 @@ def raft_room(s, p, q):
 @njit(cache=True, forceinline=True)
 def adventurer_may_stop(s, q):
     """S9: an adventurer may move onto any space but a volcano or a kaiju's."""
-    return q >= 0 and s[KIND + q] != K_VOLCANO and s[KAIJU_AT + q] < 0
+    return q >= 0 and s[MAY + q] & MAY_ADVENTURER != 0
 
 
 @njit(cache=True, forceinline=True)
@@ -375,6 +380,21 @@ def _raft_off(s, p, r):
     s[RAFT_SPACE + r] = -1
 
 
+@njit(cache=True, forceinline=True)
+def _refresh_may(s, q):
+    """MAY of space q from its kind and its kaiju, after either changed."""
+    k = s[KIND + q]
+    free = s[KAIJU_AT + q] < 0
+    bits = 0
+    if k == K_SEA:
+        bits = MAY_SEA_PASS | MAY_SEA_STOP if free else MAY_SEA_PASS
+    if k == K_SEA or k == K_LAND:
+        bits |= MAY_KAIJU
+    if free and k != K_VOLCANO:
+        bits |= MAY_ADVENTURER
+    s[MAY + q] = bits
+
+
 @njit(cache=True)
 def _creature_off(s, slot):
     """A creature leaves the board (S5: its slot is free again)."""
@@ -387,6 +407,7 @@ def _creature_off(s, slot):
         s[SHARK_N + q] -= 1
     elif s[KAIJU_AT + q] == slot:  # a kaiju displaced by another has lost its space already
         s[KAIJU_AT + q] = -1
+        _refresh_may(s, q)
     s[CREATURE_SPACE + slot] = -1
 
 
@@ -403,6 +424,7 @@ def _creature_to(s, slot, q):
         s[SHARK_N + q] += 1
     else:
         s[KAIJU_AT + q] = slot
+        _refresh_may(s, q)
     s[CREATURE_SPACE + slot] = q
 
 
@@ -700,34 +722,28 @@ def _stops(s, p, slot, out, n, base):
     passed through."""
     q0 = s[CREATURE_SPACE + slot]
     kind = creature_kind(slot)
+    stop = MAY_KAIJU if kind == KAIJU else MAY_SEA_STOP
     reached = REACH_NEIGHBOUR  # a neighbour directly; a space beyond through a neighbour it may pass
     if kind != SERPENT:
+        through = MAY_KAIJU if kind == KAIJU else MAY_SEA_PASS
         for d in range(6):
             q1 = neighbour(p, q0, d)
-            if q1 >= 0:
-                k1 = s[KIND + q1]
-                if k1 == K_SEA or (kind == KAIJU and k1 == K_LAND):
-                    reached |= 1 << (REACH_VIA_SHIFT + d)
+            if q1 >= 0 and s[MAY + q1] & through:
+                reached |= 1 << (REACH_VIA_SHIFT + d)
     at = P_REACH + REACH_ROOM * q0
     for i in range(p[P_NREACH + q0]):
         e = p[at + i]
-        if e & reached == 0:
-            continue
         q = e & REACH_SPACE_MASK
-        k = s[KIND + q]
-        if kind == KAIJU:
-            ok = k == K_SEA or k == K_LAND
-        else:
-            ok = k == K_SEA and s[KAIJU_AT + q] < 0
-        if ok:
-            out[n] = base + q
-            n += 1
+        # written every time and kept (n moved on) only at a stop: no branch to mispredict
+        out[n] = base + q
+        n += (e & reached != 0) & (s[MAY + q] & stop != 0)
     return n
 
 
 @njit(cache=True)
 def creature_destinations(s, p, slot, out):
-    """The spaces the creature in `slot` may stop on (S13), ascending, into out[:n]; returns n."""
+    """The spaces the creature in `slot` may stop on (S13), ascending, into out[:n]; returns n.
+    `out` needs room for REACH_ROOM entries."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
     return _stops(s, p, slot, out, 0, 0)
 
@@ -742,19 +758,17 @@ def creature_can_move(s, p, slot):
         q1 = neighbour(p, q0, d)
         if q1 < 0:
             continue
-        k1 = s[KIND + q1]
+        may = s[MAY + q1]
         if kind == KAIJU:
-            if k1 == K_SEA or k1 == K_LAND:
+            if may & MAY_KAIJU:
                 return True
             continue
-        if k1 != K_SEA:
-            continue
-        if s[KAIJU_AT + q1] < 0:
+        if may & MAY_SEA_STOP:
             return True
-        if kind == SHARK:  # over the kaiju's space to a sea space beyond it
+        if kind == SHARK and may & MAY_SEA_PASS:  # over the kaiju's space to a sea space beyond it
             for e in range(6):
                 q2 = neighbour(p, q1, e)
-                if q2 >= 0 and q2 != q0 and s[KIND + q2] == K_SEA and s[KAIJU_AT + q2] < 0:
+                if q2 >= 0 and q2 != q0 and s[MAY + q2] & MAY_SEA_STOP:
                     return True
     return False
 
@@ -997,6 +1011,7 @@ def init_game(s, p, rng, seed, game):
         s[RAFT_AT + q] = -1
         s[KAIJU_AT + q] = -1
         s[KIND + q] = p[P_KIND + q] if q < nspaces else K_VOLCANO
+        _refresh_may(s, q)
     for q in range(nspaces):
         n = 0
         for d in range(6):
@@ -1102,12 +1117,14 @@ def _flood(s, p, q):
     s[FLOODS_LEFT] -= 1
     if back == VOLCANO:
         s[KIND + q] = K_VOLCANO
+        _refresh_may(s, q)
         _clear_space(s, p, q)
         s[VOLCANOES] += 1
         if s[VOLCANOES] >= p[P_VOLCANOES_TO_END]:  # S14: the game ends at once
             _end(s, END_VOLCANO)
         return
     s[KIND + q] = K_SEA  # its adventurers swim there; a kaiju on it stays
+    _refresh_may(s, q)
     for d in range(6):
         n = neighbour(p, q, d)
         if n >= 0:

@@ -41,6 +41,12 @@ BIT_WORDS = MAX_SPACES // 32  # int32 words of a set of spaces kept as bits
 # revealed volcano (S12)
 K_SEA, K_LAND, K_RESCUE, K_VOLCANO = 0, 1, 2, 3
 
+# what a piece may do on a space (S9, S13), kept per space as bits so that a rule reads one entry
+MAY_SEA_STOP = 1  # a serpent or a shark may stop there: sea without a kaiju
+MAY_SEA_PASS = 2  # a shark may pass over it: sea
+MAY_KAIJU = 4  # a kaiju may pass over it or stop there: sea or land
+MAY_ADVENTURER = 8  # an adventurer may stop there: no volcano, no kaiju
+
 # phases (the contract's names, in this order)
 PHASES = ("place", "raft", "action", "flood", "creature", "push", "over")
 PH_PLACE, PH_RAFT, PH_ACTION, PH_FLOOD, PH_CREATURE, PH_PUSH, PH_OVER = range(7)
@@ -58,6 +64,7 @@ RAFT_AT = STATE.field("RAFT_AT", MAX_SPACES)  # the raft on each space, else -1 
 SERPENT_N = STATE.field("SERPENT_N", MAX_SPACES)  # serpents on each space
 SHARK_N = STATE.field("SHARK_N", MAX_SPACES)  # sharks on each space
 KAIJU_AT = STATE.field("KAIJU_AT", MAX_SPACES)  # slot of the kaiju on each space, else -1 (never two)
+MAY = STATE.field("MAY", MAX_SPACES)  # what a piece may do on each space (MAY_* bits, from KIND and KAIJU_AT)
 SEA_NEAR = STATE.field("SEA_NEAR", MAX_SPACES)  # sea neighbours of each space (the flood order, S12)
 # sets of spaces as bits, 32 a word (space q is bit q & 31 of word q >> 5), so that the flood list
 # is read word by word instead of scanning the island
