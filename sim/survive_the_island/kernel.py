@@ -635,10 +635,11 @@ def _cleared(s, p):
     s, p = borrowed(s), borrowed(p)
     if s[ENDING] >= 0:
         return True
-    if on_board(s, p) == 0:
-        _end(s, END_CLEARED)
-        return True
-    return False
+    for seat in range(p[P_PLAYERS]):  # stops at the first seat with one (a sum would read them all)
+        if s[ON_BOARD + seat] > 0:
+            return False
+    _end(s, END_CLEARED)
+    return True
 
 
 @njit(cache=True)
