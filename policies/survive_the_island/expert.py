@@ -103,6 +103,7 @@ RESCUED_WORTH = 24.0  # a rescued adventurer, per point of value
 ABOARD = 3.0  # aboard a raft, per point of value (a raft moves 3 spaces a turn, a swimmer 1)
 SHARK_RISK = 5.0  # a swimmer a shark can reach, per point of value
 SERPENT_RISK = 6.0  # a swimmer or raft a serpent can reach
+SERPENTS, SHARKS_SHIFT = 0xFFFF, 16  # a space's danger count: serpents next to it, and sharks reaching it
 OTHERS = 0.5  # the weight of the others' worth against its own
 AVERAGE_VALUE = 3.0  # the others' values as it estimates them (S16)
 FETCH = 1.0  # an empty raft one step nearer its own loose adventurers, per point of their value
@@ -128,16 +129,16 @@ def hex_distance(p, a, b):
 
 
 @njit(cache=True)
-def _danger(s, p, swim, afloat):
-    """Per point of value, how exposed a piece on each space is to the next creature moves:
-    `swim` for a swimmer (a serpent next to it, a shark within two), `afloat` for a raft's
-    passengers (a serpent next to it). Pieces on land are out of the serpents' and sharks' reach.
-    A shark reaches its sea neighbours and every space next to one of them: the spaces within two
-    steps of it (the kernel's P_REACH) that are such a neighbour or lie next to one."""
-    s, p, swim, afloat = borrowed(s), borrowed(p), borrowed(swim), borrowed(afloat)
+def _danger(s, p, danger):
+    """How exposed a piece on each space is to the next creature moves, as counts: the serpents
+    next to it (danger & SERPENTS: a swimmer's and a raft's passengers' risk) and the sharks that
+    reach it within two steps (danger >> SHARKS_SHIFT: a swimmer's). Pieces on land are out of the
+    serpents' and sharks' reach. A shark reaches its sea neighbours and every space next to one of
+    them: the spaces within two steps of it (the kernel's P_REACH) that are such a neighbour or lie
+    next to one. Counts rather than sums of risks: one int32 a space to clear, not two floats."""
+    s, p, danger = borrowed(s), borrowed(p), borrowed(danger)
     for q in range(p[P_NSPACES]):
-        swim[q] = 0.0
-        afloat[q] = 0.0
+        danger[q] = 0
     for slot in range(KAIJU_BASE):
         c = s[CREATURE_SPACE + slot]
         if c < 0:
@@ -146,8 +147,7 @@ def _danger(s, p, swim, afloat):
             for d in range(6):
                 n = K.neighbour(p, c, d)
                 if n >= 0:
-                    swim[n] += SERPENT_RISK
-                    afloat[n] += SERPENT_RISK
+                    danger[n] += 1
             continue
         sea = 0  # the directions of its sea neighbours
         for d in range(6):
@@ -158,14 +158,14 @@ def _danger(s, p, swim, afloat):
         at = P_REACH + REACH_ROOM * c
         for i in range(p[P_NREACH + c]):
             e = p[at + i]
-            # adds 0.0 where it does not reach (no branch to mispredict; the sums stay exact)
-            swim[e & REACH_SPACE_MASK] += SHARK_RISK * ((e & reached) != 0)
+            # adds nothing where it does not reach (no branch to mispredict)
+            danger[e & REACH_SPACE_MASK] += (1 << SHARKS_SHIFT) * ((e & reached) != 0)
 
 
 @njit(cache=True, forceinline=True)
-def worth(s, p, q, aboard, swim, afloat):
+def worth(s, p, q, aboard, danger):
     """An own adventurer's worth on space q (per point of value): nearer a rescue island, aboard
-    a raft, out of the creatures' reach."""
+    a raft, out of the creatures' reach (each risk times its count, whole numbers: exact)."""
     k = s[KIND + q]
     if k == K_RESCUE:
         return RESCUED_WORTH
@@ -173,9 +173,9 @@ def worth(s, p, q, aboard, swim, afloat):
     if aboard:
         w += ABOARD
         if k == K_SEA:
-            w -= afloat[q]
+            w -= SERPENT_RISK * (danger[q] & SERPENTS)
     elif k == K_SEA:
-        w -= swim[q]
+        w -= SERPENT_RISK * (danger[q] & SERPENTS) + SHARK_RISK * (danger[q] >> SHARKS_SHIFT)
     return w
 
 
@@ -188,9 +188,9 @@ def plain_worth(s, p, q):
 
 
 @njit(cache=True)
-def _adventurer_gain(s, p, a, q, w0, swim, afloat):
+def _adventurer_gain(s, p, a, q, w0, danger):
     """What moving own adventurer a onto q gains (its value times the change of its worth)."""
-    s, p, swim, afloat = borrowed(s), borrowed(p), borrowed(swim), borrowed(afloat)
+    s, p, danger = borrowed(s), borrowed(p), borrowed(danger)
     v = s[VALUE + a]
     if s[KIND + q] == K_RESCUE:
         return v * (RESCUED_WORTH - w0) + 1000.0
@@ -199,7 +199,7 @@ def _adventurer_gain(s, p, a, q, w0, swim, afloat):
     aboard = K.raft_room(s, p, q)
     if s[KIND + q] == K_SEA and not aboard and s[SHARK_N + q] > 0:
         return -1000.0
-    return v * (worth(s, p, q, aboard, swim, afloat) - w0)
+    return v * (worth(s, p, q, aboard, danger) - w0)
 
 
 @njit(cache=True)
@@ -217,9 +217,8 @@ def _action(s, p):
     oars = s[hand + OARS_ID] > 0
     if not (moves or dolphin or oars):
         return END
-    swim = stack_empty(MAX_SPACES, np.float64)
-    afloat = stack_empty(MAX_SPACES, np.float64)
-    _danger(s, p, swim, afloat)
+    danger = stack_empty(MAX_SPACES, np.int32)
+    _danger(s, p, danger)
     nrafts = p[P_RAFTS]
     mine_aboard = stack_empty(32, np.float64)  # own value aboard each raft
     for r in range(nrafts):
@@ -242,7 +241,7 @@ def _action(s, p):
                 continue
             swimmer = s[ADV_RAFT + a] < 0 and s[KIND + q0] == K_SEA
             swam = s[SWAM + a] != 0
-            w0 = worth(s, p, q0, s[ADV_RAFT + a] >= 0, swim, afloat)
+            w0 = worth(s, p, q0, s[ADV_RAFT + a] >= 0, danger)
             if moves and not (swam and swimmer):
                 for d in range(6):
                     q = K.neighbour(p, q0, d)
@@ -250,7 +249,7 @@ def _action(s, p):
                         continue
                     if swam and s[KIND + q] == K_SEA and not K.raft_room(s, p, q):
                         continue
-                    g = _adventurer_gain(s, p, a, q, w0, swim, afloat)
+                    g = _adventurer_gain(s, p, a, q, w0, danger)
                     if g > best:
                         best = g
                         code = MOVE_ADVENTURER + 6 * a + d
@@ -261,7 +260,7 @@ def _action(s, p):
                         if not K.adventurer_may_stop(s, q):
                             break
                         # a free move: worth a little less than a move, so moves come first
-                        g = _adventurer_gain(s, p, a, q, w0, swim, afloat) - 0.5
+                        g = _adventurer_gain(s, p, a, q, w0, danger) - 0.5
                         if g > best:
                             best = g
                             code = DOLPHIN_MOVE + 12 * a + 2 * d + dist
@@ -289,7 +288,7 @@ def _action(s, p):
             if target < 0:
                 continue
         else:
-            w_mine = worth(s, p, q0, True, swim, afloat)
+            w_mine = worth(s, p, q0, True, danger)
             w_theirs = plain_worth(s, p, q0)
             theirs_aboard = float(load - s[RAFT_SEAT_N + MAX_PLAYERS * r + seat])
         for d in range(6):
@@ -305,7 +304,7 @@ def _action(s, p):
                 elif s[SERPENT_N + q] > 0:
                     g = -1000.0
                 else:
-                    g = (mine_aboard[r] * (worth(s, p, q, True, swim, afloat) - w_mine)
+                    g = (mine_aboard[r] * (worth(s, p, q, True, danger) - w_mine)
                          - OTHERS * AVERAGE_VALUE * theirs_aboard * (plain_worth(s, p, q) - w_theirs))
                 if moves and dist == 0 and g > best:
                     best = g
