@@ -114,6 +114,13 @@ PULL_SHARE = np.array([[v / (1.0 + d) for d in range(MAX_SPACES)] for v in range
 PULL = 5  # a creature's pull toward a piece afloat at 0, 1, 2, 3 steps, and none beyond
 AFLOAT_ROOM = 64  # pieces afloat a creature move weighs (at most every adventurer)
 PULL_ROOM = AFLOAT_ROOM * PULL
+# the steps between a stop and a piece afloat (PULL - 1 for 4 or more), by their cube coordinates'
+# differences dx, dz, each within OFFSET of 0 (a stop is 2 steps from the creature, a piece it
+# weighs 5 at most), at (dx + OFFSET) * SPAN + dz + OFFSET: read, not computed, in the inner loop
+OFFSET = 8
+SPAN = 2 * OFFSET + 1
+PULL_STEP = np.array([min(max(abs(dx), abs(dx + dz), abs(dz)), PULL - 1)
+                      for dx in range(-OFFSET, OFFSET + 1) for dz in range(-OFFSET, OFFSET + 1)], dtype=np.int64)
 SHARK_BASE, KAIJU_BASE = CREATURE_BASE[SHARK], CREATURE_BASE[KAIJU]
 
 
@@ -317,14 +324,19 @@ def _action(s, p):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _space_harm(s, p, seat, q, swimmers_only):
     """The others' adventurers on q (at the average value) against its own values there: what
-    removing them does for the seat."""
-    s, p = borrowed(s), borrowed(p)
+    removing them does for the seat. Most spaces asked hold none: that answer costs no call."""
     total = s[LOOSE_N + q] if swimmers_only else s[ADV_N + q]
     if total == 0:
         return 0.0
+    return _harm_among(s, p, seat, q, swimmers_only, total)
+
+
+@njit(cache=True)
+def _harm_among(s, p, seat, q, swimmers_only, total):
+    s, p = borrowed(s), borrowed(p)
     each = p[P_ADV_EACH]
     own = 0.0
     mine = 0
@@ -378,9 +390,8 @@ def _creature(s, p, acts):
             pulls[PULL * m + d] = weight / (1.0 + d)
         pulls[PULL * m + PULL - 1] = 0.0
         m += 1
-    near_x = stack_empty(AFLOAT_ROOM, np.int64)  # those within reach of the creature being moved
-    near_z = stack_empty(AFLOAT_ROOM, np.int64)
-    near_pull = stack_empty(PULL_ROOM, np.float64)
+    near = stack_empty(AFLOAT_ROOM, np.int64)  # those within reach of the creature being moved, by
+    near_pull = stack_empty(PULL_ROOM, np.float64)  # their cube coordinates' differences from it
     nnear = 0
     current = -1
     best = -1e18
@@ -395,8 +406,7 @@ def _creature(s, p, acts):
             z0 = p[P_CUBE_Z + q0]
             for j in range(m):
                 if _cube_distance(x0 - xs[j], z0 - zs[j]) <= 5:
-                    near_x[nnear] = xs[j]
-                    near_z[nnear] = zs[j]
+                    near[nnear] = (xs[j] - x0) * SPAN + zs[j] - z0
                     for d in range(PULL):
                         near_pull[PULL * nnear + d] = pulls[PULL * j + d]
                     nnear += 1
@@ -409,12 +419,10 @@ def _creature(s, p, acts):
         else:
             g = 0.3 * _space_harm(s, p, seat, q, False)
         g *= 10.0
-        x = p[P_CUBE_X + q]
-        z = p[P_CUBE_Z + q]
+        at = (p[P_CUBE_X + q] - x0 + OFFSET) * SPAN + p[P_CUBE_Z + q] - z0 + OFFSET
         for k in range(nnear):
             # beyond 3 steps it adds 0.0, which leaves g as it is (g is never -0.0)
-            d = min(_cube_distance(x - near_x[k], z - near_z[k]), PULL - 1)
-            g += near_pull[PULL * k + d]
+            g += near_pull[PULL * k + PULL_STEP[at - near[k]]]
         if g > best:
             best = g
             pick = i
