@@ -179,6 +179,8 @@ def may_bits(kind: int, kaiju: bool) -> int:
         bits |= L.MAY_KAIJU
     if kind != L.K_VOLCANO and not kaiju:
         bits |= L.MAY_ADVENTURER
+    if kind == L.K_RESCUE:
+        bits |= L.MAY_RESCUE
     return bits
 
 

@@ -49,6 +49,7 @@ from sim.survive_the_island.layout import (
     MAY,
     MAY_ADVENTURER,
     MAY_KAIJU,
+    MAY_RESCUE,
     MAY_SEA_PASS,
     MAY_SEA_STOP,
     MOVES_LEFT,
@@ -231,8 +232,8 @@ def raft_may_stop(s, q):
     """S9: a raft moves onto open sea (no raft, no kaiju) or a rescue island."""
     if q < 0:
         return False
-    k = s[KIND + q]
-    return k == K_RESCUE or (k == K_SEA and s[RAFT_AT + q] < 0 and s[KAIJU_AT + q] < 0)
+    may = s[MAY + q]
+    return (may & MAY_SEA_STOP != 0 and s[RAFT_AT + q] < 0) or may & MAY_RESCUE != 0
 
 
 @njit(cache=True)
@@ -392,6 +393,8 @@ def _refresh_may(s, q):
         bits |= MAY_KAIJU
     if free and k != K_VOLCANO:
         bits |= MAY_ADVENTURER
+    if k == K_RESCUE:
+        bits |= MAY_RESCUE
     s[MAY + q] = bits
 
 

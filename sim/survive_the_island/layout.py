@@ -46,6 +46,7 @@ MAY_SEA_STOP = 1  # a serpent or a shark may stop there: sea without a kaiju
 MAY_SEA_PASS = 2  # a shark may pass over it: sea
 MAY_KAIJU = 4  # a kaiju may pass over it or stop there: sea or land
 MAY_ADVENTURER = 8  # an adventurer may stop there: no volcano, no kaiju
+MAY_RESCUE = 16  # a rescue island: a raft may stop there whatever is on it
 
 # phases (the contract's names, in this order)
 PHASES = ("place", "raft", "action", "flood", "creature", "push", "over")
