@@ -14,7 +14,8 @@ passed in (`rng`, sim/streams.py): the deal stream shuffles, the dice stream rol
 
 Nothing here allocates. Occupancy is counted per space and kept up to date by the few functions
 that move pieces (`_lift`, `_set_down`, `_raft_to`, `_creature_to` and their removals), so a rule
-reads one entry where it would scan the pieces.
+reads one entry where it would scan the pieces; what a piece may do on a space (MAY) follows its
+kind and its kaiju (`_refresh_may`), and the flood list's sets of spaces are kept as bits.
 """
 
 from __future__ import annotations

@@ -14,7 +14,10 @@ Indices (all from sim/survive_the_island/rules.py):
 
 Occupancy is kept per space and updated with every move (adventurers, those not on a raft, the
 raft there, serpents, sharks, the kaiju there), so that a rule asks one array entry instead of
-scanning the pieces.
+scanning the pieces; so is what a piece may do on each space (MAY), and the sets the flood list
+reads (the spaces by terrain of their tile, those on the shore) as bits. The parameters hold the
+board's geometry as tables (each space's neighbours, the spaces within two steps of it, the hex
+distance's cube coordinates) and the seats as tables, so that no rule divides.
 """
 
 from __future__ import annotations
