@@ -44,9 +44,11 @@ from sim.survive_the_island.layout import (
     P_ADV_EACH,
     P_CUBE_X,
     P_CUBE_Z,
+    P_NREACH,
     P_NSPACES,
     P_PLAYERS,
     P_RAFTS,
+    P_REACH,
     P_RESCUE_DIST,
     PH_ACTION,
     PH_CREATURE,
@@ -59,7 +61,12 @@ from sim.survive_the_island.layout import (
     PUSH_SPACE,
     RAFT_AT,
     RAFT_LOAD,
+    RAFT_SEAT_N,
     RAFT_SPACE,
+    REACH_ROOM,
+    REACH_SPACE_MASK,
+    REACH_STEP_SHIFT,
+    REACH_VIA_SHIFT,
     SEA_NEAR,
     SEAT,
     SERPENT_N,
@@ -76,6 +83,7 @@ from sim.survive_the_island.rules import (
     FIRST_ABILITY,
     FLOOD,
     KAIJU,
+    MAX_PLAYERS,
     MAX_SPACES,
     MOVE_ADVENTURER,
     MOVE_RAFT,
@@ -84,6 +92,7 @@ from sim.survive_the_island.rules import (
     PLACE,
     PUSH,
     SHARK,
+    VALUES,
 )
 
 DESCRIPTION = "goal-directed: races its most valuable adventurers to the rescue islands by raft; hurts the others"
@@ -94,33 +103,49 @@ RESCUED_WORTH = 24.0  # a rescued adventurer, per point of value
 ABOARD = 3.0  # aboard a raft, per point of value (a raft moves 3 spaces a turn, a swimmer 1)
 SHARK_RISK = 5.0  # a swimmer a shark can reach, per point of value
 SERPENT_RISK = 6.0  # a swimmer or raft a serpent can reach
+SERPENTS, SHARKS_SHIFT = 0xFFFF, 16  # a space's danger count: serpents next to it, and sharks reaching it
 OTHERS = 0.5  # the weight of the others' worth against its own
 AVERAGE_VALUE = 3.0  # the others' values as it estimates them (S16)
 FETCH = 1.0  # an empty raft one step nearer its own loose adventurers, per point of their value
 OARS_ID, DOLPHIN_ID = OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY
+# the pull of an own loose adventurer of value v, d steps away, on an empty raft: v / (1 + d),
+# divided here once (the same numbers as dividing at each raft)
+PULL_SHARE = np.array([[v / (1.0 + d) for d in range(MAX_SPACES)] for v in range(max(VALUES) + 1)])
+PULL = 5  # a creature's pull toward a piece afloat at 0, 1, 2, 3 steps, and none beyond
+AFLOAT_ROOM = 64  # pieces afloat a creature move weighs (at most every adventurer)
+PULL_ROOM = AFLOAT_ROOM * PULL
+# the steps between a stop and a piece afloat (PULL - 1 for 4 or more), by their cube coordinates'
+# differences dx, dz, each within OFFSET of 0 (a stop is 2 steps from the creature, a piece it
+# weighs 5 at most), at (dx + OFFSET) * SPAN + dz + OFFSET: read, not computed, in the inner loop
+OFFSET = 8
+SPAN = 2 * OFFSET + 1
+PULL_STEP = np.array([min(max(abs(dx), abs(dx + dz), abs(dz)), PULL - 1)
+                      for dx in range(-OFFSET, OFFSET + 1) for dz in range(-OFFSET, OFFSET + 1)], dtype=np.int64)
 SHARK_BASE, KAIJU_BASE = CREATURE_BASE[SHARK], CREATURE_BASE[KAIJU]
 
 
 @njit(cache=True, forceinline=True)
+def _cube_distance(dx, dz):
+    """Hex steps between two spaces whose cube coordinates differ by dx and dz."""
+    return max(abs(dx), abs(dx + dz), abs(dz))
+
+
+@njit(cache=True, forceinline=True)
 def hex_distance(p, a, b):
-    dx = p[P_CUBE_X + a] - p[P_CUBE_X + b]
-    dz = p[P_CUBE_Z + a] - p[P_CUBE_Z + b]
-    dy = -dx - dz
-    return max(abs(dx), abs(dy), abs(dz))
+    return _cube_distance(p[P_CUBE_X + a] - p[P_CUBE_X + b], p[P_CUBE_Z + a] - p[P_CUBE_Z + b])
 
 
 @njit(cache=True)
-def _danger(s, p, swim, afloat):
-    """Per point of value, how exposed a piece on each space is to the next creature moves:
-    `swim` for a swimmer (a serpent next to it, a shark within two), `afloat` for a raft's
-    passengers (a serpent next to it). Pieces on land are out of the serpents' and sharks' reach."""
-    s, p, swim, afloat = borrowed(s), borrowed(p), borrowed(swim), borrowed(afloat)
-    nspaces = p[P_NSPACES]
-    stamp = stack_empty(MAX_SPACES, np.int32)
-    for q in range(nspaces):
-        swim[q] = 0.0
-        afloat[q] = 0.0
-        stamp[q] = -1
+def _danger(s, p, danger):
+    """How exposed a piece on each space is to the next creature moves, as counts: the serpents
+    next to it (danger & SERPENTS: a swimmer's and a raft's passengers' risk) and the sharks that
+    reach it within two steps (danger >> SHARKS_SHIFT: a swimmer's). Pieces on land are out of the
+    serpents' and sharks' reach. A shark reaches its sea neighbours and every space next to one of
+    them: the spaces within two steps of it (the kernel's P_REACH) that are such a neighbour or lie
+    next to one. Counts rather than sums of risks: one int32 a space to clear, not two floats."""
+    s, p, danger = borrowed(s), borrowed(p), borrowed(danger)
+    for q in range(p[P_NSPACES]):
+        danger[q] = 0
     for slot in range(KAIJU_BASE):
         c = s[CREATURE_SPACE + slot]
         if c < 0:
@@ -129,27 +154,25 @@ def _danger(s, p, swim, afloat):
             for d in range(6):
                 n = K.neighbour(p, c, d)
                 if n >= 0:
-                    swim[n] += SERPENT_RISK
-                    afloat[n] += SERPENT_RISK
+                    danger[n] += 1
             continue
+        sea = 0  # the directions of its sea neighbours
         for d in range(6):
             n = K.neighbour(p, c, d)
-            if n < 0 or s[KIND + n] != K_SEA:
-                continue
-            if stamp[n] != slot:
-                stamp[n] = slot
-                swim[n] += SHARK_RISK
-            for e in range(6):
-                m = K.neighbour(p, n, e)
-                if m >= 0 and m != c and stamp[m] != slot:
-                    stamp[m] = slot
-                    swim[m] += SHARK_RISK
+            if n >= 0 and s[KIND + n] == K_SEA:
+                sea |= 1 << d
+        reached = sea << REACH_VIA_SHIFT | sea << REACH_STEP_SHIFT
+        at = P_REACH + REACH_ROOM * c
+        for i in range(p[P_NREACH + c]):
+            e = p[at + i]
+            # adds nothing where it does not reach (no branch to mispredict)
+            danger[e & REACH_SPACE_MASK] += (1 << SHARKS_SHIFT) * ((e & reached) != 0)
 
 
 @njit(cache=True, forceinline=True)
-def worth(s, p, q, aboard, swim, afloat):
+def worth(s, p, q, aboard, danger):
     """An own adventurer's worth on space q (per point of value): nearer a rescue island, aboard
-    a raft, out of the creatures' reach."""
+    a raft, out of the creatures' reach (each risk times its count, whole numbers: exact)."""
     k = s[KIND + q]
     if k == K_RESCUE:
         return RESCUED_WORTH
@@ -157,9 +180,9 @@ def worth(s, p, q, aboard, swim, afloat):
     if aboard:
         w += ABOARD
         if k == K_SEA:
-            w -= afloat[q]
+            w -= SERPENT_RISK * (danger[q] & SERPENTS)
     elif k == K_SEA:
-        w -= swim[q]
+        w -= SERPENT_RISK * (danger[q] & SERPENTS) + SHARK_RISK * (danger[q] >> SHARKS_SHIFT)
     return w
 
 
@@ -172,9 +195,9 @@ def plain_worth(s, p, q):
 
 
 @njit(cache=True)
-def _adventurer_gain(s, p, a, q, w0, swim, afloat):
+def _adventurer_gain(s, p, a, q, w0, danger):
     """What moving own adventurer a onto q gains (its value times the change of its worth)."""
-    s, p, swim, afloat = borrowed(s), borrowed(p), borrowed(swim), borrowed(afloat)
+    s, p, danger = borrowed(s), borrowed(p), borrowed(danger)
     v = s[VALUE + a]
     if s[KIND + q] == K_RESCUE:
         return v * (RESCUED_WORTH - w0) + 1000.0
@@ -183,7 +206,7 @@ def _adventurer_gain(s, p, a, q, w0, swim, afloat):
     aboard = K.raft_room(s, p, q)
     if s[KIND + q] == K_SEA and not aboard and s[SHARK_N + q] > 0:
         return -1000.0
-    return v * (worth(s, p, q, aboard, swim, afloat) - w0)
+    return v * (worth(s, p, q, aboard, danger) - w0)
 
 
 @njit(cache=True)
@@ -201,27 +224,20 @@ def _action(s, p):
     oars = s[hand + OARS_ID] > 0
     if not (moves or dolphin or oars):
         return END
-    swim = stack_empty(MAX_SPACES, np.float64)
-    afloat = stack_empty(MAX_SPACES, np.float64)
-    _danger(s, p, swim, afloat)
+    danger = stack_empty(MAX_SPACES, np.int32)
+    _danger(s, p, danger)
     nrafts = p[P_RAFTS]
     mine_aboard = stack_empty(32, np.float64)  # own value aboard each raft
-    theirs_aboard = stack_empty(32, np.float64)  # others' adventurers aboard each raft
     for r in range(nrafts):
         mine_aboard[r] = 0.0
-        theirs_aboard[r] = 0.0
     loose_space = stack_empty(32, np.int64)  # own loose adventurers on the board
-    loose_value = stack_empty(32, np.float64)
+    loose_value = stack_empty(32, np.int64)
     nloose = 0
-    for a in range(p[P_PLAYERS] * each):
+    for a in range(a0, a0 + each):  # the others aboard are counted by the kernel (RAFT_SEAT_N)
         r = s[ADV_RAFT + a]
-        mine = a // each == seat
         if r >= 0:
-            if mine:
-                mine_aboard[r] += s[VALUE + a]
-            else:
-                theirs_aboard[r] += 1.0
-        elif mine and s[ADV_SPACE + a] >= 0:
+            mine_aboard[r] += s[VALUE + a]
+        elif s[ADV_SPACE + a] >= 0:
             loose_space[nloose] = s[ADV_SPACE + a]
             loose_value[nloose] = s[VALUE + a]
             nloose += 1
@@ -232,7 +248,7 @@ def _action(s, p):
                 continue
             swimmer = s[ADV_RAFT + a] < 0 and s[KIND + q0] == K_SEA
             swam = s[SWAM + a] != 0
-            w0 = worth(s, p, q0, s[ADV_RAFT + a] >= 0, swim, afloat)
+            w0 = worth(s, p, q0, s[ADV_RAFT + a] >= 0, danger)
             if moves and not (swam and swimmer):
                 for d in range(6):
                     q = K.neighbour(p, q0, d)
@@ -240,7 +256,7 @@ def _action(s, p):
                         continue
                     if swam and s[KIND + q] == K_SEA and not K.raft_room(s, p, q):
                         continue
-                    g = _adventurer_gain(s, p, a, q, w0, swim, afloat)
+                    g = _adventurer_gain(s, p, a, q, w0, danger)
                     if g > best:
                         best = g
                         code = MOVE_ADVENTURER + 6 * a + d
@@ -251,7 +267,7 @@ def _action(s, p):
                         if not K.adventurer_may_stop(s, q):
                             break
                         # a free move: worth a little less than a move, so moves come first
-                        g = _adventurer_gain(s, p, a, q, w0, swim, afloat) - 0.5
+                        g = _adventurer_gain(s, p, a, q, w0, danger) - 0.5
                         if g > best:
                             best = g
                             code = DOLPHIN_MOVE + 12 * a + 2 * d + dist
@@ -272,15 +288,16 @@ def _action(s, p):
         pull = 0.0
         if load == 0:
             for i in range(nloose):
-                x = loose_value[i] / (1.0 + hex_distance(p, q0, loose_space[i]))
+                x = PULL_SHARE[loose_value[i], hex_distance(p, q0, loose_space[i])]
                 if x > pull:
                     pull = x
                     target = i
             if target < 0:
                 continue
         else:
-            w_mine = worth(s, p, q0, True, swim, afloat)
+            w_mine = worth(s, p, q0, True, danger)
             w_theirs = plain_worth(s, p, q0)
+            theirs_aboard = float(load - s[RAFT_SEAT_N + MAX_PLAYERS * r + seat])
         for d in range(6):
             q = q0
             for dist in range(2):
@@ -290,12 +307,12 @@ def _action(s, p):
                 if load == 0:
                     if s[KIND + q] == K_RESCUE:
                         break
-                    g = FETCH * (loose_value[target] / (1.0 + hex_distance(p, q, loose_space[target])) - pull)
+                    g = FETCH * (PULL_SHARE[loose_value[target], hex_distance(p, q, loose_space[target])] - pull)
                 elif s[SERPENT_N + q] > 0:
                     g = -1000.0
                 else:
-                    g = (mine_aboard[r] * (worth(s, p, q, True, swim, afloat) - w_mine)
-                         - OTHERS * AVERAGE_VALUE * theirs_aboard[r] * (plain_worth(s, p, q) - w_theirs))
+                    g = (mine_aboard[r] * (worth(s, p, q, True, danger) - w_mine)
+                         - OTHERS * AVERAGE_VALUE * theirs_aboard * (plain_worth(s, p, q) - w_theirs))
                 if moves and dist == 0 and g > best:
                     best = g
                     code = MOVE_RAFT + 6 * r + d
@@ -307,14 +324,19 @@ def _action(s, p):
     return code
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _space_harm(s, p, seat, q, swimmers_only):
     """The others' adventurers on q (at the average value) against its own values there: what
-    removing them does for the seat."""
-    s, p = borrowed(s), borrowed(p)
+    removing them does for the seat. Most spaces asked hold none: that answer costs no call."""
     total = s[LOOSE_N + q] if swimmers_only else s[ADV_N + q]
     if total == 0:
         return 0.0
+    return _harm_among(s, p, seat, q, swimmers_only, total)
+
+
+@njit(cache=True)
+def _harm_among(s, p, seat, q, swimmers_only, total):
+    s, p = borrowed(s), borrowed(p)
     each = p[P_ADV_EACH]
     own = 0.0
     mine = 0
@@ -349,18 +371,27 @@ def _creature(s, p, acts):
     n = K.creature_list(s, p, acts)
     seat = s[SEAT]
     each = p[P_ADV_EACH]
+    a0 = seat * each
     nadv = p[P_PLAYERS] * each
-    spaces = stack_empty(64, np.int64)  # the pieces afloat: where, and what they count for it
-    weights = stack_empty(64, np.float64)
+    # the pieces afloat: where (cube coordinates), and what each counts for it at distance 0 to 3
+    # from a stop (PULL: nothing beyond), divided once here rather than once a stop
+    xs = stack_empty(AFLOAT_ROOM, np.int64)
+    zs = stack_empty(AFLOAT_ROOM, np.int64)
+    pulls = stack_empty(PULL_ROOM, np.float64)
     m = 0
     for a in range(nadv):
         x = s[ADV_SPACE + a]
         if x < 0 or s[KIND + x] != K_SEA:
             continue
-        spaces[m] = x
-        weights[m] = -s[VALUE + a] if a // each == seat else 0.5 * AVERAGE_VALUE
+        xs[m] = p[P_CUBE_X + x]
+        zs[m] = p[P_CUBE_Z + x]
+        weight = -s[VALUE + a] if a0 <= a < a0 + each else 0.5 * AVERAGE_VALUE
+        for d in range(PULL - 1):
+            pulls[PULL * m + d] = weight / (1.0 + d)
+        pulls[PULL * m + PULL - 1] = 0.0
         m += 1
-    near = stack_empty(64, np.int64)  # those within reach of the creature being moved
+    near = stack_empty(AFLOAT_ROOM, np.int64)  # those within reach of the creature being moved, by
+    near_pull = stack_empty(PULL_ROOM, np.float64)  # their cube coordinates' differences from it
     nnear = 0
     current = -1
     best = -1e18
@@ -371,9 +402,13 @@ def _creature(s, p, acts):
             current = slot
             nnear = 0
             q0 = s[CREATURE_SPACE + slot]
+            x0 = p[P_CUBE_X + q0]
+            z0 = p[P_CUBE_Z + q0]
             for j in range(m):
-                if hex_distance(p, q0, spaces[j]) <= 5:
-                    near[nnear] = j
+                if _cube_distance(x0 - xs[j], z0 - zs[j]) <= 5:
+                    near[nnear] = (xs[j] - x0) * SPAN + zs[j] - z0
+                    for d in range(PULL):
+                        near_pull[PULL * nnear + d] = pulls[PULL * j + d]
                     nnear += 1
         if slot < SHARK_BASE:
             g = _space_harm(s, p, seat, q, False)
@@ -384,11 +419,10 @@ def _creature(s, p, acts):
         else:
             g = 0.3 * _space_harm(s, p, seat, q, False)
         g *= 10.0
+        at = (p[P_CUBE_X + q] - x0 + OFFSET) * SPAN + p[P_CUBE_Z + q] - z0 + OFFSET
         for k in range(nnear):
-            j = near[k]
-            d = hex_distance(p, q, spaces[j])
-            if d <= 3:
-                g += weights[j] / (1.0 + d)
+            # beyond 3 steps it adds 0.0, which leaves g as it is (g is never -0.0)
+            g += near_pull[PULL * k + PULL_STEP[at - near[k]]]
         if g > best:
             best = g
             pick = i
@@ -406,7 +440,7 @@ def _push(s, p, acts):
     theirs = 0.0
     for a in range(p[P_PLAYERS] * each):
         if s[ADV_SPACE + a] == q0:
-            if a // each == seat:
+            if seat * each <= a < seat * each + each:
                 mine += s[VALUE + a]
             else:
                 theirs += AVERAGE_VALUE

@@ -14,6 +14,7 @@ from sim.survive_the_island.rules import (
     TILES,
     Rules,
     load_board,
+    placing_seat,
     seat_values,
 )
 
@@ -35,6 +36,22 @@ def rescue_distances(board) -> list[int]:
                     nxt.append(n)
         ring = nxt
     return dist
+
+
+def reach_entries(board, q0: int) -> list[int]:
+    """The spaces within two steps of q0 (layout.P_REACH's entries), ascending: each space with
+    bit REACH_STEP_SHIFT + d when it is q0's neighbour in direction d and bit REACH_VIA_SHIFT + d
+    when it lies next to that neighbour."""
+    via: dict[int, int] = {}
+    for d, n in enumerate(board.neighbours[q0]):
+        if n < 0:
+            continue
+        via[n] = via.get(n, 0) | 1 << (L.REACH_STEP_SHIFT + d)
+        for m in board.neighbours[n]:
+            if m >= 0 and m != q0:
+                via[m] = via.get(m, 0) | 1 << (L.REACH_VIA_SHIFT + d)
+    assert len(via) <= L.REACH_ROOM, "a hex has at most 18 spaces within two steps"
+    return [q | via[q] for q in sorted(via)]
 
 
 def params_of(rules: Rules) -> np.ndarray:
@@ -75,6 +92,15 @@ def params_of(rules: Rules) -> np.ndarray:
     # "odd-r" offset rows to cube coordinates: x = column - (row - row % 2) / 2, z = row
     p[L.P_CUBE_X:L.P_CUBE_X + board.spaces] = [c - (r - (r & 1)) // 2 for r, c in board.cells]
     p[L.P_CUBE_Z:L.P_CUBE_Z + board.spaces] = [r for r, _ in board.cells]
+    players, each = rules.players, rules.adventurers_each
+    p[L.P_SEAT_OF:L.P_SEAT_OF + players * each] = [a // each for a in range(players * each)]
+    p[L.P_NEXT_SEAT:L.P_NEXT_SEAT + players] = [(k + 1) % players for k in range(players)]
+    p[L.P_PLACING_SEAT:L.P_PLACING_SEAT + L.MAX_ADVENTURERS] = [placing_seat(k, players, rules.setup)
+                                                                for k in range(L.MAX_ADVENTURERS)]
+    for q in range(board.spaces):
+        entries = reach_entries(board, q)
+        p[L.P_NREACH + q] = len(entries)
+        p[L.P_REACH + L.REACH_ROOM * q:L.P_REACH + L.REACH_ROOM * q + len(entries)] = entries
     return p
 
 
@@ -140,8 +166,28 @@ def deal_of(s: np.ndarray, p: np.ndarray) -> dict:
 
 
 
-COUNT_FIELDS = ("ADV_N", "LOOSE_N", "RAFT_AT", "SERPENT_N", "SHARK_N", "KAIJU_AT", "SEA_NEAR", "RAFT_LOAD",
-                "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT")
+COUNT_FIELDS = ("ADV_N", "LOOSE_N", "RAFT_AT", "SERPENT_N", "SHARK_N", "KAIJU_AT", "MAY", "SEA_NEAR", "RAFT_LOAD",
+                "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT", "SHORE_BITS", "TILE_BITS")
+
+
+def may_bits(kind: int, kaiju: bool) -> int:
+    """What a piece may do on a space of kernel kind `kind` (K_*), a kaiju there or not (MAY_*)."""
+    bits = 0
+    if kind == L.K_SEA:
+        bits |= L.MAY_SEA_PASS | (0 if kaiju else L.MAY_SEA_STOP)
+    if kind in (L.K_SEA, L.K_LAND):
+        bits |= L.MAY_KAIJU
+    if kind != L.K_VOLCANO and not kaiju:
+        bits |= L.MAY_ADVENTURER
+    if kind == L.K_RESCUE:
+        bits |= L.MAY_RESCUE
+    return bits
+
+
+def _bit_on(s: np.ndarray, at: int, q: int) -> None:
+    """Space q into the set kept as bits at s[at:] (32 a word, as the kernel's `_bit_on`)."""
+    word = int(s[at + (q >> 5)]) & 0xFFFFFFFF | 1 << (q & 31)
+    s[at + (q >> 5)] = word - (1 << 32) if word >= 1 << 31 else word
 
 
 def recount(s: np.ndarray, p: np.ndarray) -> None:
@@ -154,13 +200,15 @@ def recount(s: np.ndarray, p: np.ndarray) -> None:
     each = int(p[L.P_ADV_EACH])
     nadv = int(p[L.P_PLAYERS]) * each
     for name, fill in (("ADV_N", 0), ("LOOSE_N", 0), ("RAFT_AT", -1), ("SERPENT_N", 0), ("SHARK_N", 0),
-                       ("KAIJU_AT", -1), ("SEA_NEAR", 0)):
+                       ("KAIJU_AT", -1), ("MAY", 0), ("SEA_NEAR", 0)):
         start = getattr(L, name)
         s[start:start + MAX_SPACES] = fill
     s[L.RAFT_LOAD:L.RAFT_LOAD + MAX_RAFTS] = 0
     s[L.RAFT_SEAT_N:L.RAFT_SEAT_N + MAX_RAFTS * MAX_PLAYERS] = 0
     s[L.ON_BOARD:L.ON_BOARD + MAX_PLAYERS] = 0
     s[L.TERRAIN_LEFT:L.TERRAIN_LEFT + 3] = 0
+    s[L.SHORE_BITS:L.SHORE_BITS + L.BIT_WORDS] = 0
+    s[L.TILE_BITS:L.TILE_BITS + 3 * L.BIT_WORDS] = 0
     for r in range(int(p[L.P_RAFTS])):
         if s[L.RAFT_SPACE + r] >= 0:
             s[L.RAFT_AT + s[L.RAFT_SPACE + r]] = r
@@ -189,8 +237,13 @@ def recount(s: np.ndarray, p: np.ndarray) -> None:
     for q in range(spaces):
         s[L.SEA_NEAR + q] = sum(1 for d in range(6) if (n := p[L.P_NEIGH + 6 * q + d]) >= 0
                                 and s[L.KIND + n] == L.K_SEA)
+        s[L.MAY + q] = may_bits(int(s[L.KIND + q]), bool(s[L.KAIJU_AT + q] >= 0))
+        if s[L.SEA_NEAR + q] > 0:
+            _bit_on(s, L.SHORE_BITS, q)
         if s[L.TILE_AT + q] >= 0:
-            s[L.TERRAIN_LEFT + p[L.P_TILE_TERRAIN + s[L.TILE_AT + q]]] += 1
+            terrain = int(p[L.P_TILE_TERRAIN + s[L.TILE_AT + q]])
+            s[L.TERRAIN_LEFT + terrain] += 1
+            _bit_on(s, L.TILE_BITS + L.BIT_WORDS * terrain, q)
 
 
 def count_errors(s: np.ndarray, p: np.ndarray) -> list[str]:

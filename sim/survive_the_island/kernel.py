@@ -14,7 +14,8 @@ passed in (`rng`, sim/streams.py): the deal stream shuffles, the dice stream rol
 
 Nothing here allocates. Occupancy is counted per space and kept up to date by the few functions
 that move pieces (`_lift`, `_set_down`, `_raft_to`, `_creature_to` and their removals), so a rule
-reads one entry where it would scan the pieces.
+reads one entry where it would scan the pieces; what a piece may do on a space (MAY) follows its
+kind and its kaiju (`_refresh_may`), and the flood list's sets of spaces are kept as bits.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from sim.survive_the_island.layout import (
     ADV_N,
     ADV_RAFT,
     ADV_SPACE,
+    BIT_WORDS,
     CREATURE_SPACE,
     END_CLEARED,
     END_VOLCANO,
@@ -45,6 +47,12 @@ from sim.survive_the_island.layout import (
     LOST_N,
     LOST_SPACE,
     MAX_ROLLS,
+    MAY,
+    MAY_ADVENTURER,
+    MAY_KAIJU,
+    MAY_RESCUE,
+    MAY_SEA_PASS,
+    MAY_SEA_STOP,
     MOVES_LEFT,
     NABILITIES,
     NROLLS,
@@ -58,18 +66,22 @@ from sim.survive_the_island.layout import (
     P_LAND,
     P_MOVES,
     P_NEIGH,
+    P_NEXT_SEAT,
     P_NLAND,
+    P_NREACH,
     P_NSHORE,
     P_NSPACES,
+    P_PLACING_SEAT,
     P_PLAYERS,
     P_RAFTS,
     P_RAFTS_EACH,
+    P_REACH,
+    P_SEAT_OF,
     P_SEAT_VALUES,
     P_SERPENT_STARTS,
     P_SERPENTS,
     P_SHARKS,
     P_SHORE,
-    P_SNAKE,
     P_TILE_BACK,
     P_TILE_TERRAIN,
     P_VOLCANOES_TO_END,
@@ -91,6 +103,10 @@ from sim.survive_the_island.layout import (
     RAFT_SEAT_N,
     RAFT_SPACE,
     RAFTS_PLACED,
+    REACH_NEIGHBOUR,
+    REACH_ROOM,
+    REACH_SPACE_MASK,
+    REACH_VIA_SHIFT,
     RESCUED,
     RESCUED_N,
     RESCUED_SPACE,
@@ -102,11 +118,13 @@ from sim.survive_the_island.layout import (
     SEAT,
     SERPENT_N,
     SHARK_N,
+    SHORE_BITS,
     STREAM_DEAL,
     STREAM_DICE,
     SWAM,
     TERRAIN_LEFT,
     TILE_AT,
+    TILE_BITS,
     TURN,
     UNPLACED_SPACE,
     VALUE,
@@ -150,8 +168,6 @@ from sim.survive_the_island.rules import (
 A_OARS, A_DOLPHIN, A_REPELLENT, A_DIVE, A_DIE = (OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY,
                                                  REPELLENT - FIRST_ABILITY, DIVE - FIRST_ABILITY, DIE - FIRST_ABILITY)
 SHARK_BASE, KAIJU_BASE = CREATURE_BASE[SHARK], CREATURE_BASE[KAIJU]
-DEST_ROOM = 64  # a creature's destinations: at most 6 + 36 spaces
-SPACE_WORDS = MAX_SPACES // 64  # a set of spaces as bits
 
 # --- small queries ----------------------------------------------------------------------------------
 
@@ -209,7 +225,7 @@ def raft_room(s, p, q):
 @njit(cache=True, forceinline=True)
 def adventurer_may_stop(s, q):
     """S9: an adventurer may move onto any space but a volcano or a kaiju's."""
-    return q >= 0 and s[KIND + q] != K_VOLCANO and s[KAIJU_AT + q] < 0
+    return q >= 0 and s[MAY + q] & MAY_ADVENTURER != 0
 
 
 @njit(cache=True, forceinline=True)
@@ -217,8 +233,8 @@ def raft_may_stop(s, q):
     """S9: a raft moves onto open sea (no raft, no kaiju) or a rescue island."""
     if q < 0:
         return False
-    k = s[KIND + q]
-    return k == K_RESCUE or (k == K_SEA and s[RAFT_AT + q] < 0 and s[KAIJU_AT + q] < 0)
+    may = s[MAY + q]
+    return (may & MAY_SEA_STOP != 0 and s[RAFT_AT + q] < 0) or may & MAY_RESCUE != 0
 
 
 @njit(cache=True)
@@ -233,6 +249,23 @@ def controls(s, p, seat, r):
         if s[RAFT_SEAT_N + MAX_PLAYERS * r + other] > mine:
             return False
     return True
+
+
+@njit(cache=True, forceinline=True)
+def _bit_on(s, at, q):
+    """Space q into the set of spaces kept as bits at s[at:] (layout.BIT_WORDS words)."""
+    s[at + (q >> 5)] |= 1 << (q & 31)
+
+
+@njit(cache=True, forceinline=True)
+def _bit_off(s, at, q):
+    s[at + (q >> 5)] &= ~(1 << (q & 31))
+
+
+@njit(cache=True, forceinline=True)
+def _word(s, at, w):
+    """Word w of the set at s[at:], as the 32 bits it holds (the int32 read without its sign)."""
+    return np.int64(s[at + w]) & 0xFFFFFFFF
 
 
 @njit(cache=True, forceinline=True)
@@ -256,7 +289,7 @@ def _lift(s, p, a):
     r = s[ADV_RAFT + a]
     if r >= 0:
         s[RAFT_LOAD + r] -= 1
-        s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] -= 1
+        s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] -= 1
         s[ADV_RAFT + a] = -1
     else:
         s[LOOSE_N + q] -= 1
@@ -266,7 +299,7 @@ def _lift(s, p, a):
 def _rescue(s, p, a):
     """A lifted adventurer reaches a rescue island (S9): its seat scores its value."""
     s, p = borrowed(s), borrowed(p)
-    seat = a // p[P_ADV_EACH]
+    seat = p[P_SEAT_OF + a]
     s[ADV_SPACE + a] = RESCUED_SPACE
     s[SCORE + seat] += s[VALUE + a]
     s[RESCUED + seat] += 1
@@ -281,7 +314,7 @@ def _lose(s, p, a):
     _lift(s, p, a)
     s[ADV_SPACE + a] = LOST_SPACE
     s[LOST_N] += 1
-    s[ON_BOARD + a // p[P_ADV_EACH]] -= 1
+    s[ON_BOARD + p[P_SEAT_OF + a]] -= 1
 
 
 @njit(cache=True)
@@ -290,7 +323,7 @@ def _board(s, p, a, r):
     s, p = borrowed(s), borrowed(p)
     s[ADV_RAFT + a] = r
     s[RAFT_LOAD + r] += 1
-    s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] += 1
+    s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] += 1
 
 
 @njit(cache=True)
@@ -307,7 +340,7 @@ def _set_down(s, p, a, q):
     if r >= 0 and s[RAFT_LOAD + r] < p[P_CAPACITY]:
         s[ADV_RAFT + a] = r
         s[RAFT_LOAD + r] += 1
-        s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] += 1
+        s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] += 1
     else:
         s[LOOSE_N + q] += 1
 
@@ -343,10 +376,27 @@ def _raft_off(s, p, r):
             if s[ADV_RAFT + a] == r:
                 s[ADV_RAFT + a] = -1
                 s[LOOSE_N + q] += 1
-                s[RAFT_SEAT_N + MAX_PLAYERS * r + a // p[P_ADV_EACH]] -= 1
+                s[RAFT_SEAT_N + MAX_PLAYERS * r + p[P_SEAT_OF + a]] -= 1
         s[RAFT_LOAD + r] = 0
     s[RAFT_AT + q] = -1
     s[RAFT_SPACE + r] = -1
+
+
+@njit(cache=True, forceinline=True)
+def _refresh_may(s, q):
+    """MAY of space q from its kind and its kaiju, after either changed."""
+    k = s[KIND + q]
+    free = s[KAIJU_AT + q] < 0
+    bits = 0
+    if k == K_SEA:
+        bits = MAY_SEA_PASS | MAY_SEA_STOP if free else MAY_SEA_PASS
+    if k == K_SEA or k == K_LAND:
+        bits |= MAY_KAIJU
+    if free and k != K_VOLCANO:
+        bits |= MAY_ADVENTURER
+    if k == K_RESCUE:
+        bits |= MAY_RESCUE
+    s[MAY + q] = bits
 
 
 @njit(cache=True)
@@ -361,6 +411,7 @@ def _creature_off(s, slot):
         s[SHARK_N + q] -= 1
     elif s[KAIJU_AT + q] == slot:  # a kaiju displaced by another has lost its space already
         s[KAIJU_AT + q] = -1
+        _refresh_may(s, q)
     s[CREATURE_SPACE + slot] = -1
 
 
@@ -377,6 +428,7 @@ def _creature_to(s, slot, q):
         s[SHARK_N + q] += 1
     else:
         s[KAIJU_AT + q] = slot
+        _refresh_may(s, q)
     s[CREATURE_SPACE + slot] = q
 
 
@@ -410,14 +462,14 @@ def _repelled(s, p, q, swimmers_only):
     if held == 0:
         return False
     each = p[P_ADV_EACH]
-    for k in range(players):
-        seat = (s[SEAT] + k) % players
-        if s[HAND + NABILITIES * seat + A_REPELLENT] == 0:
-            continue
-        for a in range(seat * each, seat * each + each):
-            if s[ADV_SPACE + a] == q and (not swimmers_only or s[ADV_RAFT + a] < 0):
-                s[HAND + NABILITIES * seat + A_REPELLENT] -= 1
-                return True
+    seat = s[SEAT]
+    for _ in range(players):
+        if s[HAND + NABILITIES * seat + A_REPELLENT] > 0:
+            for a in range(seat * each, seat * each + each):
+                if s[ADV_SPACE + a] == q and (not swimmers_only or s[ADV_RAFT + a] < 0):
+                    s[HAND + NABILITIES * seat + A_REPELLENT] -= 1
+                    return True
+        seat = p[P_NEXT_SEAT + seat]
     return False
 
 
@@ -587,10 +639,11 @@ def _cleared(s, p):
     s, p = borrowed(s), borrowed(p)
     if s[ENDING] >= 0:
         return True
-    if on_board(s, p) == 0:
-        _end(s, END_CLEARED)
-        return True
-    return False
+    for seat in range(p[P_PLAYERS]):  # stops at the first seat with one (a sum would read them all)
+        if s[ON_BOARD + seat] > 0:
+            return False
+    _end(s, END_CLEARED)
+    return True
 
 
 @njit(cache=True)
@@ -602,7 +655,7 @@ def _next_turn(s, p):
     for a in range(s[SEAT] * each, s[SEAT] * each + each):  # only the seat whose turn ends moved
         s[SWAM + a] = 0
     s[TURN] += 1
-    s[SEAT] = 0 if s[TURN] == 1 else (s[SEAT] + 1) % p[P_PLAYERS]
+    s[SEAT] = 0 if s[TURN] == 1 else p[P_NEXT_SEAT + s[SEAT]]
     s[MOVES_LEFT] = p[P_MOVES]
     s[FLOODS_LEFT] = 2 if s[ON_BOARD + s[SEAT]] == 0 else 1
     s[PHASE] = PH_ACTION
@@ -664,57 +717,40 @@ def _settle(s, p, rng):
 
 
 @njit(cache=True, forceinline=True)
-def _mark(words, q):
-    words[q >> 6] |= np.int64(1) << np.int64(q & 63)
+def _stops(s, p, slot, out, n, base):
+    """The spaces the creature in `slot` may stop on (S13), ascending, as base + space into
+    out[n:]; returns the new n. A serpent: a sea space next to it; a shark: 1 or 2 steps over
+    sea; a kaiju: 1 or 2 steps over sea or land (the step between may not be a volcano).
+    Serpents and sharks never stop on a kaiju's space. A creature must move: its own space is
+    not a stop. The spaces within two steps come from the parameters (P_REACH), each with the
+    neighbours it lies next to, so a space two steps away is a stop when one of those may be
+    passed through."""
+    q0 = s[CREATURE_SPACE + slot]
+    kind = creature_kind(slot)
+    stop = MAY_KAIJU if kind == KAIJU else MAY_SEA_STOP
+    reached = REACH_NEIGHBOUR  # a neighbour directly; a space beyond through a neighbour it may pass
+    if kind != SERPENT:
+        through = MAY_KAIJU if kind == KAIJU else MAY_SEA_PASS
+        for d in range(6):
+            q1 = neighbour(p, q0, d)
+            if q1 >= 0 and s[MAY + q1] & through:
+                reached |= 1 << (REACH_VIA_SHIFT + d)
+    at = P_REACH + REACH_ROOM * q0
+    for i in range(p[P_NREACH + q0]):
+        e = p[at + i]
+        q = e & REACH_SPACE_MASK
+        # written every time and kept (n moved on) only at a stop: no branch to mispredict
+        out[n] = base + q
+        n += (e & reached != 0) & (s[MAY + q] & stop != 0)
+    return n
 
 
 @njit(cache=True)
 def creature_destinations(s, p, slot, out):
-    """The spaces the creature in `slot` may stop on (S13), ascending, into out[:n]: a serpent a
-    sea space next to it, a shark 1 or 2 steps over sea, a kaiju 1 or 2 steps over sea or land
-    (the step between may not be a volcano). Serpents and sharks never stop on a kaiju's space.
-    A creature must move: its own space is not a destination."""
+    """The spaces the creature in `slot` may stop on (S13), ascending, into out[:n]; returns n.
+    `out` needs room for REACH_ROOM entries."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
-    words = stack_empty(SPACE_WORDS, np.int64)
-    for w in range(SPACE_WORDS):
-        words[w] = 0
-    q0 = s[CREATURE_SPACE + slot]
-    kind = creature_kind(slot)
-    for d in range(6):
-        q1 = neighbour(p, q0, d)
-        if q1 < 0:
-            continue
-        k1 = s[KIND + q1]
-        if kind == KAIJU:
-            passable = k1 == K_SEA or k1 == K_LAND
-            stop = passable
-        else:
-            passable = k1 == K_SEA
-            stop = passable and s[KAIJU_AT + q1] < 0
-        if stop:
-            _mark(words, q1)
-        if kind == SERPENT or not passable:
-            continue
-        for e in range(6):
-            q2 = neighbour(p, q1, e)
-            if q2 < 0 or q2 == q0:
-                continue
-            k2 = s[KIND + q2]
-            if kind == KAIJU:
-                ok = k2 == K_SEA or k2 == K_LAND
-            else:
-                ok = k2 == K_SEA and s[KAIJU_AT + q2] < 0
-            if ok:
-                _mark(words, q2)
-    n = 0
-    for w in range(SPACE_WORDS):  # the marked spaces, lowest first
-        x = words[w]
-        while x != 0:
-            low = x & -x
-            out[n] = (w << 6) + popcount(low - 1)
-            n += 1
-            x ^= low
-    return n
+    return _stops(s, p, slot, out, 0, 0)
 
 
 @njit(cache=True)
@@ -727,19 +763,17 @@ def creature_can_move(s, p, slot):
         q1 = neighbour(p, q0, d)
         if q1 < 0:
             continue
-        k1 = s[KIND + q1]
+        may = s[MAY + q1]
         if kind == KAIJU:
-            if k1 == K_SEA or k1 == K_LAND:
+            if may & MAY_KAIJU:
                 return True
             continue
-        if k1 != K_SEA:
-            continue
-        if s[KAIJU_AT + q1] < 0:
+        if may & MAY_SEA_STOP:
             return True
-        if kind == SHARK:  # over the kaiju's space to a sea space beyond it
+        if kind == SHARK and may & MAY_SEA_PASS:  # over the kaiju's space to a sea space beyond it
             for e in range(6):
                 q2 = neighbour(p, q1, e)
-                if q2 >= 0 and q2 != q0 and s[KIND + q2] == K_SEA and s[KAIJU_AT + q2] < 0:
+                if q2 >= 0 and q2 != q0 and s[MAY + q2] & MAY_SEA_STOP:
                     return True
     return False
 
@@ -853,23 +887,23 @@ def flood_list(s, p, out):
     it. Ascending (board order)."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
     t = lowest_terrain(s)
-    n = 0
     if t < 0:
         return 0
-    for i in range(p[P_NLAND]):
-        q = p[P_LAND + i]
-        tile = s[TILE_AT + q]
-        if tile >= 0 and p[P_TILE_TERRAIN + tile] == t and s[SEA_NEAR + q] > 0:
-            out[n] = FLOOD + q
-            n += 1
-    if n == 0:
-        for i in range(p[P_NLAND]):
-            q = p[P_LAND + i]
-            tile = s[TILE_AT + q]
-            if tile >= 0 and p[P_TILE_TERRAIN + tile] == t:
-                out[n] = FLOOD + q
+    tiles = TILE_BITS + BIT_WORDS * t
+    n = 0
+    for shore in range(2):  # first those on the shore; with none, all of them
+        for w in range(BIT_WORDS):
+            x = _word(s, tiles, w)
+            if shore == 0:
+                x &= _word(s, SHORE_BITS, w)
+            while x != 0:
+                low = x & -x
+                out[n] = FLOOD + (w << 5) + popcount(low - 1)
                 n += 1
-    return n
+                x ^= low
+        if n > 0:
+            return n
+    return 0
 
 
 @njit(cache=True)
@@ -916,16 +950,11 @@ def raft_start_list(s, p, out):
 def creature_list(s, p, out):
     """S13: the rolled kind's creatures on the board, each to each of its destinations."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
-    dest = stack_empty(DEST_ROOM, np.int64)
     first, end = kind_slots(p, s[ROLLED])
     n = 0
     for slot in range(first, end):
-        if s[CREATURE_SPACE + slot] < 0:
-            continue
-        m = creature_destinations(s, p, slot, dest)
-        for i in range(m):
-            out[n] = CREATURE_MOVE + MAX_SPACES * slot + dest[i]
-            n += 1
+        if s[CREATURE_SPACE + slot] >= 0:
+            n = _stops(s, p, slot, out, n, CREATURE_MOVE + MAX_SPACES * slot)
     return n
 
 
@@ -987,6 +1016,7 @@ def init_game(s, p, rng, seed, game):
         s[RAFT_AT + q] = -1
         s[KAIJU_AT + q] = -1
         s[KIND + q] = p[P_KIND + q] if q < nspaces else K_VOLCANO
+        _refresh_may(s, q)
     for q in range(nspaces):
         n = 0
         for d in range(6):
@@ -994,6 +1024,8 @@ def init_game(s, p, rng, seed, game):
             if m >= 0 and s[KIND + m] == K_SEA:
                 n += 1
         s[SEA_NEAR + q] = n
+        if n > 0:
+            _bit_on(s, SHORE_BITS, q)
     for a in range(MAX_ADVENTURERS):
         s[ADV_SPACE + a] = UNPLACED_SPACE
         s[ADV_RAFT + a] = -1
@@ -1008,7 +1040,9 @@ def init_game(s, p, rng, seed, game):
     for i in range(p[P_NLAND]):
         q = p[P_LAND + i]
         s[TILE_AT + q] = tiles[i]
-        s[TERRAIN_LEFT + p[P_TILE_TERRAIN + tiles[i]]] += 1
+        t = p[P_TILE_TERRAIN + tiles[i]]
+        s[TERRAIN_LEFT + t] += 1
+        _bit_on(s, TILE_BITS + BIT_WORDS * t, q)
     each = p[P_ADV_EACH]
     values = stack_empty(32, np.int64)
     for seat in range(p[P_PLAYERS]):
@@ -1057,9 +1091,7 @@ def _place(s, p, q):
 @njit(cache=True, forceinline=True)
 def placing_seat(p, placed):
     """S7: the seat making set-up placement number `placed` of its kind (rules.placing_seat)."""
-    players = p[P_PLAYERS]
-    turn, seat = divmod(placed, players)
-    return players - 1 - seat if p[P_SNAKE] and turn % 2 else seat
+    return p[P_PLACING_SEAT + placed]
 
 
 @njit(cache=True)
@@ -1083,21 +1115,26 @@ def _flood(s, p, q):
     tile = s[TILE_AT + q]
     back = p[P_TILE_BACK + tile]
     s[TILE_AT + q] = -1
-    s[TERRAIN_LEFT + p[P_TILE_TERRAIN + tile]] -= 1
+    terrain = p[P_TILE_TERRAIN + tile]
+    s[TERRAIN_LEFT + terrain] -= 1
+    _bit_off(s, TILE_BITS + BIT_WORDS * terrain, q)
     s[FLOODED_N] += 1
     s[FLOODS_LEFT] -= 1
     if back == VOLCANO:
         s[KIND + q] = K_VOLCANO
+        _refresh_may(s, q)
         _clear_space(s, p, q)
         s[VOLCANOES] += 1
         if s[VOLCANOES] >= p[P_VOLCANOES_TO_END]:  # S14: the game ends at once
             _end(s, END_VOLCANO)
         return
     s[KIND + q] = K_SEA  # its adventurers swim there; a kaiju on it stays
+    _refresh_may(s, q)
     for d in range(6):
         n = neighbour(p, q, d)
         if n >= 0:
             s[SEA_NEAR + n] += 1
+            _bit_on(s, SHORE_BITS, n)
     if back == SHARK_TILE or back == KAIJU_TILE:
         if s[KAIJU_AT + q] >= 0:
             return  # nothing happens where a kaiju already stands

@@ -14,7 +14,10 @@ Indices (all from sim/survive_the_island/rules.py):
 
 Occupancy is kept per space and updated with every move (adventurers, those not on a raft, the
 raft there, serpents, sharks, the kaiju there), so that a rule asks one array entry instead of
-scanning the pieces.
+scanning the pieces; so is what a piece may do on each space (MAY), and the sets the flood list
+reads (the spaces by terrain of their tile, those on the shore) as bits. The parameters hold the
+board's geometry as tables (each space's neighbours, the spaces within two steps of it, the hex
+distance's cube coordinates) and the seats as tables, so that no rule divides.
 """
 
 from __future__ import annotations
@@ -35,10 +38,18 @@ from sim.survive_the_island.rules import (
 NABILITIES = len(ABILITIES)
 MAX_ROLLS = 128  # rolls a game keeps (a game has at most one a turn, and 40 turns, plus the die tiles)
 MAX_SEAT_VALUES = 20  # a seat's adventurers (two colours in a game of two, S6)
+BIT_WORDS = MAX_SPACES // 32  # int32 words of a set of spaces kept as bits
 
 # space kinds as the kernel keeps them: the printed kinds (rules.SEA, LAND, RESCUE) and a
 # revealed volcano (S12)
 K_SEA, K_LAND, K_RESCUE, K_VOLCANO = 0, 1, 2, 3
+
+# what a piece may do on a space (S9, S13), kept per space as bits so that a rule reads one entry
+MAY_SEA_STOP = 1  # a serpent or a shark may stop there: sea without a kaiju
+MAY_SEA_PASS = 2  # a shark may pass over it: sea
+MAY_KAIJU = 4  # a kaiju may pass over it or stop there: sea or land
+MAY_ADVENTURER = 8  # an adventurer may stop there: no volcano, no kaiju
+MAY_RESCUE = 16  # a rescue island: a raft may stop there whatever is on it
 
 # phases (the contract's names, in this order)
 PHASES = ("place", "raft", "action", "flood", "creature", "push", "over")
@@ -57,7 +68,12 @@ RAFT_AT = STATE.field("RAFT_AT", MAX_SPACES)  # the raft on each space, else -1 
 SERPENT_N = STATE.field("SERPENT_N", MAX_SPACES)  # serpents on each space
 SHARK_N = STATE.field("SHARK_N", MAX_SPACES)  # sharks on each space
 KAIJU_AT = STATE.field("KAIJU_AT", MAX_SPACES)  # slot of the kaiju on each space, else -1 (never two)
+MAY = STATE.field("MAY", MAX_SPACES)  # what a piece may do on each space (MAY_* bits, from KIND and KAIJU_AT)
 SEA_NEAR = STATE.field("SEA_NEAR", MAX_SPACES)  # sea neighbours of each space (the flood order, S12)
+# sets of spaces as bits, 32 a word (space q is bit q & 31 of word q >> 5), so that the flood list
+# is read word by word instead of scanning the island
+SHORE_BITS = STATE.field("SHORE_BITS", BIT_WORDS)  # the spaces with a sea neighbour (SEA_NEAR > 0)
+TILE_BITS = STATE.field("TILE_BITS", 3 * BIT_WORDS)  # + BIT_WORDS * terrain: spaces with an unflooded tile of it
 VALUE = STATE.field("VALUE", MAX_ADVENTURERS)  # each adventurer's treasure value
 ADV_SPACE = STATE.field("ADV_SPACE", MAX_ADVENTURERS)  # its space, RESCUED_SPACE, LOST_SPACE or UNPLACED_SPACE
 ADV_RAFT = STATE.field("ADV_RAFT", MAX_ADVENTURERS)  # the raft it is on, else -1
@@ -122,6 +138,21 @@ P_SEAT_VALUES = PARAMS.field("P_SEAT_VALUES", MAX_SEAT_VALUES)  # rules.seat_val
 P_RESCUE_DIST = PARAMS.field("P_RESCUE_DIST", MAX_SPACES)  # hex steps to the nearest rescue island
 P_CUBE_X = PARAMS.field("P_CUBE_X", MAX_SPACES)  # cube coordinates of each hex (for hex distances)
 P_CUBE_Z = PARAMS.field("P_CUBE_Z", MAX_SPACES)
+# the spaces within two steps of each space (never itself), ascending, for the creatures' stops
+# (S13): + REACH_ROOM * space + i, each entry a space (entry & REACH_SPACE_MASK) and two sets of
+# directions d of the centre: bit REACH_VIA_SHIFT + d when the space lies next to the neighbour in
+# direction d, bit REACH_STEP_SHIFT + d when it is that neighbour
+REACH_ROOM = 18  # a hex has 6 neighbours and 12 spaces two steps away
+REACH_SPACE_MASK = MAX_SPACES - 1
+REACH_VIA_SHIFT = 8
+REACH_STEP_SHIFT = 14
+REACH_NEIGHBOUR = 63 << REACH_STEP_SHIFT  # the entry is a neighbour (in some direction)
+P_NREACH = PARAMS.field("P_NREACH", MAX_SPACES)
+P_REACH = PARAMS.field("P_REACH", REACH_ROOM * MAX_SPACES)
+# seats as tables, read where the kernel would otherwise divide by a number it knows only at run time
+P_SEAT_OF = PARAMS.field("P_SEAT_OF", MAX_ADVENTURERS)  # each adventurer's seat (number // P_ADV_EACH)
+P_NEXT_SEAT = PARAMS.field("P_NEXT_SEAT", MAX_PLAYERS)  # the seat after each (S8)
+P_PLACING_SEAT = PARAMS.field("P_PLACING_SEAT", MAX_ADVENTURERS)  # rules.placing_seat of each placement (S7)
 NPARAMS = PARAMS.size
 
 # --- endings and the results row (the contract's) ----------------------------------------------------
