@@ -27,6 +27,12 @@ search, a table) plays any game through these numba functions.
         The turn the game is in (the game's own count, rising by one a turn): a play-on from any
         state stops when the turn it was told to reach begins.
 
+    sample_world(s, p, rng, out)
+        Into `out` (int32, NSTATE) a state the deciding seat cannot tell from `s`: what it cannot
+        see drawn anew from the policy stream of `rng`, consistently with what it can (the game's
+        rulings say what is hidden). It depends on nothing hidden in `s`, only on what is public
+        and on `rng`: a search plays its candidates on such worlds.
+
     write_result(s, p, out, row)
         The ended game's results row into out[row] (int32, the game's `layout.RESULT_FIELDS`).
 
@@ -44,6 +50,7 @@ ENTRY_POINTS = {
     "apply_action": ("s", "p", "a", "rng", "log", "nlog"),
     "is_over": ("s", "p"),
     "turn_number": ("s", "p"),
+    "sample_world": ("s", "p", "rng", "out"),
     "write_result": ("s", "p", "out", "row"),
     "seat_outcomes": ("s", "p", "out"),
 }

@@ -32,8 +32,8 @@ FI_KERNEL = "sim/forbidden_island/kernel.py"
 FI_LOOKAHEAD = "policies/forbidden_island/lookahead.py"
 # the tests run first for a mutant of each file (most mutants die there)
 FIRST = {KERNEL: ["tests/test_rulings.py", "tests/test_kernel.py", "tests/test_properties.py"],
-         FI_KERNEL: ["tests/forbidden_island/test_rulings.py", "tests/forbidden_island/test_roles.py",
-                     "tests/forbidden_island/test_kernel.py"],
+         FI_KERNEL: ["tests/test_worlds.py", "tests/forbidden_island/test_rulings.py",
+                     "tests/forbidden_island/test_roles.py", "tests/forbidden_island/test_kernel.py"],
          FI_LOOKAHEAD: ["tests/forbidden_island/test_lookahead.py"]}
 
 # name: (file, text to replace, replacement, what the bug is)
@@ -118,12 +118,13 @@ MUTANTS: dict[str, tuple[str, str, str, str]] = {
         FI_KERNEL, "        if s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:",
         "        if seat == s[CUR] and s[HAND_SIZE + seat] > p[P_HAND_LIMIT]:",
         "F8: a gift above the limit on someone else's turn is not discarded at once"),
-    # Forbidden Island's search: its honesty test must catch a peek at the hidden order.
-    "fi-lookahead-keeps-the-true-treasure-order": (
-        FI_LOOKAHEAD,
-        "    _sort_stretch(t, TPILE, TPILE + t[TPILE_N])\n    _shuffle(t, TPILE, TPILE + t[TPILE_N], rng)\n",
+    # Forbidden Island's sampled worlds: the honesty tests must catch a peek at the hidden order.
+    "fi-world-keeps-the-true-treasure-order": (
+        FI_KERNEL,
+        "    _sort_stretch(out, TPILE, TPILE + out[TPILE_N])\n"
+        "    _shuffle_policy(out, TPILE, TPILE + out[TPILE_N], rng)\n",
         "    pass\n",
-        "R19's counterpart in Forbidden Island: the search's worlds keep the treasure pile's true order"),
+        "R19's counterpart in Forbidden Island: a sampled world keeps the treasure pile's true order"),
 }
 
 

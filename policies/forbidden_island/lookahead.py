@@ -98,7 +98,7 @@ from numba import njit
 
 from policies import play
 from policies.forbidden_island import expert, lookahead_value
-from sim.forbidden_island.kernel import low_seat, move_targets, phase, play_action, seats_at
+from sim.forbidden_island.kernel import low_seat, move_targets, phase, play_action, sample_world, seats_at
 from sim.forbidden_island.layout import (
     A_DISCARD,
     A_FLY,
@@ -112,10 +112,6 @@ from sim.forbidden_island.layout import (
     CAPTURED,
     CAUSE_WIN,
     CUR,
-    FLAYER,
-    FLAYERS_N,
-    FPILE,
-    FPILE_N,
     HAND,
     HAND_SIZE,
     HAND_STRIDE,
@@ -133,8 +129,6 @@ from sim.forbidden_island.layout import (
     STREAM_POLICY,
     STREAM_SHUFFLE,
     SWIMMERS,
-    TPILE,
-    TPILE_N,
 )
 from sim.intrinsics import popcount
 from sim.streams import rand_below, rand_unit
@@ -170,49 +164,6 @@ def _param(pp, k, default):
 
 
 @njit(cache=True)
-def _shuffle(s, lo, hi, rng):
-    """Fisher-Yates on s[lo:hi] from the policy stream."""
-    for i in range(hi - 1, lo, -1):
-        j = lo + rand_below(rng, STREAM_POLICY, i - lo + 1)
-        x = s[i]
-        s[i] = s[j]
-        s[j] = x
-
-
-@njit(cache=True)
-def _sort_stretch(t, lo, hi):
-    """Insertion sort of t[lo:hi]: afterwards only which cards lie there matters, not their order."""
-    for i in range(lo + 1, hi):
-        j = i
-        while j > lo and t[j] < t[j - 1]:
-            x = t[j]
-            t[j] = t[j - 1]
-            t[j - 1] = x
-            j -= 1
-
-
-@njit(cache=True)
-def determinize(s, t, rng):
-    """Write into `t` a copy of `s` whose draw piles are reordered at random (policy stream of
-    `rng`), consistently with what the table knows: the treasure pile as a whole, the flood pile
-    layer by layer (docs/FI-KERNEL.md: FLAYER)."""
-    for i in range(NSTATE):
-        t[i] = s[i]
-    _sort_stretch(t, TPILE, TPILE + t[TPILE_N])
-    _shuffle(t, TPILE, TPILE + t[TPILE_N], rng)
-    layers = t[FLAYERS_N]
-    for k in range(layers):
-        lo = t[FLAYER + k]
-        hi = t[FLAYER + k + 1] if k + 1 < layers else t[FPILE_N]
-        _sort_stretch(t, FPILE + lo, FPILE + hi)
-        _shuffle(t, FPILE + lo, FPILE + hi, rng)
-    if layers == 0 or t[FLAYER] > 0:  # cards below the bottom layer (none in the kernel's states)
-        hi = t[FLAYER] if layers > 0 else t[FPILE_N]
-        _sort_stretch(t, FPILE, FPILE + hi)
-        _shuffle(t, FPILE, FPILE + hi, rng)
-
-
-@njit(cache=True)
 def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, value, done, learned, f):
     """Candidate i (action `code`) in world w, played on for `horizon` turns (0: to the end);
     cached in value/done."""
@@ -237,9 +188,9 @@ def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, 
 
 
 @njit(cache=True)
-def _make_worlds(s, rng, worlds, seeds, lo, hi):
+def _make_worlds(s, p, rng, worlds, seeds, lo, hi):
     for w in range(lo, hi):
-        determinize(s, worlds[w], rng)
+        sample_world(s, p, rng, worlds[w])
         seeds[w, 0] = np.uint64(rand_below(rng, STREAM_POLICY, 1 << 30))
         seeds[w, 1] = np.uint64(rand_below(rng, STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
         seeds[w, 2] = seeds[w, 0] ^ seeds[w, 1]
@@ -353,7 +304,7 @@ def search(s, p, pp, acts, n, rng):
 
     # 1. screening: the candidates that beat the expert's choice on the first worlds
     nw = screen
-    _make_worlds(s, rng, worlds, seeds, 0, nw)
+    _make_worlds(s, p, rng, worlds, seeds, 0, nw)
     na = 0
     for i in range(1, nc):
         g = 0.0
@@ -372,7 +323,7 @@ def search(s, p, pp, acts, n, rng):
     while na > 1 and nw * 2 + confirm <= MAX_WORLDS and spent < budget:
         old = nw
         nw = nw * 2
-        _make_worlds(s, rng, worlds, seeds, old, nw)
+        _make_worlds(s, p, rng, worlds, seeds, old, nw)
         for k in range(na):
             i = alive[k]
             g = 0.0
@@ -407,7 +358,7 @@ def search(s, p, pp, acts, n, rng):
         return cand[ci]
 
     # 3. confirmation on fresh worlds, to the end of the game: paired gain above z standard errors
-    _make_worlds(s, rng, worlds, seeds, nw, nw + confirm)
+    _make_worlds(s, p, rng, worlds, seeds, nw, nw + confirm)
     total = 0.0
     squares = 0.0
     for w in range(nw, nw + confirm):
@@ -428,7 +379,7 @@ def search(s, p, pp, acts, n, rng):
             return cand[ci]
         if r + 1 == rounds or used + confirm > MAX_WORLDS:
             return base
-        _make_worlds(s, rng, worlds, seeds, used, used + confirm)
+        _make_worlds(s, p, rng, worlds, seeds, used, used + confirm)
         for w in range(used, used + confirm):
             d = (_score(worlds, seeds, w, ci, cand[ci], p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f)
                  - _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f))

@@ -56,21 +56,14 @@ from policies.island_escape._search import fill
 from policies.island_escape.decisions import by_mask
 from sim.intrinsics import borrowed, stack_empty
 from sim.island_escape.layout import (
-    CARD,
-    COLP,
-    DOWN,
-    KINGPOS,
     MAX_LEGAL,
     N_ACTIONS,
     NSTATE,
     OUTCOME,
-    PILE_POS,
     RAISED,
-    ROWP,
     STREAM_DEAL,
     STREAM_FLOOD,
     STREAM_POLICY,
-    TSTATE,
     TURN,
     popcount,
     rand_below,
@@ -91,59 +84,6 @@ def _param(pp, k, default):
     if k < pp.shape[0] and pp[k] != 0.0:
         return pp[k]
     return default
-
-
-@njit(cache=True)
-def _sort_small(a, n):
-    for i in range(1, n):
-        j = i
-        while j > 0 and a[j] < a[j - 1]:
-            x = a[j]
-            a[j] = a[j - 1]
-            a[j - 1] = x
-            j -= 1
-
-
-@njit(cache=True)
-def determinize(s, t, rng):
-    """Write into `t` a copy of `s` whose hidden parts are drawn at random (policy stream of
-    `rng`) from everything consistent with the public state."""
-    s, t, rng = borrowed(s), borrowed(t), borrowed(rng)
-    for i in range(NSTATE):
-        t[i] = s[i]
-    down = np.empty(25, dtype=np.int64)
-    cards = np.empty(25, dtype=np.int64)
-    n = 0
-    for place in range(25):
-        if s[TSTATE + place] == DOWN:
-            down[n] = place
-            cards[n] = s[CARD + place]
-            n += 1
-    _sort_small(cards, n)  # only the (public) set of face-down cards is used
-    for i in range(n - 1, 0, -1):
-        j = rand_below(rng, STREAM_POLICY, i + 1)
-        x = cards[i]
-        cards[i] = cards[j]
-        cards[j] = x
-    for i in range(n):
-        t[CARD + down[i]] = cards[i]
-        if cards[i] < 4:
-            t[KINGPOS + cards[i]] = down[i]
-    pos = s[PILE_POS]
-    rest = np.empty(5, dtype=np.int64)
-    for base in (COLP, ROWP):
-        m = 0
-        for k in range(pos, 5):
-            rest[m] = s[base + k]
-            m += 1
-        _sort_small(rest, m)
-        for i in range(m - 1, 0, -1):
-            j = rand_below(rng, STREAM_POLICY, i + 1)
-            x = rest[i]
-            rest[i] = rest[j]
-            rest[j] = x
-        for k in range(m):
-            t[base + pos + k] = rest[k]
 
 
 @njit(cache=True)
@@ -184,10 +124,10 @@ def _score(worlds, seeds, w, a, p, none, u, rr, acts, log, horizon, still, value
 
 
 @njit(cache=True)
-def _make_worlds(s, rng, worlds, seeds, lo, hi, exact):
+def _make_worlds(s, p, rng, worlds, seeds, lo, hi, exact):
     """Worlds lo … hi-1: sampled completions of the hidden state (fair), or with `exact` the
     true state and the game's own flood stream (the clairvoyant's one world)."""
-    s, rng, worlds, seeds = borrowed(s), borrowed(rng), borrowed(worlds), borrowed(seeds)
+    s, p, rng, worlds, seeds = borrowed(s), borrowed(p), borrowed(rng), borrowed(worlds), borrowed(seeds)
     for w in range(lo, hi):
         if exact:
             for i in range(NSTATE):
@@ -196,7 +136,7 @@ def _make_worlds(s, rng, worlds, seeds, lo, hi, exact):
             seeds[w, 1] = rng[STREAM_FLOOD]
             seeds[w, 2] = rng[STREAM_POLICY]
         else:
-            determinize(s, worlds[w], rng)
+            K.sample_world(s, p, rng, worlds[w])
             seeds[w, 0] = np.uint64(rand_below(rng, STREAM_POLICY, 1 << 30))
             seeds[w, 1] = np.uint64(rand_below(rng, STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
             seeds[w, 2] = seeds[w, 0] ^ seeds[w, 1]
@@ -238,7 +178,7 @@ def search(s, p, pp, legal, rng, exact):
 
     # 1. screening: the actions that beat the expert's choice on the first worlds
     nw = screen
-    _make_worlds(s, rng, worlds, seeds, 0, nw, exact)
+    _make_worlds(s, p, rng, worlds, seeds, 0, nw, exact)
     n = 0
     for a in range(N_ACTIONS):
         if not (legal >> a) & 1 or a == base:
@@ -265,7 +205,7 @@ def search(s, p, pp, legal, rng, exact):
     while n > 1 and nw * 2 + confirm <= MAX_WORLDS and spent < budget:
         old = nw
         nw = nw * 2
-        _make_worlds(s, rng, worlds, seeds, old, nw, exact)
+        _make_worlds(s, p, rng, worlds, seeds, old, nw, exact)
         for i in range(n):
             g = 0.0
             for w in range(nw):
@@ -296,7 +236,7 @@ def search(s, p, pp, legal, rng, exact):
         return base
 
     # 3. confirmation on fresh worlds: paired gain above z standard errors
-    _make_worlds(s, rng, worlds, seeds, nw, nw + confirm, exact)
+    _make_worlds(s, p, rng, worlds, seeds, nw, nw + confirm, exact)
     total = 0.0
     squares = 0.0
     for w in range(nw, nw + confirm):

@@ -34,29 +34,18 @@ from sim.intrinsics import borrowed, stack_empty, stack_empty_2d
 from sim.streams import rand_below
 from sim.survive_the_island import kernel as K
 from sim.survive_the_island.layout import (
-    ADV_SPACE,
     ENDING,
-    HAND,
     MAX_LEGAL,
-    NABILITIES,
     NSTATE,
-    P_ADV_EACH,
-    P_NSPACES,
     P_PLAYERS,
-    P_SEAT_VALUES,
-    P_TILE_TERRAIN,
     PH_CREATURE,
     PH_FLOOD,
     PH_PUSH,
     PHASE,
-    RESCUED_SPACE,
     SCORE,
     SEAT,
     STREAM_POLICY,
-    TILE_AT,
-    VALUE,
 )
-from sim.survive_the_island.rules import FIRST_ABILITY, MAX_SPACES, TILES, TILES_TOTAL
 
 DESCRIPTION = "expert, its floods, creature moves and pushes searched by expert rollouts on redrawn hidden facts"
 USES_LEGAL = False  # as the expert: the loop need not list every dive
@@ -68,69 +57,6 @@ MARGIN = 0.05  # a challenger's screened gain per world it must exceed to be con
 Z = 2.0  # standard errors its confirmed gain must exceed
 MOST = 16  # decisions with more candidates are left to the expert
 LEAD = 0.002  # a point of score lead, in win shares
-# the abilities' share of the tiles (an unseen ability's kind, S4)
-ABILITY_WEIGHTS = np.array([sum(1 for _, b in TILES if b == FIRST_ABILITY + k) for k in range(NABILITIES)],
-                           dtype=np.int64)
-ABILITY_TILES = int(ABILITY_WEIGHTS.sum())
-
-
-@njit(cache=True)
-def _world(s, p, u, rng):
-    """A world the deciding seat cannot tell from the true one (S16), into u."""
-    s, p, u, rng = borrowed(s), borrowed(p), borrowed(u), borrowed(rng)
-    for i in range(NSTATE):
-        u[i] = s[i]
-    seat = s[SEAT]
-    each = p[P_ADV_EACH]
-    for other in range(p[P_PLAYERS]):
-        if other == seat:
-            continue
-        base = VALUE + other * each
-        for i in range(each):  # gathered in the canonical order first: the true order is never read
-            u[base + i] = p[P_SEAT_VALUES + i]
-        for i in range(each - 1, 0, -1):
-            j = rand_below(rng, STREAM_POLICY, i + 1)
-            u[base + i], u[base + j] = u[base + j], u[base + i]
-        score = 0
-        for a in range(other * each, other * each + each):
-            if u[ADV_SPACE + a] == RESCUED_SPACE:
-                score += u[VALUE + a]
-        u[SCORE + other] = score
-        held = 0
-        for k in range(NABILITIES):
-            held += u[HAND + NABILITIES * other + k]
-            u[HAND + NABILITIES * other + k] = 0
-        for _ in range(held):
-            x = rand_below(rng, STREAM_POLICY, ABILITY_TILES)
-            k = 0
-            while x >= ABILITY_WEIGHTS[k]:
-                x -= ABILITY_WEIGHTS[k]
-                k += 1
-            u[HAND + NABILITIES * other + k] += 1
-    spaces = stack_empty(MAX_SPACES, np.int64)
-    tiles = stack_empty(TILES_TOTAL, np.int64)
-    for terrain in range(3):
-        n = 0
-        for q in range(p[P_NSPACES]):
-            t = u[TILE_AT + q]
-            if t >= 0 and p[P_TILE_TERRAIN + t] == terrain:
-                spaces[n] = q
-                tiles[n] = t
-                n += 1
-        for i in range(1, n):  # sorted first: which tile lies where is never read
-            t = tiles[i]
-            j = i
-            while j > 0 and tiles[j - 1] > t:
-                tiles[j] = tiles[j - 1]
-                j -= 1
-            tiles[j] = t
-        for i in range(n - 1, 0, -1):
-            j = rand_below(rng, STREAM_POLICY, i + 1)
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        for i in range(n):
-            u[TILE_AT + spaces[i]] = tiles[i]
-
-
 @njit(cache=True)
 def _rollout(u, p, pp, code, seat, dice, acts):
     """Play `code`, then the game on with expert in every seat; the seat's worth at the end."""
@@ -162,7 +88,7 @@ def _scores(s, p, pp, codes, n, worlds, rng, out, acts):
     dice = stack_empty(3, np.uint64)
     seat = s[SEAT]
     for w in range(worlds):
-        _world(s, p, world, rng)
+        K.sample_world(s, p, rng, world)
         seed = rand_below(rng, STREAM_POLICY, 1 << 30)
         for c in range(n):
             for i in range(NSTATE):

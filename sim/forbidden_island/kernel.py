@@ -87,6 +87,7 @@ from sim.forbidden_island.layout import (
     NEIGH,
     NEIGH8,
     NPLACES,
+    NSTATE,
     OUTCOME,
     P_ACTIONS,
     P_CAPTURE,
@@ -118,6 +119,7 @@ from sim.forbidden_island.layout import (
     STAGE_FLOOD,
     STAGE_TREASURE,
     STREAM_DEAL,
+    STREAM_POLICY,
     STREAM_SHUFFLE,
     SUNK,
     SWIMMERS,
@@ -843,6 +845,52 @@ def is_over(s, p):
 def turn_number(s, p):
     """The turn being played."""
     return s[TURN]
+
+
+@njit(cache=True, forceinline=True)
+def _shuffle_policy(s, lo, hi, rng):
+    """Fisher-Yates on s[lo:hi] from the policy stream."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + rand_below(rng, STREAM_POLICY, i - lo + 1)
+        x = s[i]
+        s[i] = s[j]
+        s[j] = x
+
+
+@njit(cache=True, forceinline=True)
+def _sort_stretch(t, lo, hi):
+    """Insertion sort of t[lo:hi]: afterwards only which cards lie there matters, not their order."""
+    for i in range(lo + 1, hi):
+        j = i
+        while j > lo and t[j] < t[j - 1]:
+            x = t[j]
+            t[j] = t[j - 1]
+            t[j - 1] = x
+            j -= 1
+
+
+@njit(cache=True)
+def sample_world(s, p, rng, out):
+    """Into `out` a copy of `s` whose hidden parts are drawn at random from the policy stream of
+    `rng`, consistently with what the table knows (everything is public but the order of the
+    two draw piles): the treasure pile as a whole reordered, the flood pile layer by layer
+    (FLAYER: after a Waters Rise! the top layer is exactly the old discard). Each stretch is
+    sorted before it is shuffled, so the world depends only on what is public and on `rng`."""
+    s, out, rng = borrowed(s), borrowed(out), borrowed(rng)
+    for i in range(NSTATE):
+        out[i] = s[i]
+    _sort_stretch(out, TPILE, TPILE + out[TPILE_N])
+    _shuffle_policy(out, TPILE, TPILE + out[TPILE_N], rng)
+    layers = out[FLAYERS_N]
+    for k in range(layers):
+        lo = out[FLAYER + k]
+        hi = out[FLAYER + k + 1] if k + 1 < layers else out[FPILE_N]
+        _sort_stretch(out, FPILE + lo, FPILE + hi)
+        _shuffle_policy(out, FPILE + lo, FPILE + hi, rng)
+    if layers == 0 or out[FLAYER] > 0:  # cards below the bottom layer (none in the kernel's states)
+        hi = out[FLAYER] if layers > 0 else out[FPILE_N]
+        _sort_stretch(out, FPILE, FPILE + hi)
+        _shuffle_policy(out, FPILE, FPILE + hi, rng)
 
 
 @njit(cache=True)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.intrinsics import borrowed
+from sim.intrinsics import borrowed, stack_empty
 from sim.island_escape.layout import (
     A_END,
     A_ESCAPE,
@@ -107,6 +107,7 @@ from sim.island_escape.layout import (
     SEA,
     STREAM_DEAL,
     STREAM_FLOOD,
+    STREAM_POLICY,
     SUIT_MASK,
     SUNK,
     TILES,
@@ -703,6 +704,62 @@ def is_over(s, p):
 def turn_number(s, p):
     """The turn being played (R4): it begins once the flood phase before it is over."""
     return s[TURN]
+
+
+@njit(cache=True, forceinline=True)
+def _sort_small(a, n):
+    for i in range(1, n):
+        j = i
+        while j > 0 and a[j] < a[j - 1]:
+            x = a[j]
+            a[j] = a[j - 1]
+            a[j - 1] = x
+            j -= 1
+
+
+@njit(cache=True)
+def sample_world(s, p, rng, out):
+    """Into `out` a copy of `s` whose hidden parts (R19) are drawn at random from the policy
+    stream of `rng`, from everything consistent with what the table sees: the face-down cards
+    dealt anew among the face-down places (the Kings' places following them), and the undrawn
+    column and row cards of this pass in a new order. The hidden cards are gathered in sorted
+    order before the draw, so the world depends only on what is public and on `rng`."""
+    s, out, rng = borrowed(s), borrowed(out), borrowed(rng)
+    for i in range(NSTATE):
+        out[i] = s[i]
+    down = stack_empty(25, np.int64)
+    cards = stack_empty(25, np.int64)
+    n = 0
+    for place in range(25):
+        if s[TSTATE + place] == DOWN:
+            down[n] = place
+            cards[n] = s[CARD + place]
+            n += 1
+    _sort_small(cards, n)
+    for i in range(n - 1, 0, -1):
+        j = rand_below(rng, STREAM_POLICY, i + 1)
+        x = cards[i]
+        cards[i] = cards[j]
+        cards[j] = x
+    for i in range(n):
+        out[CARD + down[i]] = cards[i]
+        if cards[i] < 4:
+            out[KINGPOS + cards[i]] = down[i]
+    pos = s[PILE_POS]
+    rest = stack_empty(5, np.int64)
+    for base in (COLP, ROWP):
+        m = 0
+        for k in range(pos, 5):
+            rest[m] = s[base + k]
+            m += 1
+        _sort_small(rest, m)
+        for i in range(m - 1, 0, -1):
+            j = rand_below(rng, STREAM_POLICY, i + 1)
+            x = rest[i]
+            rest[i] = rest[j]
+            rest[j] = x
+        for k in range(m):
+            out[base + pos + k] = rest[k]
 
 
 @njit(cache=True)

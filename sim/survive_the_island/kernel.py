@@ -121,6 +121,7 @@ from sim.survive_the_island.layout import (
     SHORE_BITS,
     STREAM_DEAL,
     STREAM_DICE,
+    STREAM_POLICY,
     SWAM,
     TERRAIN_LEFT,
     TILE_AT,
@@ -159,6 +160,7 @@ from sim.survive_the_island.rules import (
     SERPENT,
     SHARK,
     SHARK_TILE,
+    TILES,
     TILES_TOTAL,
     USE_DIE,
     VOLCANO,
@@ -1302,6 +1304,73 @@ def is_over(s, p):
 def turn_number(s, p):
     """The turn being played: 0 during set-up, then +1 a seat's turn (S8)."""
     return s[TURN]
+
+
+# the abilities' share of the tiles (an unseen ability's kind, S4)
+ABILITY_WEIGHTS = np.array([sum(1 for _, b in TILES if b == FIRST_ABILITY + k) for k in range(NABILITIES)],
+                           dtype=np.int64)
+ABILITY_TILES = int(ABILITY_WEIGHTS.sum())
+
+
+@njit(cache=True)
+def sample_world(s, p, rng, out):
+    """Into `out` a world the deciding seat (s[SEAT]) cannot tell from the true one (S16), drawn
+    from the policy stream of `rng`: the other seats' adventurers' values dealt anew (their
+    scores recounted), their ability tiles drawn anew by the tiles' shares, and the unflooded
+    tiles dealt anew among their spaces within each terrain. What is hidden is gathered in a
+    canonical order first, so the world depends only on what the seat sees and on `rng`."""
+    s, p, out, rng = borrowed(s), borrowed(p), borrowed(out), borrowed(rng)
+    for i in range(NSTATE):
+        out[i] = s[i]
+    seat = s[SEAT]
+    each = p[P_ADV_EACH]
+    for other in range(p[P_PLAYERS]):
+        if other == seat:
+            continue
+        base = VALUE + other * each
+        for i in range(each):  # gathered in the canonical order first: the true order is never read
+            out[base + i] = p[P_SEAT_VALUES + i]
+        for i in range(each - 1, 0, -1):
+            j = rand_below(rng, STREAM_POLICY, i + 1)
+            out[base + i], out[base + j] = out[base + j], out[base + i]
+        score = 0
+        for a in range(other * each, other * each + each):
+            if out[ADV_SPACE + a] == RESCUED_SPACE:
+                score += out[VALUE + a]
+        out[SCORE + other] = score
+        held = 0
+        for k in range(NABILITIES):
+            held += out[HAND + NABILITIES * other + k]
+            out[HAND + NABILITIES * other + k] = 0
+        for _ in range(held):
+            x = rand_below(rng, STREAM_POLICY, ABILITY_TILES)
+            k = 0
+            while x >= ABILITY_WEIGHTS[k]:
+                x -= ABILITY_WEIGHTS[k]
+                k += 1
+            out[HAND + NABILITIES * other + k] += 1
+    spaces = stack_empty(MAX_SPACES, np.int64)
+    tiles = stack_empty(TILES_TOTAL, np.int64)
+    for terrain in range(3):
+        n = 0
+        for q in range(p[P_NSPACES]):
+            t = out[TILE_AT + q]
+            if t >= 0 and p[P_TILE_TERRAIN + t] == terrain:
+                spaces[n] = q
+                tiles[n] = t
+                n += 1
+        for i in range(1, n):  # sorted first: which tile lies where is never read
+            t = tiles[i]
+            j = i
+            while j > 0 and tiles[j - 1] > t:
+                tiles[j] = tiles[j - 1]
+                j -= 1
+            tiles[j] = t
+        for i in range(n - 1, 0, -1):
+            j = rand_below(rng, STREAM_POLICY, i + 1)
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        for i in range(n):
+            out[TILE_AT + spaces[i]] = tiles[i]
 
 
 @njit(cache=True)
