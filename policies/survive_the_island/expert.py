@@ -287,12 +287,20 @@ def _action(s, p):
         target = -1
         pull = 0.0
         if load == 0:
+            steps = 0
             for i in range(nloose):
-                x = PULL_SHARE[loose_value[i], hex_distance(p, q0, loose_space[i])]
+                x_steps = hex_distance(p, q0, loose_space[i])
+                x = PULL_SHARE[loose_value[i], x_steps]
                 if x > pull:
                     pull = x
                     target = i
+                    steps = x_steps
             if target < 0:
+                continue
+            # none of its moves gains more than coming as near as it can (a step, two with oars):
+            # when even that is no more than the best so far, none of them can replace it
+            nearest = max(steps - (2 if oars else 1), 0)
+            if FETCH * (PULL_SHARE[loose_value[target], nearest] - pull) <= best:
                 continue
         else:
             w_mine = worth(s, p, q0, True, danger)

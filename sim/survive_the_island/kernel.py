@@ -170,6 +170,9 @@ from sim.survive_the_island.rules import (
 A_OARS, A_DOLPHIN, A_REPELLENT, A_DIVE, A_DIE = (OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY,
                                                  REPELLENT - FIRST_ABILITY, DIVE - FIRST_ABILITY, DIE - FIRST_ABILITY)
 SHARK_BASE, KAIJU_BASE = CREATURE_BASE[SHARK], CREATURE_BASE[KAIJU]
+# the directions (S1's order: E, NE, NW, W, SW, SE) in the ascending order of the neighbours'
+# space numbers, the board being numbered row by row: NW and NE above, W and E beside, SW and SE below
+ASCENDING_DIRECTIONS = (2, 1, 3, 0, 4, 5)
 
 # --- small queries ----------------------------------------------------------------------------------
 
@@ -729,14 +732,20 @@ def _stops(s, p, slot, out, n, base):
     passed through."""
     q0 = s[CREATURE_SPACE + slot]
     kind = creature_kind(slot)
+    if kind == SERPENT:  # its neighbours only, read in the directions' ascending order
+        for d in ASCENDING_DIRECTIONS:
+            q = neighbour(p, q0, d)
+            if q >= 0:
+                out[n] = base + q
+                n += s[MAY + q] & MAY_SEA_STOP != 0
+        return n
     stop = MAY_KAIJU if kind == KAIJU else MAY_SEA_STOP
+    through = MAY_KAIJU if kind == KAIJU else MAY_SEA_PASS
     reached = REACH_NEIGHBOUR  # a neighbour directly; a space beyond through a neighbour it may pass
-    if kind != SERPENT:
-        through = MAY_KAIJU if kind == KAIJU else MAY_SEA_PASS
-        for d in range(6):
-            q1 = neighbour(p, q0, d)
-            if q1 >= 0 and s[MAY + q1] & through:
-                reached |= 1 << (REACH_VIA_SHIFT + d)
+    for d in range(6):
+        q1 = neighbour(p, q0, d)
+        if q1 >= 0 and s[MAY + q1] & through:
+            reached |= 1 << (REACH_VIA_SHIFT + d)
     at = P_REACH + REACH_ROOM * q0
     for i in range(p[P_NREACH + q0]):
         e = p[at + i]

@@ -78,6 +78,13 @@ def test_the_reach_table_lists_the_spaces_within_two_steps_with_their_directions
                 assert bool(e >> (L.REACH_VIA_SHIFT + d) & 1) == (n1 >= 0 and q in BOARD.neighbours[n1])
 
 
+def test_the_directions_in_ascending_order_give_the_neighbours_ascending():
+    for q in range(BOARD.spaces):
+        near = [BOARD.neighbours[q][d] for d in K.ASCENDING_DIRECTIONS if BOARD.neighbours[q][d] >= 0]
+        assert near == sorted(near)
+    assert sorted(K.ASCENDING_DIRECTIONS) == list(range(6))
+
+
 @pytest.mark.parametrize("rules", [Rules(), Rules(players=2, kaijus=4, sharks=8), Rules(players=5, serpents=2)])
 def test_s13_the_creature_stops_are_the_neighbours_walked(rules):
     out = np.zeros(L.REACH_ROOM, dtype=np.int64)
