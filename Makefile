@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 # `simulate`). Python still reads bytecode it finds, and ignores it once a source is newer.
 BYTECODE := $(BIN)/python -m compileall -q sim policies experiments
 
-.PHONY: setup run test test-slow lint bench sweep calibrate report notebook play explore browser clean mutants
+.PHONY: setup run test test-slow lint bench sweep calibrate report strength notebook play explore browser clean mutants
 CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
@@ -39,6 +39,10 @@ calibrate: $(STAMP)
 
 report: $(STAMP)
 	$(BIN)/island-escape report
+
+# Each game's search at doubling budgets (reports/strength.md; ARGS="--minutes 10" etc.)
+strength: $(STAMP)
+	$(BIN)/island-escape strength $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1175,6 +1175,52 @@ def bench_cmd(games, engine_games, quick, out):
     click.echo(f"figures written to {out}")
 
 
+@cli.command("strength")
+@click.option("--game", "games_named", type=click.Choice(GAMES), multiple=True,
+              help="Only this game (repeatable; default: every game).")
+@click.option("--games", type=click.IntRange(min=10), default=2000, show_default=True,
+              help="Games a point (every point plays the same games).")
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True)
+@click.option("--max-budget", type=click.IntRange(min=1), default=64, show_default=True,
+              help="The largest budget tried.")
+@click.option("--minutes", type=click.FloatRange(min=0), default=30.0, show_default=True,
+              help="Time cap a setting: no further doubling starts once it is spent.")
+@click.option("--stop-gain", type=click.FloatRange(min=0), default=2.0, show_default=True,
+              help="A doubling gaining fewer points than this ends the curve (flattened).")
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--out", "report_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
+              help="Where strength.md and strength.json go (other games' curves there are kept).")
+def strength_cmd(games_named, games, seed, max_budget, minutes, stop_gain, threads, report_dir):
+    """Win rate of each game's search against its budget (lookahead@1, @2, @4, ...) on two
+    settings a game, paired, until a doubling gains less than --stop-gain points."""
+    from experiments.strength import budget_curve, write_report
+    from policies.game import every_game
+
+    _check_folder(Path(report_dir), "--out")
+    path = Path(report_dir) / "strength.json"
+    try:
+        results = json.loads(path.read_text()) if path.exists() else {}
+    except ValueError:
+        fail(f"--out: {path} is not a strength report's JSON (move it away)")
+    chosen = [g for g in every_game() if g.strength_settings and (not games_named or g.name in games_named)]
+    for g in chosen:
+        settings = [g.rules_from_options(**kw) for kw in g.strength_settings]
+        results.setdefault(g.title, {})
+        for rules in settings:
+            line = g.setting_line(rules)
+            click.echo(f"{g.title}, {line}:", err=True)
+            curve = budget_curve(
+                g, rules, games=games, seed=seed, threads=threads, max_budget=max_budget, minutes=minutes,
+                stop_gain=stop_gain / 100, on_point=lambda pt: click.echo(
+                    f"  {pt.player}: {100 * pt.rate:.1f}%"
+                    + ("" if pt.gain is None else f", gain {100 * pt.gain:+.1f} points")
+                    + f", {pt.games_per_second:,.1f} games/s", err=True))
+            results[g.title][line] = curve
+            write_report(results, report_dir)  # after every setting: a stopped run keeps what it measured
+    json_path, md_path = write_report(results, report_dir)
+    click.echo(f"report written to {md_path} and {json_path}")
+
+
 @cli.command("play")
 @click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
               help="Which game (a game with a play page).")

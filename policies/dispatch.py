@@ -102,6 +102,13 @@ def choose(typingctx, gid, pid, s, p, pp, acts, n, rng):
 
 
 @intrinsic(prefer_literal=True)
+def rollout_value(typingctx, gid, sid, u, p, seat, still, leaf):
+    """What searching policy `sid` makes of a rollout's state `u` for `seat` (numba code only):
+    its module's `rollout_value(u, p, seat, still, leaf)` (policies/search.py)."""
+    return _direct_call(typingctx, policy_module(gid, sid).rollout_value, (gid, sid), (u, p, seat, still, leaf))
+
+
+@intrinsic(prefer_literal=True)
 def uses_legal(typingctx, gid, pid):
     """Whether policy `pid` reads the legal list (its module's USES_LEGAL, default True): a
     constant, so that the loop builds no list for a policy that lists its own candidates."""
@@ -124,6 +131,11 @@ def legal_actions(typingctx, gid, s, p, out):
 @intrinsic(prefer_literal=True)
 def apply_action(typingctx, gid, s, p, a, rng, log, nlog):
     return _direct_call(typingctx, _game_module(gid, "kernel").apply_action, (gid,), (s, p, a, rng, log, nlog))
+
+
+@intrinsic(prefer_literal=True)
+def sample_world(typingctx, gid, s, p, rng, out):
+    return _direct_call(typingctx, _game_module(gid, "kernel").sample_world, (gid,), (s, p, rng, out))
 
 
 @intrinsic(prefer_literal=True)

@@ -208,6 +208,21 @@ def play_on_forbidden_island_skilled(s, p, pp, rng, acts, log, nlog, turns):
 
 
 @njit(cache=True, nogil=True)
+def play_chunk_forbidden_island_clairvoyant(p, pp, seed, first_game, out, lo, hi):
+    play.play_chunk(1, 4, p, pp, seed, first_game, out, lo, hi)
+
+
+@njit(cache=True)
+def play_logged_forbidden_island_clairvoyant(p, pp, seed, game, out, log, s):
+    return play.play_logged(1, 4, p, pp, seed, game, out, log, s)
+
+
+@njit(cache=True)
+def play_on_forbidden_island_clairvoyant(s, p, pp, rng, acts, log, nlog, turns):
+    return play.play_on(1, 4, s, p, pp, rng, acts, log, nlog, turns)
+
+
+@njit(cache=True, nogil=True)
 def play_chunk_survive_the_island_random(p, pp, seed, first_game, out, lo, hi):
     play.play_chunk(2, 0, p, pp, seed, first_game, out, lo, hi)
 
@@ -281,6 +296,7 @@ PLAY_CHUNK = {
     ('forbidden_island', 'expert'): play_chunk_forbidden_island_expert,
     ('forbidden_island', 'lookahead'): play_chunk_forbidden_island_lookahead,
     ('forbidden_island', 'skilled'): play_chunk_forbidden_island_skilled,
+    ('forbidden_island', 'clairvoyant'): play_chunk_forbidden_island_clairvoyant,
     ('survive_the_island', 'random'): play_chunk_survive_the_island_random,
     ('survive_the_island', 'expert'): play_chunk_survive_the_island_expert,
     ('survive_the_island', 'lookahead'): play_chunk_survive_the_island_lookahead,
@@ -302,6 +318,7 @@ PLAY_LOGGED = {
     ('forbidden_island', 'expert'): play_logged_forbidden_island_expert,
     ('forbidden_island', 'lookahead'): play_logged_forbidden_island_lookahead,
     ('forbidden_island', 'skilled'): play_logged_forbidden_island_skilled,
+    ('forbidden_island', 'clairvoyant'): play_logged_forbidden_island_clairvoyant,
     ('survive_the_island', 'random'): play_logged_survive_the_island_random,
     ('survive_the_island', 'expert'): play_logged_survive_the_island_expert,
     ('survive_the_island', 'lookahead'): play_logged_survive_the_island_lookahead,
@@ -323,6 +340,7 @@ PLAY_ON = {
     ('forbidden_island', 'expert'): play_on_forbidden_island_expert,
     ('forbidden_island', 'lookahead'): play_on_forbidden_island_lookahead,
     ('forbidden_island', 'skilled'): play_on_forbidden_island_skilled,
+    ('forbidden_island', 'clairvoyant'): play_on_forbidden_island_clairvoyant,
     ('survive_the_island', 'random'): play_on_survive_the_island_random,
     ('survive_the_island', 'expert'): play_on_survive_the_island_expert,
     ('survive_the_island', 'lookahead'): play_on_survive_the_island_lookahead,

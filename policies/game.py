@@ -116,6 +116,9 @@ class Game:
     # competitive game's seat balance: experiments/seats.py), as a path from the project's root.
     report_study: str | None = None
     cause_words: dict[str, str] = {}  # what each cause (or, competitive, each ending) means, for reports
+    # two settings on which its search's strength against budget is measured (experiments/strength.py):
+    # rules_from_options' keywords, the first an easier one
+    strength_settings: tuple[dict[str, Any], ...] = ()
 
     # --- its parts: modules found by the game's folder, the same names in every game ------------
 
@@ -435,6 +438,11 @@ class Game:
     def check_win_rates(self, command: str) -> None:
         """Nothing where the game's games have one win rate (its seats win or lose together);
         where they have none, the refusal of `command`, which reads win rates (Unsupported)."""
+
+    def seat_outcome(self, raw: np.ndarray, rules, seat: int) -> np.ndarray:
+        """What a search plays for, per raw row, for `seat`, float64 [games]: in a cooperative
+        game the team's win (1 or 0), in a competitive one the seat's share of the win."""
+        return (raw[:, 0] == 0).astype(float)  # cause 0 is the win (`causes`)
 
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """A competitive game's raw rows as (win share, score), float64 [games, seats] each: a

@@ -16,8 +16,9 @@ seat may see (each game's rulings say what is hidden) and draws randomness only 
 stream (`layout.STREAM_POLICY`).
 
 A module may also give `default_params()` (its parameter array when none is given; zeros
-otherwise: every weight at its default) and `skill_params(skill)` (it then plays at a skill,
-as a player spec `name@skill`).
+otherwise: every weight at its default), and either `skill_params(skill)` (it then plays at a
+skill from 0 to 1, as a player spec `name@skill`) or `budget_params(budget)` (a search at an
+integer budget, 1 or more, as `name@budget`).
 
 Modules are named here, not imported, so that the dispatch can read a registry while search
 policies import the play loop; a module is imported when first asked for, so a command playing
@@ -131,8 +132,9 @@ class Registry:
             raise UnknownPolicy(f"{spec!r} names {len(names)} policies for {players} seats "
                                 "(name one policy for every seat, or one per seat)")
         for name in names:
-            self.policy_id(name)
-            if "@" in name or name not in self.seat_choices:
+            self.player_params(name)
+            base, _, arg = name.partition("@")
+            if (arg and not self.takes_budget(base)) or base not in self.seat_choices:
                 raise UnknownPolicy(f"policy {name!r} cannot play one seat of a mixed table "
                                     f"(choose from {', '.join(self.seat_choices)})")
         return names
@@ -151,6 +153,18 @@ class Registry:
 
     def takes_skill(self, name: str) -> bool:
         return name in self.policies and hasattr(self.module(name), "skill_params")
+
+    def takes_budget(self, name: str) -> bool:
+        return name in self.policies and hasattr(self.module(name), "budget_params")
+
+    def with_budget(self, name: str, budget: int) -> str:
+        """The player spec of search policy `name` at `budget` (1 or more), e.g. `lookahead@4`."""
+        if not self.takes_budget(name):
+            able = ", ".join(n for n in self.policies if self.takes_budget(n))
+            raise UnknownPolicy(f"policy {name!r} takes no budget (only {able or 'none'} does)")
+        if budget < 1 or budget != int(budget):
+            raise UnknownPolicy(f"a budget is a whole number from 1 up, not {budget:g}")
+        return f"{name}@{int(budget)}"
 
     def with_skill(self, name: str, skill: float) -> str:
         """The player spec of policy `name` at `skill` (0 to 1), e.g. `skilled@0.7`: the name a
@@ -173,6 +187,10 @@ class Registry:
         self.policy_id(name)
         if not arg:
             return None
+        if self.takes_budget(name):
+            if not arg.isdigit() or int(arg) < 1:
+                raise UnknownPolicy(f"bad budget {arg!r} in player {spec!r}: a whole number from 1 up")
+            return self.module(name).budget_params(int(arg))
         try:
             skill = float(arg)
         except ValueError:

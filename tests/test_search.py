@@ -52,7 +52,7 @@ def test_every_search_rolls_out_with_its_registered_policy():
 
     assert set(REGISTRY.rollout) == {"lookahead", "clairvoyant"}
     assert lookahead.EXPERT_ID == REGISTRY.policy_id(REGISTRY.rollout["lookahead"])
-    assert lookahead.GAME_ID == game_id("island_escape")
+    assert lookahead.GAME_ID == game_id("island_escape") and lookahead.LOOKAHEAD_ID == REGISTRY.policy_id("lookahead")
     assert REGISTRY.module("clairvoyant").search is lookahead.search  # the same search, one true world
 
 

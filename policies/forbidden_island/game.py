@@ -25,6 +25,7 @@ class ForbiddenIsland(Game):
     action_columns = ()
     # F4: the printed game's four levels are its starting water marks
     levels = {name: {"difficulty": name} for name in ("novice", "normal", "elite", "legendary")}
+    strength_settings = ({"players": 2, "difficulty": "normal"}, {"players": 4, "difficulty": "normal"})
 
     @cached_property
     def printed_ladder(self):

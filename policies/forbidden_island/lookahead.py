@@ -1,7 +1,7 @@
-"""`lookahead` for Forbidden Island: a fair search over the next decision that rolls out with
-`expert` and leaves the expert's choice only when fresh evidence says another one is better.
-Island Escape's `policies/island_escape/lookahead.py` is its model; this file is the same method over
-Forbidden Island's kernel.
+"""`lookahead` for Forbidden Island: every game's search (policies/search.py) over the next
+decision, rolling out with `expert` and leaving the expert's choice only when fresh evidence says
+another one is better. This file gives what is Forbidden Island's own: which decisions and codes
+are worth searching (`candidates`), what a rollout is worth (`rollout_value`) and the budget.
 
 Which decisions it searches: the current player's own actions (moves, flights to tiles the
 Pilot cannot walk to, navigations, shore-ups, gives, capture, ending the actions early), a
@@ -23,8 +23,9 @@ a Waters Rise! the top layer is exactly the old discard) shuffled within itself.
 gathered sorted before shuffling, so the true order is never read; the game's own shuffle stream
 (which decides future reshuffles) is never read either. Randomness comes from the policy stream.
 
-A world is scored for a candidate by playing it and then the game on with expert through the
-play loop (`play.play_on`): 1 for a win plus 0.05 per treasure captured; a game not yet over at
+A world (the kernel's `sample_world`) is scored for a candidate by playing it and then the game
+on with expert through the play loop (`play.play_on`), for the screening's horizon counted from
+this turn: 1 for a win plus 0.05 per treasure captured; a game not yet over at
 the screening's horizon is worth the chance that expert wins from there, as the logistic model of
 `lookahead_value.py` estimates it from public facts (treasures, cards, flooded and sunk pickup
 tiles, Fools' Landing, the mark). All candidates are scored on the same worlds (common random
@@ -90,15 +91,17 @@ can fail: 1 = no confirmation (the screening's pick is played), 2 = that and tie
 let through; 8 decision kinds (0: all of the above; 1: the first set, without lifts and without
 Sandbags during the draws); 9 the worth of an unfinished rollout (0: the learned estimate; 1: the
 constant of slot 5); 10 the screening's margin per world (0.03); 11 the confirmation's rounds at
-most (ROUNDS).
+most (ROUNDS); 12 worlds at most (MAX_WORLDS); 13 the budget (1; `lookahead@N`: policies/search.py).
 """
 
 import numpy as np
 from numba import njit
 
-from policies import play
+from policies import search as S
 from policies.forbidden_island import expert, lookahead_value
-from sim.forbidden_island.kernel import low_seat, move_targets, phase, play_action, sample_world, seats_at
+from policies.forbidden_island.lookahead_value import NFEATURES
+from policies.search import KNOBS
+from sim.forbidden_island.kernel import low_seat, move_targets, phase, seats_at
 from sim.forbidden_island.layout import (
     A_DISCARD,
     A_FLY,
@@ -115,8 +118,6 @@ from sim.forbidden_island.layout import (
     HAND,
     HAND_SIZE,
     HAND_STRIDE,
-    MAX_LEGAL,
-    NSTATE,
     OUTCOME,
     P_PLAYERS,
     PAWN,
@@ -125,19 +126,15 @@ from sim.forbidden_island.layout import (
     PH_FLOOD,
     PH_OVER,
     PH_TREASURE,
-    STREAM_DEAL,
-    STREAM_POLICY,
-    STREAM_SHUFFLE,
     SWIMMERS,
 )
-from sim.intrinsics import popcount
-from sim.streams import rand_below, rand_unit
+from sim.intrinsics import popcount, stack_empty
 
 DESCRIPTION = "fair search: redraws the hidden pile orders, rolls out with expert, deviates only on fresh evidence"
 
-# the game's and the rollout policy's ids (policies/dispatch.py, registry.py); tested
-GAME_ID, EXPERT_ID = 1, 1
-SLOTS = 12  # this policy's own parameter slots; expert's array follows them
+# the game's, this policy's and the rollout policy's ids (policies/dispatch.py, registry.py); tested
+GAME_ID, LOOKAHEAD_ID, EXPERT_ID = 1, 2, 1
+SLOTS = KNOBS  # this policy's own parameter slots (the search's knobs: policies/search.py); expert's array follows
 MAX_WORLDS = 128
 MAX_CANDIDATES = 64
 
@@ -149,6 +146,11 @@ CONFIRM = 16.0  # slot 1: worlds a confirmation block
 HORIZON = 2.0  # slot 3: screening rollouts' depth in turns
 SHARE = 1.0  # slot 6: share of the searchable decisions searched
 ROUNDS = 1.0  # slot 11: confirmation rounds at most
+# the search's knobs where a slot is 0
+DEFAULTS = np.zeros(KNOBS)
+DEFAULTS[S.K_SCREEN], DEFAULTS[S.K_CONFIRM], DEFAULTS[S.K_Z], DEFAULTS[S.K_HORIZON] = SCREEN, CONFIRM, 1.0, HORIZON
+DEFAULTS[S.K_BUDGET], DEFAULTS[S.K_STILL], DEFAULTS[S.K_SHARE] = 16.0, 0.3, SHARE
+DEFAULTS[S.K_MARGIN], DEFAULTS[S.K_ROUNDS], DEFAULTS[S.K_WORLDS] = 0.03, ROUNDS, MAX_WORLDS
 
 
 def default_params() -> np.ndarray:
@@ -156,44 +158,9 @@ def default_params() -> np.ndarray:
     return np.concatenate([np.zeros(SLOTS), expert.default_params()])
 
 
-@njit(cache=True)
-def _param(pp, k, default):
-    if pp[k] != 0.0:
-        return pp[k]
-    return default
-
-
-@njit(cache=True)
-def _score(worlds, seeds, w, i, code, p, epp, u, rr, acts, log, horizon, still, value, done, learned, f):
-    """Candidate i (action `code`) in world w, played on for `horizon` turns (0: to the end);
-    cached in value/done."""
-    if done[i, w]:
-        return value[i, w]
-    for k in range(NSTATE):
-        u[k] = worlds[w, k]
-    rr[STREAM_DEAL] = seeds[w, 0]
-    rr[STREAM_SHUFFLE] = seeds[w, 1]
-    rr[STREAM_POLICY] = seeds[w, 2]
-    play_action(u, p, code, rr)
-    if u[OUTCOME] < 0:
-        play.play_on(GAME_ID, EXPERT_ID, u, p, epp, rr, acts, log, -1, horizon)
-    v = 0.05 * popcount(u[CAPTURED])
-    if u[OUTCOME] == CAUSE_WIN:
-        v += 1.0
-    elif u[OUTCOME] < 0:
-        v += lookahead_value.win_chance(u, p, lookahead_value.WEIGHTS, f) if learned else still
-    value[i, w] = v
-    done[i, w] = True
-    return v
-
-
-@njit(cache=True)
-def _make_worlds(s, p, rng, worlds, seeds, lo, hi):
-    for w in range(lo, hi):
-        sample_world(s, p, rng, worlds[w])
-        seeds[w, 0] = np.uint64(rand_below(rng, STREAM_POLICY, 1 << 30))
-        seeds[w, 1] = np.uint64(rand_below(rng, STREAM_POLICY, 1 << 30)) * np.uint64(0x9E3779B97F4A7C15)
-        seeds[w, 2] = seeds[w, 0] ^ seeds[w, 1]
+def budget_params(budget: int) -> np.ndarray:
+    """The parameter array of `lookahead@budget`."""
+    return S.with_budget(default_params(), budget)
 
 
 @njit(cache=True)
@@ -266,136 +233,50 @@ def candidates(s, p, acts, n, base, out, kinds):
 
 
 @njit(cache=True)
-def search(s, p, pp, acts, n, rng):
-    """The code to play: expert's choice unless another is confirmed better (module doc)."""
+def rollout_value(u, p, seat, still, leaf):
+    """A rollout's worth: 1 for a win plus 0.05 per treasure captured; a game still going at the
+    horizon is worth the chance that expert wins from there (`lookahead_value`, leaf 0), or
+    `still` (leaf 1)."""
+    v = 0.05 * popcount(u[CAPTURED])
+    if u[OUTCOME] == CAUSE_WIN:
+        v += 1.0
+    elif u[OUTCOME] < 0:
+        if leaf == 0:
+            f = stack_empty(NFEATURES, np.float64)
+            v += lookahead_value.win_chance(u, p, lookahead_value.WEIGHTS, f)
+        else:
+            v += still
+    return v
+
+
+@njit(cache=True)
+def search(s, p, pp, acts, n, rng, exact):
+    """The code to play: expert's choice unless another is confirmed better (module doc); with
+    `exact`, the best on the one true world (`clairvoyant`)."""
     epp = pp[SLOTS:]
     base = acts[expert.choose(s, p, epp, acts, n, rng)]
     if n <= 1:
         return base
     cand = np.empty(MAX_CANDIDATES, dtype=np.int64)
-    nc = candidates(s, p, acts, n, base, cand, int(pp[8]))
-    if nc <= 1:
-        return base
-    share = _param(pp, 6, SHARE)
-    if share < 1.0 and rand_unit(rng, STREAM_POLICY) >= share:
-        return base
-    screen = int(_param(pp, 0, SCREEN))
-    confirm = int(_param(pp, 1, CONFIRM))
-    z = _param(pp, 2, 1.0)
-    horizon = max(int(_param(pp, 3, HORIZON)), 0)  # 0: to the end
-    budget = int(_param(pp, 4, 16.0))
-    still = _param(pp, 5, 0.3)
-    learned = pp[9] != 1.0  # the learned estimate unless slot 9 asks for the constant
-    margin = _param(pp, 10, 0.03)
-    unconfirmed = pp[7] >= 1.0  # the safeguards off: only for the mutant check (slot 7)
-    rounds = max(int(_param(pp, 11, ROUNDS)), 1)
-
-    worlds = np.empty((MAX_WORLDS, NSTATE), dtype=np.int32)
-    seeds = np.empty((MAX_WORLDS, 3), dtype=np.uint64)
-    value = np.empty((MAX_CANDIDATES, MAX_WORLDS))  # read only where `done`
-    done = np.zeros((MAX_CANDIDATES, MAX_WORLDS), dtype=np.bool_)
-    u = np.empty(NSTATE, dtype=np.int32)
-    rr = np.empty(3, dtype=np.uint64)
-    ra = np.empty(MAX_LEGAL, dtype=np.int64)
-    log = np.empty(1, dtype=np.int32)
-    alive = np.empty(MAX_CANDIDATES, dtype=np.int64)  # candidate indices
-    gain = np.empty(MAX_CANDIDATES)
-    f = np.empty(lookahead_value.NFEATURES)
-
-    # 1. screening: the candidates that beat the expert's choice on the first worlds
-    nw = screen
-    _make_worlds(s, p, rng, worlds, seeds, 0, nw)
-    na = 0
-    for i in range(1, nc):
-        g = 0.0
-        for w in range(nw):
-            g += _score(worlds, seeds, w, i, cand[i], p, epp, u, rr, ra, log, horizon, still, value, done, learned, f)
-            g -= _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, horizon, still, value, done, learned, f)
-        if g > margin * nw + 1e-9 or (pp[7] == 2.0 and g > -1e-9):
-            alive[na] = i
-            gain[na] = g / nw
-            na += 1
-    if na == 0:
-        return base
-
-    # 2. successive halving on more (shared) worlds until one challenger is left
-    spent = 0
-    while na > 1 and nw * 2 + confirm <= MAX_WORLDS and spent < budget:
-        old = nw
-        nw = nw * 2
-        _make_worlds(s, p, rng, worlds, seeds, old, nw)
-        for k in range(na):
-            i = alive[k]
-            g = 0.0
-            for w in range(nw):
-                g += _score(worlds, seeds, w, i, cand[i], p, epp, u, rr, ra, log, horizon, still, value, done,
-                            learned, f)
-                g -= _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, horizon, still, value, done,
-                            learned, f)
-            gain[k] = g / nw
-        spent += (na + 1) * (nw - old)
-        keep = (na + 1) // 2  # the better half, by gain
-        for k in range(keep):
-            b = k
-            for j in range(k + 1, na):
-                if gain[j] > gain[b]:
-                    b = j
-            x = alive[k]
-            alive[k] = alive[b]
-            alive[b] = x
-            y = gain[k]
-            gain[k] = gain[b]
-            gain[b] = y
-        na = keep
-    best = 0
-    for k in range(1, na):
-        if gain[k] > gain[best]:
-            best = k
-    if gain[best] <= 0.0 and pp[7] != 2.0:
-        return base
-    ci = alive[best]
-    if unconfirmed:  # the mutant the paired test must catch: trust the selecting worlds
-        return cand[ci]
-
-    # 3. confirmation on fresh worlds, to the end of the game: paired gain above z standard errors
-    _make_worlds(s, p, rng, worlds, seeds, nw, nw + confirm)
-    total = 0.0
-    squares = 0.0
-    for w in range(nw, nw + confirm):
-        d = (_score(worlds, seeds, w, ci, cand[ci], p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f)
-             - _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f))
-        total += d
-        squares += d * d
-    # an undecided verdict (a gain, but under z standard errors) earns another block of fresh
-    # worlds, up to `rounds` blocks: the worlds go where the two candidates are close
-    used = nw + confirm
-    played = confirm
-    for r in range(rounds):
-        mean = total / played
-        var = max(squares / played - mean * mean, 0.0) * played / max(played - 1, 1)
-        if mean <= 0.0:
-            return base
-        if mean > z * np.sqrt(var / played):
-            return cand[ci]
-        if r + 1 == rounds or used + confirm > MAX_WORLDS:
-            return base
-        _make_worlds(s, p, rng, worlds, seeds, used, used + confirm)
-        for w in range(used, used + confirm):
-            d = (_score(worlds, seeds, w, ci, cand[ci], p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f)
-                 - _score(worlds, seeds, w, 0, base, p, epp, u, rr, ra, log, 0, 0.0, value, done, False, f))
-            total += d
-            squares += d * d
-        used += confirm
-        played += confirm
-    return base
+    nc = candidates(s, p, acts, n, base, cand, int(pp[S.K_KINDS]))
+    knobs = np.empty(KNOBS)
+    for k in range(KNOBS):
+        knobs[k] = pp[k] if k < SLOTS and pp[k] != 0.0 else DEFAULTS[k]
+    knobs[S.K_LEAF] = pp[S.K_LEAF]  # 0: the learned estimate, 1: the constant `still`
+    return S.search(GAME_ID, LOOKAHEAD_ID, EXPERT_ID, s, p, epp, rng, cand, nc, 0, knobs, exact)
 
 
-@njit(cache=True)  # it creates arrays, which numba counts as usual
-def choose(s, p, pp, acts, n, rng):
-    """The play loop's interface: the index into acts[:n] of the searched choice (the rollouts
-    use their own list of legal actions, so acts[:n] is intact here)."""
-    code = search(s, p, pp, acts, n, rng)
+@njit(cache=True)
+def index_of(code, acts, n):
+    """The index of `code` in acts[:n] (the rollouts use their own list of legal actions, so
+    acts[:n] is intact after a search)."""
     for i in range(n):
         if acts[i] == code:
             return i
     return 0
+
+
+@njit(cache=True)  # it creates arrays, which numba counts as usual
+def choose(s, p, pp, acts, n, rng):
+    """The play loop's interface: the index into acts[:n] of the searched choice."""
+    return index_of(search(s, p, pp, acts, n, rng, False), acts, n)

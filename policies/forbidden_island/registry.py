@@ -8,6 +8,7 @@ from policies.registry import Registry
 
 # name -> (kernel id, module); the ids are fixed
 POLICIES = {"random": (0, "uniform_random"), "expert": (1, "expert"), "lookahead": (2, "lookahead"),
-            "skilled": (3, "skilled")}
-REGISTRY = Registry(__package__, "Forbidden Island", POLICIES, rollout={"lookahead": "expert"},
-                    slow=frozenset({"lookahead"}), judges=("expert", "random"))
+            "skilled": (3, "skilled"), "clairvoyant": (4, "clairvoyant")}
+REGISTRY = Registry(__package__, "Forbidden Island", POLICIES, rollout={"lookahead": "expert", "clairvoyant": "expert"},
+                    slow=frozenset({"lookahead", "clairvoyant"}), unfair=frozenset({"clairvoyant"}),
+                    judges=("expert", "random"))

@@ -38,6 +38,7 @@ class IslandEscape(Game):
     sweep_name_keys = ("variant", "policy")
     action_columns = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
     treasures_field = "treasures_raised"
+    strength_settings = ({"players": 2}, {"players": 3, "cards_per_treasure": 3})
     skill_policy = "skilled"
 
     @cached_property

@@ -44,6 +44,7 @@ class SurviveTheIsland(Game):
     setting_help = "--players (2-5), --moves, --sharks, --kaijus, --serpents, --rafts, --raft-capacity, " \
                    "--volcanoes, --die, --board and --setup"
     treasures_field = "rescued"
+    strength_settings = ({"players": 2}, {"players": 4})
 
     # --- its parts -----------------------------------------------------------------------------
 
@@ -97,6 +98,9 @@ class SurviveTheIsland(Game):
         first = fields.index("score0")
         score = raw[:, first:first + seats].astype(np.float64)
         return share, score
+
+    def seat_outcome(self, raw: np.ndarray, rules, seat: int) -> np.ndarray:
+        return self.seat_results(raw, rules)[0][:, seat]
 
     # --- tables and records --------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from policies.registry import PARAMS_LENGTH
+from policies.registry import PARAMS_LENGTH, UnknownPolicy
 from policies.survive_the_island import expert, lookahead, uniform_random
 from policies.survive_the_island.registry import REGISTRY
 from sim.intrinsics import borrowed
@@ -24,12 +24,20 @@ DESCRIPTION = "a policy a seat, as the player string names them"
 USES_LEGAL = False  # every seat policy lists its own candidates
 SEAT_POLICY = PARAMS_LENGTH - MAX_PLAYERS  # pp[SEAT_POLICY + seat]: the policy id of each seat
 EXPERT_ID, LOOKAHEAD_ID = REGISTRY.table["expert"][0], REGISTRY.table["lookahead"][0]
+assert SEAT_POLICY >= lookahead.KNOBS  # the search's own slots come first
 assert set(REGISTRY.seat_choices) == {"random", "expert", "lookahead"}  # `choose` below names each
 
 
 def seat_params(names: list[str], pp: np.ndarray | None = None) -> np.ndarray:
-    """A parameter array (a copy of `pp`, zeros by default) with each seat's policy id."""
+    """A parameter array (a copy of `pp`, zeros by default) with each seat's policy id, and the
+    search's slots of a `lookahead@N` seat (every searching seat searches at one budget: they
+    read the same slots)."""
     out = np.zeros(PARAMS_LENGTH, dtype=np.float64) if pp is None else np.array(pp, dtype=np.float64)
+    budgets = {name for name in names if "@" in name}
+    if len(budgets) > 1:
+        raise UnknownPolicy(f"seats search at one budget, not {' and '.join(sorted(budgets))}")
+    for name in budgets:
+        out[:lookahead.KNOBS] = REGISTRY.default_params(name)[:lookahead.KNOBS]
     for seat, name in enumerate(names):
         out[SEAT_POLICY + seat] = REGISTRY.policy_id(name)
     return out

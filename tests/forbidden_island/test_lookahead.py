@@ -31,11 +31,20 @@ def _won(policy: str, games: int, seed: int, pp: np.ndarray | None = None) -> np
 
 
 def test_lookahead_rolls_out_with_its_registered_policy_and_carries_its_parameters():
-    assert REGISTRY.rollout == {"lookahead": "expert"}
+    assert REGISTRY.rollout == {"lookahead": "expert", "clairvoyant": "expert"}
     assert lookahead.EXPERT_ID == REGISTRY.policy_id(REGISTRY.rollout["lookahead"])
     assert lookahead.GAME_ID == game_id("forbidden_island")
+    assert lookahead.LOOKAHEAD_ID == REGISTRY.policy_id("lookahead")
     pp = lookahead.default_params()
     assert len(pp) == lookahead.SLOTS + len(expert.default_params()) and not pp.any()
+
+
+def test_clairvoyant_wins_at_least_what_the_fair_search_wins_on_the_same_games():
+    """The luck ceiling: the same search on the one true world (a labelled cheat) never wins
+    less than the fair search, game for game on average."""
+    assert "clairvoyant" in REGISTRY.unfair
+    d = paired_difference(_won("clairvoyant", 60, 33), _won("lookahead", 60, 33))
+    assert d["ci95"][1] >= 0.0 and d["difference"] >= 0.0, d
 
 
 def test_lookahead_is_not_worse_than_expert_on_the_same_games():

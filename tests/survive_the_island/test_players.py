@@ -170,6 +170,13 @@ def test_the_lookahead_reads_nothing_hidden():
     assert searched >= 6
 
 
+def test_the_lookahead_searches_this_game_with_the_expert():
+    from policies.dispatch import game_id
+
+    assert (lookahead.GAME_ID, lookahead.LOOKAHEAD_ID, lookahead.EXPERT_ID) == (
+        game_id("survive_the_island"), REGISTRY.policy_id("lookahead"), REGISTRY.policy_id("expert"))
+
+
 def test_the_lookahead_is_not_worse_than_the_expert_on_paired_games():
     """Seat 0 searching against three experts, and the expert there, on the same 200 games."""
     searched = win_shares(run_games(Rules(), "lookahead,expert,expert,expert", 200, seed=9, threads=2), 4)[:, 0]
