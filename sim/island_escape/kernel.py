@@ -607,7 +607,7 @@ def _next_escaper(s, p, place):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _flood_phase(s, p, rng, log, nlog):
     """R14, R15: the floods left in this phase, up to the next escape; then the next turn (R4)."""
     s, p, rng, log = borrowed(s), borrowed(p), borrowed(rng), borrowed(log)
@@ -636,7 +636,7 @@ def _flood_phase(s, p, rng, log, nlog):
     return nlog
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def init_game(s, p, rng, seed, game):
     """Game `game` of `seed` dealt and its first turn begun: the first decision is the first pawn's."""
     s, p, rng = borrowed(s), borrowed(p), borrowed(rng)
@@ -671,7 +671,7 @@ def legal_actions(s, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def apply_action(s, p, a, rng, log, nlog):
     """Play decision `a` (one that `legal_actions` listed), then the game on to its next decision:
     after a turn's last action its flood phase (R14), the escapes excepted (R15), and the next
