@@ -69,9 +69,13 @@ play: $(STAMP)
 explore: $(STAMP)
 	$(BIN)/island-escape explore $(ARGS)
 
+# OLD=PATH (a worktree of an earlier version, with its own .venv or a link to one) also plays
+# every game's random, expert and lookahead in both versions alternately (tools/ab_speed.py).
 bench: $(STAMP)
 	$(BYTECODE)
 	$(BIN)/island-escape bench --out reports/bench.json
+	@if [ -n "$(OLD)" ]; then $(BIN)/python tools/ab_speed.py $(OLD) . --only \
+	  ie:random,ie:expert,ie:lookahead,fi:random,fi:expert,fi:lookahead,sti:random,sti:expert,sti:lookahead; fi
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto --dist loadfile -m slow

@@ -1193,7 +1193,7 @@ def bench_cmd(games, engine_games, quick, out):
 def strength_cmd(games_named, games, seed, max_budget, minutes, stop_gain, threads, report_dir):
     """Win rate of each game's search against its budget (lookahead@1, @2, @4, ...) on two
     settings a game, paired, until a doubling gains less than --stop-gain points."""
-    from experiments.strength import budget_curve, write_report
+    from experiments.strength import budget_curve, titled, write_report
     from policies.game import every_game
 
     _check_folder(Path(report_dir), "--out")
@@ -1208,7 +1208,7 @@ def strength_cmd(games_named, games, seed, max_budget, minutes, stop_gain, threa
         results.setdefault(g.title, {})
         for rules in settings:
             line = g.setting_line(rules)
-            click.echo(f"{g.title}, {line}:", err=True)
+            click.echo(f"{titled(g.title, line)}:", err=True)
             curve = budget_curve(
                 g, rules, games=games, seed=seed, threads=threads, max_budget=max_budget, minutes=minutes,
                 stop_gain=stop_gain / 100, on_point=lambda pt: click.echo(

@@ -43,6 +43,11 @@ def setting_player(game, rules, spec: str) -> str:
     return ",".join([spec] + [game.registry.rollout[SEARCH]] * (rules.players - 1))
 
 
+def titled(title: str, setting: str) -> str:
+    """A setting's line with its game's title in front, once."""
+    return setting if setting.startswith(title) else f"{title}, {setting}"
+
+
 def _interval(x: np.ndarray) -> tuple[float, float]:
     from scipy.stats import t
 
@@ -101,10 +106,10 @@ def curve_sentence(curve: dict) -> str:
     lo, hi = curve["last_gain_ci95"]
     g = f"{100 * gain:+.1f} points (95% {100 * lo:+.1f} to {100 * hi:+.1f})"
     if curve["verdict"] == "flattened":
-        return (f"flattens by budget {last['budget']}: its doubling gained {g}, under "
+        return (f"flattens by budget {last['budget']}: that doubling gained {g}, under "
                 f"{100 * curve['stop_gain']:.0f} points")
     why = "the time cap" if curve["verdict"] == "time cap" else "the largest budget asked for"
-    return f"not flattened at budget {last['budget']} ({why}): its doubling still gained {g}"
+    return f"has not flattened at budget {last['budget']} ({why}): that doubling still gained {g}"
 
 
 def curve_table(curve: dict) -> list[str]:
@@ -164,7 +169,7 @@ def report_section(report_dir) -> list[str]:
         for setting, curve in settings.items():
             best = max(curve["points"], key=lambda p: p["rate"])
             floor = curve["points"][0]
-            lines.append(f"- {title}, {setting}: `{floor['player']}` {100 * floor['rate']:.1f}%, best "
+            lines.append(f"- {titled(title, setting)}: `{floor['player']}` {100 * floor['rate']:.1f}%, best "
                          f"`{best['player']}` {100 * best['rate']:.1f}% at {best['games_per_second']:,.1f} games/s; "
                          f"the search {curve_sentence(curve)}.")
     return lines + [""]

@@ -84,7 +84,7 @@ def test_a_budget_curve_is_paired_and_says_where_it_stands():
         assert point["gain"] == pytest.approx(after.mean() - before.mean())
         assert point["gain_ci95"] == pytest.approx(paired_difference(after, before)["ci95"])
     assert curve["verdict"] == "budget cap"  # no gain is under -100 points
-    assert curve_sentence(curve).startswith("not flattened at budget 2 (the largest budget asked for)")
+    assert curve_sentence(curve).startswith("has not flattened at budget 2 (the largest budget asked for)")
     flat = budget_curve(g, rules, games=80, seed=5, max_budget=8, stop_gain=1.0)  # every gain is under 100
     assert flat["verdict"] == "flattened" and len(flat["points"]) == 3
     assert curve_sentence(flat).startswith("flattens by budget 2")
@@ -121,5 +121,5 @@ def test_the_report_quotes_the_curves_or_says_how_to_measure_them(tmp_path):
     write_report({"Island Escape": {"2 players": curve}}, tmp_path)
     text = "\n".join(report_section(tmp_path))
     assert ("- Island Escape, 2 players: `expert` 20.0%, best `lookahead@1` 50.0% at 90.0 games/s; the search "
-            "not flattened at budget 1 (the time cap): its doubling still gained +30.0 points (95% +10.0 to "
-            "+50.0).") in text
+            "has not flattened at budget 1 (the time cap): that doubling still gained +30.0 points (95% +10.0 "
+            "to +50.0).") in text
