@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 # `simulate`). Python still reads bytecode it finds, and ignores it once a source is newer.
 BYTECODE := $(BIN)/python -m compileall -q sim policies experiments
 
-.PHONY: setup run test test-slow lint bench sweep calibrate report strength notebook play explore browser clean mutants
+.PHONY: setup run test test-slow lint bench sweep calibrate report strength scale notebook play explore browser clean mutants
 CONFIG ?= experiments/configs/gauge-by-players.toml
 
 $(STAMP): pyproject.toml
@@ -43,6 +43,10 @@ report: $(STAMP)
 # Each game's search at doubling budgets (reports/strength.md; ARGS="--minutes 10" etc.)
 strength: $(STAMP)
 	$(BIN)/island-escape strength $(ARGS)
+
+# Every point of the strength scale on Forbidden Island's printed levels (reports/scale.md)
+scale: $(STAMP)
+	$(BIN)/island-escape scale $(ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

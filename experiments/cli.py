@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -746,9 +747,31 @@ def search_options(command):
     return command
 
 
+@dataclass(frozen=True)
+class LabOptions:
+    """The lab curve's options, as `lab_options` gives them."""
+
+    games: int
+    seed: int
+    budget: int
+    search_games: int
+
+    def win_rate(self, threads):
+        from experiments.playtest import LabWinRate
+
+        return LabWinRate(self.games, self.seed, threads, top=self.budget, search_games=self.search_games)
+
+
 def lab_options(command):
     """The lab's curve a table's skill is read from, the same in `calibrate --table` and
     `playtest summarize`."""
+    command = click.option("--lab-search-games", type=click.IntRange(min=20), default=300, show_default=True,
+                           help="Games the lab plays per setting at each search point of the scale (above "
+                                "the expert; played only for a table whose interval reaches the expert).")(command)
+    command = click.option("--lab-budget", type=click.Choice(["0", "1", "2", "4", "8", "16"]), default="4",
+                           show_default=True,
+                           help="The strongest search on the scale (lookahead@N; 0: the skilled player's "
+                                "points alone).")(command)
     command = click.option("--lab-seed", type=click.IntRange(min=0, max=MAX_SEED), default=7100,
                            show_default=True, help="The lab curve's games.")(command)
     return click.option("--lab-games", type=click.IntRange(min=100), default=2000, show_default=True,
@@ -778,7 +801,8 @@ def lab_options(command):
 @click.argument("logs", nargs=-1, type=click.Path())
 @click.pass_context
 def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confirm_games, max_changes, threads,
-                  knobs, same_rule, as_json, game_kind, anchor, table_logs, lab_games, lab_seed, logs):
+                  knobs, same_rule, as_json, game_kind, anchor, table_logs, lab_games, lab_seed, lab_budget,
+                  lab_search_games, logs):
     """Find rules for Easy, Normal and Hard for each player count.
 
     Searches what a table can lay out with one deck (1-3 cards per treasure, gauges of A-5 of
@@ -802,9 +826,9 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
 
     if table_logs or logs:
         _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, confirm_games, max_changes,
-                         threads, knobs, as_json, lab_games, lab_seed)
+                         threads, knobs, as_json, LabOptions(lab_games, lab_seed, int(lab_budget), lab_search_games))
         return
-    for name in ("lab_games", "lab_seed"):
+    for name in ("lab_games", "lab_seed", "lab_budget", "lab_search_games"):
         _refuse_option(ctx, name, "goes with --table only (the lab's curve a table's skill is read from)")
     game = game_named(game_kind)
     _win_rates_only(game, "calibrate")
@@ -917,11 +941,20 @@ def _warm_skill_players(games) -> None:
 
 
 def _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, confirm_games, max_changes,
-                     threads, knobs, as_json, lab_games, lab_seed) -> None:
+                     threads, knobs, as_json, lab_options) -> None:
     """`calibrate --table LOG...`: the logs and options are checked first, then the lab's curve,
     the table's skill and the search (experiments/playtest.py table_levels)."""
-    from experiments.playtest import ALL_TABLES, LabWinRate, describe, table_levels, table_skill
+    from experiments.playtest import (
+        ALL_TABLES,
+        beyond_line,
+        describe,
+        scale_fields,
+        skill_line,
+        table_levels,
+        table_skill,
+    )
     from experiments.report import difficulty_table
+    from experiments.scale import SKILL_GRID
     from policies.game import counted
 
     if not table_logs:
@@ -942,17 +975,22 @@ def _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, 
     def echo(line: str) -> None:
         click.echo(line, err=True)
 
-    lab = LabWinRate(lab_games, lab_seed, threads)
+    lab = lab_options.win_rate(threads)
     est = table_skill(games, lab, echo=echo)
     tables = sorted({g.table for g in games})
     table = tables[0] if len(tables) == 1 else ALL_TABLES
     if not as_json:
-        click.echo(f"{len(games):,} games of {len(est.counts)} settings; lab: {lab_games:,} games a setting and "
-                   f"skill (seed {lab_seed})")
+        searched = (f", {lab_options.search_games:,} a search point up to lookahead@{lab_options.budget}"
+                    if lab_options.budget and len(est.measured) > len(SKILL_GRID) else "")
+        click.echo(f"{len(games):,} games of {len(est.counts)} settings; lab: {lab_options.games:,} games a setting "
+                   f"and skill{searched} (seed {lab_options.seed})")
         for rules, n, w in est.counts:
             click.echo(f"  {describe(rules):<78} {w:>4}/{n:<4} won {100 * w / n:>3.0f}%, "
                        f"lab at {est.skill:.2f}: {100 * est.lab_rate(rules):.0f}%")
-        click.echo(f"skill {est.skill:.2f} (95% interval {est.ci[0]:.2f}-{est.ci[1]:.2f})")
+        click.echo(skill_line(est.skill, est.ci, est.place()))
+        fields = scale_fields(est)
+        if fields["beyond_strongest"]:
+            click.echo(beyond_line(fields["beyond_strongest"]))
     levels = table_levels(games, lab, counts, search, table, echo=echo, skill=est)
     if as_json:
         click.echo(json.dumps(levels, ensure_ascii=False))
@@ -1221,6 +1259,43 @@ def strength_cmd(games_named, games, seed, max_budget, minutes, stop_gain, threa
     click.echo(f"report written to {md_path} and {json_path}")
 
 
+@cli.command("scale")
+@click.option("--game", "game_kind", type=click.Choice(LEVELLED_GAMES), default=LEVELLED_GAMES[0],
+              show_default=True, help="The game with printed, playtested levels the scale is read on.")
+@click.option("--games", type=click.IntRange(min=10), default=2000, show_default=True,
+              help="Games a skilled point plays at each level and player count.")
+@click.option("--search-games", type=click.IntRange(min=10), default=300, show_default=True,
+              help="Games a search point (and the cheat) plays at each level and player count.")
+@click.option("--budget", type=click.Choice(["1", "2", "4", "8", "16"]), default="4", show_default=True,
+              help="The strongest search on the scale (lookahead@N).")
+@click.option("--levels", default="novice,normal,elite", show_default=True,
+              help="The printed levels to play, comma-separated.")
+@click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True)
+@click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
+@click.option("--out", "report_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
+              help="Where scale.md and scale.json go.")
+def scale_cmd(game_kind, games, search_games, budget, levels, seed, threads, report_dir):
+    """Every point of the lab's strength scale (the skilled player from 0 to 1, the expert at 1,
+    the search at doubling budgets above it) on a game's printed levels for each player count:
+    the win rates a table compares its own with to see where it stands."""
+    from experiments.scale import scale_rates, write_report
+    from policies.game import counted
+    from policies.game import game as game_named
+
+    game = game_named(game_kind)
+    chosen = [name.strip() for name in levels.split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in game.levels]
+    if unknown or not chosen:
+        fail(f"--levels: {', '.join(unknown) or 'none given'} is not a level of {game.title} "
+             f"(choose from {', '.join(game.levels)})")
+    _check_folder(Path(report_dir), "--out")
+    click.echo(f"{game.title}, levels {', '.join(chosen)}, {counted(len(game.players), 'player count')}:", err=True)
+    rows = scale_rates(game, levels=chosen, games=games, search_games=search_games, seed=seed, threads=threads,
+                       top=int(budget), echo=lambda line: click.echo(line, err=True))
+    json_path, md_path = write_report(game, rows, seed, report_dir)
+    click.echo(f"report written to {md_path} and {json_path}")
+
+
 @cli.command("play")
 @click.option("--game", "game_kind", type=click.Choice(GAMES), default=DEFAULT_GAME, show_default=True,
               help="Which game (a game with a play page).")
@@ -1357,8 +1432,8 @@ def playtest_group():
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per table (and one for all tables).")
 @lab_options
 @search_options
-def playtest_summarize_cmd(logs, as_json, lab_games, lab_seed, bands, players, seed, screen_games, confirm_games,
-                           max_changes, threads, knobs):
+def playtest_summarize_cmd(logs, as_json, lab_games, lab_seed, lab_budget, lab_search_games, bands, players, seed,
+                           screen_games, confirm_games, max_changes, threads, knobs):
     """Win rates, the table's skill and its Easy/Normal/Hard rules from logs of real games.
 
     LOG is a CSV file, one row a game, or a folder of records saved by `play`. Island Escape
@@ -1383,7 +1458,7 @@ def playtest_summarize_cmd(logs, as_json, lab_games, lab_seed, bands, players, s
     lab = None
     if LabWinRate.available():
         _warm_skill_players(games)
-        lab = LabWinRate(lab_games, lab_seed, threads)
+        lab = LabOptions(lab_games, lab_seed, int(lab_budget), lab_search_games).win_rate(threads)
     summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3, search=search, players=counts,
                           echo=lambda line: click.echo(line, err=True))
     if as_json:

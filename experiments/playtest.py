@@ -6,16 +6,23 @@ a folder of records saved by `island-escape play`. A row is an Island Escape gam
 one of its game's loss causes (R18, F14) or `loss` when nobody wrote the cause down. A row carrying
 another game's rule is a bad row: it is more likely a misfiled game than a rule to ignore.
 
-The skill is estimated by maximum likelihood from all of a table's games at once: with p_k(s)
-the lab's win rate on setting k at skill s, the table's wins w_k of n_k games have
-log-likelihood sum_k [w_k log p_k(s) + (n_k - w_k) log(1 - p_k(s))]. The curve p_k is measured
-on a grid of skills and interpolated linearly between them; the 95% interval holds the skills
-whose likelihood ratio to the best is within the chi-square(1) bound (2 * drop <= 3.84).
-The settings may be of both games: each game's skilled player departs from its own expert in the
-same share of decisions at the same skill (docs/RULES-FI.md), so one skill explains a table's
-Island Escape and Forbidden Island games alike, and the printed, people-tested Forbidden Island
-levels a group already plays place it on the axis as well as its Island Escape games.
-The win-rate curve is passed in (`WinRate`), so the statistics can be checked on a known curve.
+The table's place on the lab's strength scale (experiments/scale.py: the skilled player from 0 to
+1, the expert at 1, the search at doubling budgets above it) is estimated by maximum likelihood
+from all of its games at once: with p_k(x) the lab's win rate on setting k at point x, the
+table's wins w_k of n_k games have log-likelihood sum_k [w_k log p_k(x) + (n_k - w_k) log(1 -
+p_k(x))]. The curve p_k is measured at the scale's points and interpolated linearly between them;
+the 95% interval holds the points whose likelihood ratio to the best is within the chi-square(1)
+bound (2 * drop <= 3.84). The search's points cost seconds a game, so they are measured only for a
+table whose interval on the skilled player's part reaches the expert: win rates rise along the
+scale, so a table whose likelihood has fallen by the bound before the expert only falls further
+above it. A table that wins more than the scale's strongest player would (a one-sided 95% test)
+is beyond the scale, and the estimate says so rather than pin it to the end of the axis.
+The settings may be of both games: each point is the same kind of player in every game
+(docs/RULES-FI.md; experiments/scale.py), so one point explains a table's Island Escape and
+Forbidden Island games alike, and the printed, people-tested Forbidden Island levels a group
+already plays place it on the scale as well as its Island Escape games.
+The win-rate curve is passed in (`WinRate`, optionally with the `grid` of points it is measured
+at), so the statistics can be checked on a known curve.
 
 A table's levels (`table_levels`) are calibrate's own search played at its skill, so that
 `calibrate --table` and `playtest summarize` can only agree; each level is replayed at the ends of
@@ -30,13 +37,15 @@ import functools
 import io
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from experiments import scale
 from experiments.pages import clip, parse_json, shorten
+from experiments.scale import EXPERT, SKILL_GRID
 from policies.game import DEFAULT_GAME, counted, game_of_record, game_of_rules, with_win_rates
 from policies.game import game as game_named
 
@@ -45,12 +54,6 @@ GAME_COLUMN = "game"  # which game a row is: a name `--game` takes; empty is the
 RULE_COLUMNS = ("players", "cards_per_treasure", "gauge", "swim_cost", "actions_per_turn")  # Island Escape's
 OPTIONAL_COLUMNS = ("turns", "treasures_raised", "date", "table")
 UNKNOWN_LOSS = "loss"  # a loss whose cause nobody wrote down
-# Where the lab measures the curve: every 0.05, and every 0.02 from 0.8 up, where both games' win
-# rates climb steeply to the expert's (linear between 0.95 and 1, a log of skill-0.97 games put
-# the table below 0.96 every time; on this grid its interval holds the true skill as often as at
-# lower skills).
-SKILL_GRID = np.round(np.concatenate([np.arange(0.0, 0.8, 0.05), np.arange(0.8, 1.0001, 0.02)]), 3)
-FINE_GRID = np.round(np.linspace(0.0, 1.0, 401), 4)  # where the likelihood is maximised
 CHI2_1_95 = 3.841458820694124  # 95% quantile of chi-square with 1 degree of freedom
 ALL_TABLES = "all tables"
 LISTED_PROBLEMS = 20  # bad rows (or records) listed a file (or folder); the rest are counted
@@ -314,45 +317,93 @@ def by_setting(games: list[LoggedGame]) -> list[tuple[Any, int, int]]:
     return [(rules, n, w) for rules, (n, w) in counts.items()]
 
 
-def log_likelihood(counts: list[tuple[Any, int, int]], curves: dict[Any, np.ndarray], floor: float) -> np.ndarray:
-    """The table's log-likelihood at each skill of FINE_GRID; `curves` on SKILL_GRID."""
-    total = np.zeros(len(FINE_GRID))
+def fine_grid(grid: np.ndarray) -> np.ndarray:
+    """Where the likelihood is maximised: every 0.0025 of the scale up to the grid's last point."""
+    top = float(grid[-1])
+    return np.round(np.linspace(0.0, top, int(round(top * 400)) + 1), 4)
+
+
+def log_likelihood(counts: list[tuple[Any, int, int]], curves: dict[Any, np.ndarray], floor: float,
+                   grid: np.ndarray = SKILL_GRID) -> np.ndarray:
+    """The table's log-likelihood at each point of `fine_grid(grid)`; `curves` on `grid`."""
+    fine = fine_grid(grid)
+    total = np.zeros(len(fine))
     for rules, n, w in counts:
-        p = np.interp(FINE_GRID, SKILL_GRID, curves[rules])
+        p = np.interp(fine, grid, curves[rules][:len(grid)])
         p = np.clip(p, floor, 1 - floor)  # a lab rate of 0 or 1 is a finite sample, not a certainty
         total += w * np.log(p) + (n - w) * np.log1p(-p)
     return total
 
 
+def _fit(counts, curves, floor: float, grid: np.ndarray) -> tuple[float, tuple[float, float]]:
+    fine = fine_grid(grid)
+    ll = log_likelihood(counts, curves, floor, grid)
+    best = int(np.argmax(ll))
+    inside = fine[2 * (ll[best] - ll) <= CHI2_1_95]
+    return float(fine[best]), (float(inside.min()), float(inside.max()))
+
+
 def estimate_skill(counts: list[tuple[Any, int, int]], win_rate: WinRate, floor: float = 1e-3,
                    echo: Callable[[str], None] = lambda s: None,
                    ) -> tuple[float, tuple[float, float], dict[Any, np.ndarray]]:
-    """Maximum-likelihood skill and its 95% likelihood-ratio interval, and the curves used. The
-    settings may be of different games: each game's skill counts the same share of departing
-    decisions (docs/RULES-FI.md), so one skill explains a table's games of both."""
+    """Maximum-likelihood point of the scale and its 95% likelihood-ratio interval, and the
+    curves used (on the first points of `win_rate.grid`, SKILL_GRID without one). The settings
+    may be of different games: each point is the same kind of player in every game, so one
+    point explains a table's games of both. The search's points are measured only when the
+    interval on the skilled player's points reaches the expert."""
+    grid = np.asarray(getattr(win_rate, "grid", SKILL_GRID), dtype=float)
+    below = grid[grid <= EXPERT]
     curves = {}
     for k, (rules, _, _) in enumerate(counts):
-        echo(f"  lab curve {k + 1}/{len(counts)}: {describe(rules)}, {len(SKILL_GRID)} skills")
-        curves[rules] = np.array([win_rate(rules, float(s)) for s in SKILL_GRID])
-    ll = log_likelihood(counts, curves, floor)
-    best = int(np.argmax(ll))
-    inside = FINE_GRID[2 * (ll[best] - ll) <= CHI2_1_95]
-    return float(FINE_GRID[best]), (float(inside.min()), float(inside.max())), curves
+        echo(f"  lab curve {k + 1}/{len(counts)}: {describe(rules)}, {len(below)} skills")
+        curves[rules] = np.array([win_rate(rules, float(s)) for s in below])
+    skill, ci = _fit(counts, curves, floor, below)
+    if len(grid) > len(below) and ci[1] >= EXPERT:
+        for k, (rules, _, _) in enumerate(counts):
+            echo(f"  lab curve {k + 1}/{len(counts)} above the expert: {describe(rules)}, "
+                 + ", ".join(scale.name_at(x) for x in grid[len(below):]))
+            curves[rules] = np.concatenate([curves[rules], [win_rate(rules, float(x)) for x in grid[len(below):]]])
+        skill, ci = _fit(counts, curves, floor, grid)
+    return skill, ci, curves
 
 
 @dataclass
 class TableSkill:
-    """A table's skill from all its games, and the evidence: each setting's games and wins and the
-    lab's curve on it."""
+    """A table's place on the scale from all its games, and the evidence: each setting's games and
+    wins and the lab's curve on it (at the first points of `grid`). `beyond`: the test of the
+    table's wins against the curves' last point (scale.beyond_top), set when the estimate is
+    that point: `beyond["beyond"]` says the table wins more than that player would."""
 
     skill: float
     ci: tuple[float, float]
     counts: list[tuple[Any, int, int]]
     curves: dict[Any, np.ndarray]
+    grid: np.ndarray = field(default_factory=lambda: SKILL_GRID)
+    beyond: dict | None = None
+
+    @property
+    def measured(self) -> np.ndarray:
+        """The points the curves were measured at."""
+        return self.grid[:len(next(iter(self.curves.values())))] if self.curves else self.grid[:1]
 
     def lab_rate(self, rules) -> float:
-        """The lab's win rate on `rules` at the estimated skill (the curve, interpolated)."""
-        return float(np.interp(self.skill, SKILL_GRID, self.curves[rules]))
+        """The lab's win rate on `rules` at the estimated point (the curve, interpolated)."""
+        return float(np.interp(self.skill, self.measured, self.curves[rules]))
+
+    @property
+    def beyond_strongest(self) -> bool:
+        return bool(self.beyond and self.beyond["beyond"])
+
+    @property
+    def strongest(self) -> float:
+        """The strongest point the curves reach."""
+        return float(self.measured[-1])
+
+    def place(self) -> str:
+        """Where the table stands, in words."""
+        if self.beyond_strongest:
+            return f"beyond {scale.name_at(self.strongest)}, the strongest player measured"
+        return scale.name_at(self.skill)
 
 
 def table_skill(games: list[LoggedGame], win_rate: WinRate, floor: float | None = None,
@@ -360,7 +411,11 @@ def table_skill(games: list[LoggedGame], win_rate: WinRate, floor: float | None 
     floor = getattr(win_rate, "floor", 1e-3) if floor is None else floor
     counts = by_setting(games)
     skill, ci, curves = estimate_skill(counts, win_rate, floor, echo)
-    return TableSkill(skill, ci, counts, curves)
+    grid = np.asarray(getattr(win_rate, "grid", SKILL_GRID), dtype=float)
+    est = TableSkill(skill, ci, counts, curves, grid)
+    if skill >= est.strongest - 1e-9:
+        est.beyond = scale.beyond_top(counts, {rules: float(c[-1]) for rules, c in curves.items()}, floor)
+    return est
 
 
 # --- a table's levels ------------------------------------------------------------------------------
@@ -388,6 +443,7 @@ class Search:
 
 LAB_GAMES = 2000  # games the lab plays a setting at each skill of SKILL_GRID
 LAB_SEED = 7100  # the lab's curve: other games than the search's (Search.seed) and a log's
+REPORTS = Path(__file__).resolve().parents[1] / "reports"  # where `island-escape scale` writes
 
 
 def table_levels(games: list[LoggedGame], win_rate: WinRate, players: list[int] | None = None,
@@ -404,18 +460,23 @@ def table_levels(games: list[LoggedGame], win_rate: WinRate, players: list[int] 
 
     est = skill or table_skill(games, win_rate, floor, echo)
     searched = game_named()  # calibrate searches the rules of the lab's own game
-    policy = searched.player(None, round(est.skill, 2))
-    ends = [round(s, 2) for s in est.ci]
+    # Calibrate plays thousands of games a setting: above the expert (a search, seconds a game) it
+    # cannot, so a stronger table's levels are the expert's, said so in every record.
+    policy = searched.player(None, round(min(est.skill, EXPERT), 2))
+    ends = [round(min(s, EXPERT), 2) for s in est.ci]
     bands = dict(search.bands or DEFAULT_BANDS)
     players = sorted(set(players or {g.rules.players for g in games}))
-    echo(f"{table}: skill {est.skill:.2f} (95% interval {est.ci[0]:.2f}-{est.ci[1]:.2f}); "
-         f"calibrating for {policy}")
+    above = est.skill > EXPERT
+    echo(f"{table}: {skill_line(est.skill, est.ci, est.place())}; calibrating for {policy}"
+         + (" (the strongest player calibrate can afford: these levels will feel easier to this table)"
+            if above else ""))
     cal = calibrate(players=players, bands=bands, policy=policy, seed=search.seed,
                     screen_games=search.screen_games, confirm_games=search.confirm_games,
                     max_changes=search.max_changes, validate_games=search.confirm_games, others=[],
                     threads=search.threads, echo=echo, knobs=search.knobs, game=searched)
     found = {(r.players, r.level): r for r in cal.recommendations}
-    base = {"table": table, "skill": est.skill, "skill_ci": list(est.ci)}
+    base = {"table": table, "skill": est.skill, "skill_ci": list(est.ci), **scale_fields(est),
+            "calibrated_above_expert": above}
     out = []
     for p in players:
         for level, band in bands.items():
@@ -435,7 +496,7 @@ def table_levels(games: list[LoggedGame], win_rate: WinRate, players: list[int] 
                 "skills": ends, "win_rates": rates, "ci95": [list(m.ci) for m in at],
                 "games": search.confirm_games, "seed": search.seed,
                 "inside_band": outside == 0, "outside_by": outside}})
-            echo(f"  {p}p {level}: {100 * rec.result.rate:.1f}% at skill {round(est.skill, 2):g}, "
+            echo(f"  {p}p {level}: {100 * rec.result.rate:.1f}% at skill {round(min(est.skill, EXPERT), 2):g}, "
                  f"{100 * rates[0]:.1f}% at {ends[0]:g}, {100 * rates[1]:.1f}% at {ends[1]:g}")
     return out
 
@@ -455,11 +516,12 @@ def summarize_table(name: str, games: list[LoggedGame], win_rate: WinRate | None
                          "lab_win_rate": None})
     out = {"table": name, "games": len(games), "wins": wins, "win_rate": wins / len(games) if games else 0.0,
            "ci95": list(wilson_interval(wins, len(games))), "settings": settings,
-           "skill": None, "skill_ci": None, "levels": None}
+           "skill": None, "skill_ci": None, "place": None, "beyond_strongest": None, "levels": None}
     if win_rate is None or not games:
         return out
     est = table_skill(games, win_rate, floor)
     out["skill"], out["skill_ci"] = est.skill, list(est.ci)
+    out.update(scale_fields(est))
     for st, (rules, _, _) in zip(settings, counts, strict=True):
         st["lab_win_rate"] = est.lab_rate(rules)
     return out
@@ -494,29 +556,70 @@ def skill_player(game) -> str | None:
 
 
 class LabWinRate:
-    """The lab's win rate of a game's skill player (`Game.skill_policy`, `skilled`) at a skill:
-    `games` kernel games of `seed` of whichever game the rules are (the same deals at every skill
-    and setting of a game, so the curve is smooth in the skill)."""
+    """The lab's win rate at a point of the strength scale (experiments/scale.py) on whichever
+    game's rules: the game's skilled player (`Game.skill_policy`) at a skill up to the expert,
+    `games` kernel games of `seed`; its search at a budget above it, `search_games` games of the
+    same seed (the same deals at every point and setting of a game, so the curve is smooth).
+    `top`: the strongest search budget on the scale (0: the skilled player's points alone)."""
 
-    def __init__(self, games: int = LAB_GAMES, seed: int = LAB_SEED, threads: int | None = None):
+    def __init__(self, games: int = LAB_GAMES, seed: int = LAB_SEED, threads: int | None = None,
+                 top: int = scale.TOP_BUDGET, search_games: int = scale.SEARCH_GAMES):
         self.games, self.seed, self.threads = games, seed, threads
+        self.top, self.search_games = top, search_games
         self.cache: dict[tuple[Any, float], float] = {}
+
+    @property
+    def grid(self) -> np.ndarray:
+        return scale.grid(self.top) if self.top else SKILL_GRID
 
     @staticmethod
     def available() -> bool:
         return all(skill_player(g) for g in with_win_rates())  # the games a log may hold
 
-    def __call__(self, rules: Any, skill: float) -> float:
-        key = (rules, round(skill, 4))
+    def __call__(self, rules: Any, position: float) -> float:
+        key = (rules, round(position, 4))
         if key not in self.cache:
             game = game_of_rules(rules)
-            raw = game.run_games(rules, game.player(None, skill), self.games, self.seed, threads=self.threads)
+            games = self.search_games if scale.is_search_point(position) else self.games
+            raw = game.run_games(rules, scale.player_at(game, position), games, self.seed, threads=self.threads)
             self.cache[key] = float((raw[:, 0] == 0).mean())
         return self.cache[key]
 
     @property
     def floor(self) -> float:
-        return 0.5 / (self.games + 1)
+        return 0.5 / (min(self.games, self.search_games if self.top else self.games) + 1)
+
+
+def scale_fields(est: TableSkill, report_dir: Path | None = None) -> dict:
+    """What the records say of a table's place: `place` in words and `beyond_strongest` (None, or
+    the strongest player measured, what the table won against what that player would, and that
+    player's rates on the yardstick game's printed levels from reports/scale.json when written)."""
+    out: dict[str, Any] = {"place": est.place(), "beyond_strongest": None}
+    if est.beyond_strongest:
+        b = est.beyond
+        rows = (scale.read_report(report_dir or REPORTS) or {}).get("rows", [])
+        counts = sorted({rules.players for rules, _, _ in est.counts})
+        out["beyond_strongest"] = {
+            "player": scale.name_at(est.strongest), "position": est.strongest, "wins": b["wins"],
+            "games": b["games"], "expected_wins": b["expected_wins"],
+            "yardstick": {str(p): scale.rates_line(rows, est.strongest, p) for p in counts
+                          if scale.rates_line(rows, est.strongest, p)}}
+    return out
+
+
+def skill_line(skill: float, ci, place: str) -> str:
+    """The table's point and interval, with where that is when it is not a plain skill."""
+    text = f"skill {skill:.2f} (95% interval {ci[0]:.2f}-{ci[1]:.2f})"
+    return text if place.startswith("skill ") else f"{text}: {place}"
+
+
+def beyond_line(b: dict) -> str:
+    """One line for a table beyond the scale's strongest player."""
+    said = "; ".join(f"{p}p {line}" for p, line in b["yardstick"].items())
+    where = (f"; that player wins {said} of Forbidden Island's games" if said
+             else " (its Forbidden Island rates: `island-escape scale`)")
+    return (f"beyond the strongest player the lab measures, {b['player']}: the table won {b['wins']} of "
+            f"{b['games']} games where it would win about {b['expected_wins']:.0f}{where}")
 
 
 def level_line(lv: dict) -> str:
@@ -529,8 +632,9 @@ def level_line(lv: dict) -> str:
     lo, hi = across["skills"]
     a, b = across["win_rates"]
     verdict = "in the band" if across["inside_band"] else f"{100 * across['outside_by']:.0f} points out of the band"
+    above = "; the expert's level: easier for this table" if lv.get("calibrated_above_expert") else ""
     return (f"{head} {lv['change']}  ({lv['policy']} {100 * lv['win_rate']:.0f}%; "
-            f"skill {lo:g}: {100 * a:.0f}%, {hi:g}: {100 * b:.0f}%, {verdict})")
+            f"skill {lo:g}: {100 * a:.0f}%, {hi:g}: {100 * b:.0f}%, {verdict}{above})")
 
 
 def format_text(summaries: list[dict]) -> str:
@@ -549,14 +653,17 @@ def format_text(summaries: list[dict]) -> str:
             lines.append("  skill: not estimated (needs the lab's skilled policy)")
         else:
             lo, hi = s["skill_ci"]
-            lines.append(f"  skill {s['skill']:.2f} (95% interval {lo:.2f}-{hi:.2f})")
+            lines.append("  " + skill_line(s["skill"], (lo, hi), s["place"]))
+            if s["beyond_strongest"]:
+                lines.append("  " + beyond_line(s["beyond_strongest"]))
         for lv in s["levels"] or []:
             lines.append("  " + level_line(lv))
     return "\n".join(lines)
 
 
 def json_objects(summaries: list[dict]) -> list[dict]:
-    keys = ("table", "games", "wins", "win_rate", "ci95", "skill", "skill_ci", "levels", "settings")
+    keys = ("table", "games", "wins", "win_rate", "ci95", "skill", "skill_ci", "place", "beyond_strongest", "levels",
+            "settings")
     return [{k: s[k] for k in keys} for s in summaries]
 
 

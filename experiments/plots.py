@@ -73,8 +73,17 @@ def _with_skill(summary: pd.DataFrame) -> pd.DataFrame:
     summary = summary.copy()
     spec = summary["policy"].astype(str)
     summary["player"] = spec.str.partition("@")[0]
-    summary["skill"] = pd.to_numeric(spec.str.partition("@")[2].replace("", np.nan))
+    # `lookahead@4` is a search's budget, not a skill: it stays in the player's name
+    budgeted = summary["player"].isin(_budget_policies())
+    summary.loc[budgeted, "player"] = spec[budgeted]
+    summary["skill"] = pd.to_numeric(spec.str.partition("@")[2].where(~budgeted, "").replace("", np.nan))
     return summary
+
+
+def _budget_policies() -> set[str]:
+    from policies.game import every_game
+
+    return {name for g in every_game() for name in g.policy_names() if g.registry.takes_budget(name)}
 
 
 def swept(summary: pd.DataFrame) -> list[str]:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments import rulebook, strength
+from experiments import rulebook, scale, strength
 from experiments.calibrate import (
     ANCHOR_SEARCH,
     ANCHOR_SKILLS,
@@ -685,6 +685,7 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     md += [""] + paired_section(recs, study.seed, c.get("other_games", 4000), threads, game)
     md += [""] + policies_section(recs, figures, report_dir)
     md += [""] + strength.report_section(report_dir)
+    md += [""] + scale.report_section(report_dir)
     if alad is not None:  # why the levels to print are lost, played by the expert (skill 1)
         md += [""] + causes_section(printed_level_recs(alad, study.policy), study.seed, figures, report_dir,
                                     c.get("confirm_games", 8000), threads, settings="the levels to print", game=game)

@@ -198,3 +198,12 @@ def test_a_gauge_out_of_rank_order_is_refused(tmp_path):
         parse_config({"grid": {"gauge": "5C 4D AC"}}, "bad.toml")
     with pytest.raises(SweepError, match=r"grid\.gauge: .*in rank order: AD 2C"):
         parse_config({"grid": {"gauge": [["AD", "2C"], ["2C", "AD"]]}}, "bad.toml")
+
+
+def test_a_search_budget_in_a_player_is_not_read_as_a_skill():
+    from experiments.plots import swept
+
+    summary = pd.DataFrame({"policy": ["lookahead@1", "lookahead@4", "skilled@0.5", "skilled@0.9"]})
+    assert swept(summary) == ["player", "skill"]
+    summary = pd.DataFrame({"policy": ["lookahead@1", "lookahead@4"]})
+    assert swept(summary) == ["player"]  # two players, not two skills of one
