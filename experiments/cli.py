@@ -1268,8 +1268,7 @@ def strength_cmd(games_named, games, seed, max_budget, minutes, stop_gain, threa
               help="Games a search point (and the cheat) plays at each level and player count.")
 @click.option("--budget", type=click.Choice(["1", "2", "4", "8", "16"]), default="4", show_default=True,
               help="The strongest search on the scale (lookahead@N).")
-@click.option("--levels", default="novice,normal,elite", show_default=True,
-              help="The printed levels to play, comma-separated.")
+@click.option("--levels", help="The printed levels to play, comma-separated.  [default: every one]")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=0, show_default=True)
 @click.option("--threads", type=click.IntRange(min=1, max=256), help="Threads (default: all cores).")
 @click.option("--out", "report_dir", default="reports", show_default=True, type=click.Path(file_okay=False),
@@ -1283,7 +1282,7 @@ def scale_cmd(game_kind, games, search_games, budget, levels, seed, threads, rep
     from policies.game import game as game_named
 
     game = game_named(game_kind)
-    chosen = [name.strip() for name in levels.split(",") if name.strip()]
+    chosen = [name.strip() for name in levels.split(",") if name.strip()] if levels is not None else list(game.levels)
     unknown = [name for name in chosen if name not in game.levels]
     if unknown or not chosen:
         fail(f"--levels: {', '.join(unknown) or 'none given'} is not a level of {game.title} "

@@ -36,7 +36,7 @@ EXPERT = 1.0  # the skilled player at skill 1 plays the expert's games exactly
 TOP_BUDGET = 4  # the strongest search the lab measures for a table: lookahead@4
 SEARCH_GAMES = 300  # games a search point of the lab's curve plays (a second or more a game)
 # the points `island-escape scale` reports (the search's budgets are added to them)
-SHOWN_SKILLS = (0.0, 0.2, 0.4, 0.6, 0.8, 0.9, 1.0)
+SHOWN_SKILLS = (0.0, 0.5, 0.8, 0.9, 0.95, 0.98, 1.0)
 ONE_SIDED_95 = 1.6448536269514722  # the normal quantile a one-sided 95% test exceeds
 
 
@@ -172,16 +172,21 @@ def _cell(r: dict) -> str:
 
 
 def scale_table(rows: list[dict]) -> list[str]:
-    """The markdown table: a row a point of the scale, a column a (player count, level)."""
-    cols = list(dict.fromkeys((r["players"], r["level"]) for r in rows))
-    lines = ["| point | player | " + " | ".join(f"{p}p {lv}" for p, lv in cols) + " |",
-             "| ---: | --- |" + " ---: |" * len(cols)]
-    for player in dict.fromkeys(r["player"] for r in rows):
-        mine = {(r["players"], r["level"]): r for r in rows if r["player"] == player}
-        position = next(iter(mine.values()))["position"]
-        where = "cheat" if position is None else f"{position:g}"
-        label = f"`{player}`" + (" (the expert)" if position == EXPERT else "")
-        lines.append(f"| {where} | {label} | " + " | ".join(_cell(mine[c]) if c in mine else "-" for c in cols) + " |")
+    """Markdown tables, one a player count: a row a point of the scale, a column a level."""
+    lines = []
+    for players in dict.fromkeys(r["players"] for r in rows):
+        mine = [r for r in rows if r["players"] == players]
+        levels = list(dict.fromkeys(r["level"] for r in mine))
+        lines += [f"**{players} players**", "",
+                  "| point | player | " + " | ".join(levels) + " |", "| ---: | --- |" + " ---: |" * len(levels)]
+        for player in dict.fromkeys(r["player"] for r in mine):
+            cells = {r["level"]: r for r in mine if r["player"] == player}
+            position = next(iter(cells.values()))["position"]
+            where = "cheat" if position is None else f"{position:g}"
+            label = f"`{player}`" + (" (the expert)" if position == EXPERT else "")
+            lines.append(f"| {where} | {label} | " + " | ".join(_cell(cells[lv]) if lv in cells else "-"
+                                                               for lv in levels) + " |")
+        lines.append("")
     return lines
 
 
@@ -220,7 +225,7 @@ def write_report(game, rows: list[dict], seed: int, folder) -> tuple[str, str]:
     (folder / "scale.json").write_text(json.dumps({"game": game.name, "title": game.title, "seed": seed,
                                                    "rows": rows}, indent=2) + "\n")
     lines = [f"# The strength scale on {game.title}'s levels", "", *describe_scale(game.title, rows, seed),
-             *scale_table(rows), ""]
+             *scale_table(rows)]
     (folder / "scale.md").write_text("\n".join(lines))
     return str(folder / "scale.json"), str(folder / "scale.md")
 
@@ -245,4 +250,4 @@ def report_section(report_dir) -> list[str]:
         return lines + ["Not measured yet: `make scale` (`island-escape scale`) plays every point of the lab's "
                         "strength scale on Forbidden Island's printed levels and writes scale.md beside this "
                         "report.", ""]
-    return lines + [*describe_scale(data["title"], data["rows"], data["seed"]), *scale_table(data["rows"]), ""]
+    return lines + [*describe_scale(data["title"], data["rows"], data["seed"]), *scale_table(data["rows"])]

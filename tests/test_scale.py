@@ -182,3 +182,20 @@ def test_a_search_is_placed_within_one_doubling_by_either_games_games():
     assert abs(ie.skill - fi.skill) <= 1.0, (ie.skill, fi.skill)
     assert ie.ci[0] <= fi.ci[1] and fi.ci[0] <= ie.ci[1], (ie.ci, fi.ci)
 
+
+
+def test_the_scale_report_gives_every_points_rates_on_the_printed_levels(tmp_path):
+    rows = scale.scale_rates(FI, players=[2, 4], levels=["novice", "elite"], games=200, search_games=10, top=2,
+                             skills=(0.9, 1.0))
+    assert [r["player"] for r in rows[::4]] == ["skilled@0.9", "skilled@1", "lookahead@1", "lookahead@2",
+                                                "clairvoyant"]
+    assert [r["position"] for r in rows[::4]] == [0.9, 1.0, 2.0, 3.0, None]  # the cheat is no point
+    expert = scale.rates_at(rows, 1.0)
+    assert expert[(2, "novice")] > expert[(2, "elite")] and expert[(2, "novice")] > expert[(4, "novice")]
+    scale.write_report(FI, rows, 0, tmp_path)
+    text = (tmp_path / "scale.md").read_text()
+    assert text.count("| `skilled@1` (the expert) |") == 2 and "**4 players**" in text
+    assert "2, 3 are the search at budget 1, 2" in text
+    section = scale.report_section(tmp_path)
+    assert section[0].startswith("## Where a table stands") and "| 3 | `lookahead@2` |" in "\n".join(section)
+    assert "Not measured yet" in scale.report_section(tmp_path / "nothing")[2]
