@@ -1,4 +1,4 @@
-"""The fast pieces of the goal-directed policies (policies/island_escape/_search.py) against plain-Python
+"""The fast pieces of the goal-directed policies (policies/island_escape/decision_pieces.py) against plain-Python
 references on random boards: each shortcut must give what the slow, obvious computation gives.
 
 The fingerprints (tests/fingerprints.json) pin whole games; these pin the pieces, on boards
@@ -12,7 +12,7 @@ import heapq
 import numpy as np
 import pytest
 
-from policies.island_escape import _search as X
+from policies.island_escape import decision_pieces as X
 from sim.island_escape import layout as L
 
 INF = X.INF

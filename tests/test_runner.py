@@ -49,7 +49,7 @@ finally:
     print("HEAVY", " ".join(heavy))
     # start-up: only the policy played, no progress bar off a terminal, no records or engine
     unneeded = sorted(m for m in ("policies.island_escape.expert", "policies.island_escape.greedy",
-                                  "policies.island_escape.lookahead", "policies.island_escape._search",
+                                  "policies.island_escape.lookahead", "policies.island_escape.decision_pieces",
                                   "tqdm", "sim.island_escape.records", "sim.island_escape.engine")
                       if m in sys.modules)
     print("UNNEEDED", " ".join(unneeded))

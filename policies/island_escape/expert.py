@@ -28,7 +28,7 @@ Tunable weights in `pp` (0 = default; pass a tiny number such as 1e-9 for a real
 import numpy as np
 from numba import njit
 
-from policies.island_escape._search import (
+from policies.island_escape.decision_pieces import (
     CX_PAWNS,
     CX_TARGETS,
     INF,
@@ -411,7 +411,7 @@ def pick_escape(s, p, pp, pawn, opts, n, cheat):
     return best
 
 
-@njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
+@njit(cache=True)  # allocates nothing: see policies/island_escape/decision_pieces.py
 def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return decide(s, p, pp, legal, False, 0.0, False, rng)

@@ -23,7 +23,7 @@ of it, so treasures are rarely split between pawns and gives stay rare.
 
 Fairness (R19): it never reads the card of a face-down place, the undrawn column and row
 cards or `s[KINGPOS]` (Kings are found by scanning face-up places); all of that goes through
-policies/island_escape/_search.py. It is deterministic and draws nothing from the policy stream.
+policies/island_escape/decision_pieces.py. It is deterministic and draws nothing from the policy stream.
 
 Tunable weights in `pp` (0 means the default): see `_weights`.
 
@@ -33,7 +33,7 @@ It allocates nothing on the heap: per-decision arrays live on the stack (`stack_
 import numpy as np
 from numba import njit
 
-from policies.island_escape._search import (
+from policies.island_escape.decision_pieces import (
     INF,
     LANES,
     N_CONTEXT,
@@ -119,7 +119,7 @@ def _weights(pp, w):
         w[k] = pp[k] if k < pp.shape[0] and pp[k] != 0.0 else DEFAULTS[k]
 
 
-@njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
+@njit(cache=True)  # allocates nothing: see policies/island_escape/decision_pieces.py
 def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     if (legal >> A_TAKEOFF) & 1:  # R13

@@ -53,7 +53,7 @@ from numba import njit
 
 from policies import search as S
 from policies.island_escape import expert
-from policies.island_escape._search import fill
+from policies.island_escape.decision_pieces import fill
 from policies.island_escape.decisions import by_mask
 from policies.registry import PARAMS_LENGTH
 from policies.search import KNOBS

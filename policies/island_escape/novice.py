@@ -19,7 +19,7 @@ USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisio
 NOVICE_SKILL = 0.25
 
 
-@njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
+@njit(cache=True)  # allocates nothing: see policies/island_escape/decision_pieces.py
 def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return choose_at(s, p, legal, rng, NOVICE_SKILL)

@@ -16,7 +16,7 @@ DESCRIPTION = "CHEAT: expert that reads face-down cards and the flood order (for
 USES_LEGAL = False  # decides on the legal mask, which it builds itself (decisions.py)
 
 
-@njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
+@njit(cache=True)  # allocates nothing: see policies/island_escape/decision_pieces.py
 def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return decide(s, p, pp, legal, True, 0.0, False, rng)

@@ -25,7 +25,7 @@ is skill 1 (the expert).
 import numpy as np
 from numba import njit
 
-from policies.island_escape._search import fill, stack_empty
+from policies.island_escape.decision_pieces import fill, stack_empty
 from policies.island_escape.decisions import by_mask
 from policies.island_escape.expert import decide, escape
 from sim.intrinsics import borrowed
@@ -88,7 +88,7 @@ def choose_at(s, p, legal, rng, skill):
     return decide(s, p, none, legal, False, MISJUDGE * care, forget, rng)
 
 
-@njit(cache=True)  # allocates nothing: see policies/island_escape/_search.py
+@njit(cache=True)  # allocates nothing: see policies/island_escape/decision_pieces.py
 def action(s, p, pp, legal, rng):
     s, p, pp, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(rng)
     return choose_at(s, p, legal, rng, pp[SKILL])

@@ -1,4 +1,4 @@
-"""Search helpers for the goal-directed policies: distances, reachability, the flood clock, and
+"""Decision pieces for the goal-directed policies: distances, reachability, the flood clock, and
 the decision pieces that greedy and expert share (needs, gives, salvage, goals, spare shore-ups).
 
 Everything here reads only public information (R19): tile states, face-up cards, pawns,
