@@ -155,6 +155,43 @@ def scale_rates(game, players=None, levels=None, games: int = 2000, search_games
     return rows
 
 
+# Where a first game stands: Forbidden Island's designer aims at about 40% wins for an experienced
+# group's first game, so the point of the scale that wins its easiest level that often is taken for
+# a table sitting down to a cooperative game for the first time.
+FIRST_GAME = ("novice", 0.40)
+
+
+def point_winning(rows: list[dict], players: int, level: str, rate: float) -> float | None:
+    """The first point of the scale (interpolated between measured points) that wins `level` at
+    `players` `rate` of the time; None when no measured point does."""
+    pts = sorted((r["position"], r["rate"]) for r in rows
+                 if r["position"] is not None and r["players"] == players and r["level"] == level)
+    if pts and pts[0][1] >= rate:
+        return pts[0][0]
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:], strict=False):
+        if y0 < rate <= y1:
+            return x0 + (rate - y0) / (y1 - y0) * (x1 - x0)
+    return None
+
+
+def first_game_lines(rows: list[dict]) -> list[str]:
+    """Where a first-game table stands at each player count, in words."""
+    level, rate = FIRST_GAME
+    counts = sorted({r["players"] for r in rows if r["level"] == level})
+    if not counts:
+        return []
+    out = [f"A first game: the point that wins {level.capitalize()} {rate:.0%} of the time (the rate Forbidden "
+           "Island's designer aims at for an experienced group's first game) is"]
+    for n in counts:
+        x = point_winning(rows, n, level, rate)
+        if x is None:
+            where = f"beyond {name_at(max(r['position'] for r in rows if r['position'] is not None))}"
+        else:
+            where = name_at(x) if x < EXPERT else f"{x:.2f} on the scale, {name_at(x)}"
+        out.append(f"- with {n} players: {where}")
+    return out + ["", "Tables that have played the game for a while stand above that point.", ""]
+
+
 def rates_at(rows: list[dict], position: float) -> dict[tuple[int, str], float]:
     """(players, level) -> rate of the scale's point at `position`."""
     return {(r["players"], r["level"]): r["rate"] for r in rows if r["position"] == position}
@@ -225,7 +262,7 @@ def write_report(game, rows: list[dict], seed: int, folder) -> tuple[str, str]:
     (folder / "scale.json").write_text(json.dumps({"game": game.name, "title": game.title, "seed": seed,
                                                    "rows": rows}, indent=2) + "\n")
     lines = [f"# The strength scale on {game.title}'s levels", "", *describe_scale(game.title, rows, seed),
-             *scale_table(rows)]
+             *first_game_lines(rows), *scale_table(rows)]
     (folder / "scale.md").write_text("\n".join(lines))
     return str(folder / "scale.json"), str(folder / "scale.md")
 
@@ -250,4 +287,5 @@ def report_section(report_dir) -> list[str]:
         return lines + ["Not measured yet: `make scale` (`island-escape scale`) plays every point of the lab's "
                         "strength scale on Forbidden Island's printed levels and writes scale.md beside this "
                         "report.", ""]
-    return lines + [*describe_scale(data["title"], data["rows"], data["seed"]), *scale_table(data["rows"])]
+    return lines + [*describe_scale(data["title"], data["rows"], data["seed"]), *first_game_lines(data["rows"]),
+                    *scale_table(data["rows"])]

@@ -199,3 +199,17 @@ def test_the_scale_report_gives_every_points_rates_on_the_printed_levels(tmp_pat
     section = scale.report_section(tmp_path)
     assert section[0].startswith("## Where a table stands") and "| 3 | `lookahead@2` |" in "\n".join(section)
     assert "Not measured yet" in scale.report_section(tmp_path / "nothing")[2]
+
+
+def test_a_first_game_is_the_point_that_wins_novice_about_40_percent():
+    def row(x, players, rate):
+        return {"position": x, "player": "p", "players": players, "level": "novice", "rate": rate}
+
+    rows = [row(0.9, 2, 0.10), row(1.0, 2, 0.50), row(2.0, 2, 0.70), row(1.0, 4, 0.20), row(2.0, 4, 0.70),
+            row(3.0, 4, 0.65), row(1.0, 3, 0.10), row(2.0, 3, 0.30), row(None, 2, 1.0)]
+    assert scale.point_winning(rows, 2, "novice", 0.40) == pytest.approx(0.975)
+    assert scale.point_winning(rows, 4, "novice", 0.40) == pytest.approx(1.4)  # the first crossing
+    assert scale.point_winning(rows, 3, "novice", 0.40) is None
+    lines = scale.first_game_lines(rows)
+    assert "- with 2 players: skill 0.97" in lines and "- with 3 players: beyond lookahead@2" in lines
+    assert "- with 4 players: 1.40 on the scale, 40% of the way from the expert to lookahead@1" in lines
