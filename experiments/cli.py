@@ -769,7 +769,7 @@ def lab_options(command):
                            help="Games the lab plays per setting at each search point of the scale (above "
                                 "the expert; played only for a table whose interval reaches the expert).")(command)
     command = click.option("--lab-budget", type=click.Choice(["0", "1", "2", "4", "8", "16"]), default="4",
-                           show_default=True,
+                           show_default=True, callback=lambda ctx, param, value: int(value),
                            help="The strongest search on the scale (lookahead@N; 0: the skilled player's "
                                 "points alone).")(command)
     command = click.option("--lab-seed", type=click.IntRange(min=0, max=MAX_SEED), default=7100,
@@ -826,7 +826,7 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
 
     if table_logs or logs:
         _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, confirm_games, max_changes,
-                         threads, knobs, as_json, LabOptions(lab_games, lab_seed, int(lab_budget), lab_search_games))
+                         threads, knobs, as_json, LabOptions(lab_games, lab_seed, lab_budget, lab_search_games))
         return
     for name in ("lab_games", "lab_seed", "lab_budget", "lab_search_games"):
         _refuse_option(ctx, name, "goes with --table only (the lab's curve a table's skill is read from)")
@@ -1457,7 +1457,7 @@ def playtest_summarize_cmd(logs, as_json, lab_games, lab_seed, lab_budget, lab_s
     lab = None
     if LabWinRate.available():
         _warm_skill_players(games)
-        lab = LabOptions(lab_games, lab_seed, int(lab_budget), lab_search_games).win_rate(threads)
+        lab = LabOptions(lab_games, lab_seed, lab_budget, lab_search_games).win_rate(threads)
     summaries = summarize(games, lab, floor=lab.floor if lab else 1e-3, search=search, players=counts,
                           echo=lambda line: click.echo(line, err=True))
     if as_json:

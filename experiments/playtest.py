@@ -587,7 +587,8 @@ class LabWinRate:
 
     @property
     def floor(self) -> float:
-        return 0.5 / (min(self.games, self.search_games if self.top else self.games) + 1)
+        fewest = min(self.games, self.search_games) if self.top else self.games  # a rate's fewest games
+        return 0.5 / (fewest + 1)
 
 
 def scale_fields(est: TableSkill, report_dir: Path | None = None) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -80,10 +81,12 @@ def _with_skill(summary: pd.DataFrame) -> pd.DataFrame:
     return summary
 
 
-def _budget_policies() -> set[str]:
+@functools.cache
+def _budget_policies() -> frozenset[str]:
+    """The policies of every game that take a search budget (looked up once)."""
     from policies.game import every_game
 
-    return {name for g in every_game() for name in g.policy_names() if g.registry.takes_budget(name)}
+    return frozenset(name for g in every_game() for name in g.policy_names() if g.registry.takes_budget(name))
 
 
 def swept(summary: pd.DataFrame) -> list[str]:

@@ -52,6 +52,11 @@ def budget_position(budget: int) -> float:
     return EXPERT + 1.0 + math.log2(budget)
 
 
+def budget_at(position: float) -> int:
+    """The search's budget at one of its points (2 -> 1, 3 -> 2, 4 -> 4, ...): budget_position's inverse."""
+    return 2 ** int(round(position - EXPERT - 1.0))
+
+
 def grid(top: int = TOP_BUDGET) -> np.ndarray:
     """Every point a table's curve is measured at: the skill grid, then the search's budgets."""
     return np.concatenate([SKILL_GRID, [budget_position(b) for b in budgets(top)]])
@@ -67,10 +72,9 @@ def player_at(game, position: float) -> str:
     (only at a budget's own point: between them there is no player, only an interpolation)."""
     if position <= EXPERT:
         return game.player(None, float(position))
-    budget = 2 ** (position - EXPERT - 1.0)
-    if abs(budget - round(budget)) > 1e-9 or round(budget) < 1:
+    if position < EXPERT + 1.0 or abs(position - round(position)) > 1e-9:
         raise ValueError(f"no player sits at {position:g} on the scale (the search's points are 2, 3, 4, ...)")
-    return game.registry.with_budget(search_policy(game), int(round(budget)))
+    return game.registry.with_budget(search_policy(game), budget_at(position))
 
 
 def is_search_point(position: float) -> bool:
@@ -86,9 +90,9 @@ def name_at(position: float, search: str = "lookahead") -> str:
         return "the expert"
     below = math.floor(position + 1e-9)
     if abs(position - below) < 1e-9:
-        return f"{search}@{2 ** int(below - EXPERT - 1)}"
-    lower = "the expert" if below <= EXPERT else f"{search}@{2 ** int(below - EXPERT - 1)}"
-    return f"{position - below:.0%} of the way from {lower} to {search}@{2 ** int(below - EXPERT)}"
+        return f"{search}@{budget_at(below)}"
+    lower = "the expert" if below <= EXPERT else f"{search}@{budget_at(below)}"
+    return f"{position - below:.0%} of the way from {lower} to {search}@{budget_at(below + 1)}"
 
 
 def top_position(top: int = TOP_BUDGET) -> float:
@@ -232,14 +236,17 @@ def _search_points(rows: list[dict]) -> str:
     if not points:
         return "no search point was measured"
     return (f"{', '.join(f'{x:g}' for x in points)} {'is' if len(points) == 1 else 'are'} the search at budget "
-            + ", ".join(str(2 ** int(x - EXPERT - 1)) for x in points))
+            + ", ".join(str(budget_at(x)) for x in points))
+
+
+def _games_a_point(rows: list[dict], search: bool) -> int:
+    """The games a point played: the search's points (with the cheats) or the skilled ones."""
+    return max((r["games"] for r in rows if (r["position"] is None or is_search_point(r["position"])) == search),
+               default=0)
 
 
 def describe_scale(game_title: str, rows: list[dict], seed: int) -> list[str]:
-    games = {True: max((r["games"] for r in rows if r["position"] is not None and is_search_point(r["position"])),
-                       default=0),
-             False: max((r["games"] for r in rows if r["position"] is not None and not is_search_point(r["position"])),
-                        default=0)}
+    games = {search: _games_a_point(rows, search) for search in (True, False)}
     return [f"Each point of the lab's strength scale is a player; its win rate on {game_title}'s printed "
             "levels tells a table where it stands: a group that wins about what a row wins plays about as "
             "well as that row's player. Points 0 to 1 are the skilled player at that skill (1 is the expert, "
