@@ -16,7 +16,7 @@ CONFIG ?= experiments/configs/gauge-by-players.toml
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,play]'
+	$(BIN)/python -m pip install --quiet -e '.[test,play,tune]'
 	$(BYTECODE)
 	touch $(STAMP)
 
@@ -73,11 +73,14 @@ play: $(STAMP)
 explore: $(STAMP)
 	$(BIN)/island-escape explore $(ARGS)
 
-# OLD=PATH (a worktree of an earlier version, with its own .venv or a link to one) also plays
-# every game's random, expert and lookahead in both versions alternately (tools/ab_speed.py).
+# Then each game's strong players (expert, tuned, lookahead@1/2/4) on its two strength settings:
+# win rate and games per CPU-second (tools/ab_speed.py --players). OLD=PATH (a worktree of an
+# earlier version, with its own .venv or a link to one) plays both versions alternately there and
+# also every game's random, expert and lookahead.
 bench: $(STAMP)
 	$(BYTECODE)
 	$(BIN)/island-escape bench --out reports/bench.json
+	$(BIN)/python tools/ab_speed.py --players $(if $(OLD),$(OLD) .,.)
 	@if [ -n "$(OLD)" ]; then $(BIN)/python tools/ab_speed.py $(OLD) . --only \
 	  ie:random,ie:expert,ie:lookahead,fi:random,fi:expert,fi:lookahead,sti:random,sti:expert,sti:lookahead; fi
 

@@ -1149,18 +1149,24 @@ def _difficulty_report(study: str, report_dir: str, threads: int | None) -> None
 @click.option("--trials", type=click.IntRange(min=1), default=30, show_default=True,
               help="Weight settings to try.")
 @click.option("--games", type=click.IntRange(min=100), default=4000, show_default=True,
-              help="Training games per trial (same seed for every trial).")
+              help="Training games per trial and setting (same seed for every trial).")
 @click.option("--holdout", type=click.IntRange(min=100), default=20000, show_default=True,
-              help="Held-out games for the final comparison.")
+              help="Held-out games per setting for the final comparison.")
 @click.option("--seed", type=click.IntRange(min=0, max=MAX_SEED), default=1000, show_default=True,
               help="Training seed.")
 @click.option("--holdout-seed", type=click.IntRange(min=0, max=MAX_SEED), default=2000, show_default=True,
               help="Held-out seed (must differ from --seed).")
 @click.option("--sampler", type=click.Choice(["auto", "optuna", "random"]), default="auto", show_default=True)
 @rule_options
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the result (weights, pp, rates) as JSON.")
-def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, sampler, out, **setting):
-    """Tune POLICY's weights (pp) on training seeds; report the win rate on held-out seeds."""
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the result (weights, rates) as JSON.")
+@click.option("--save", metavar="NAME",
+              help="Keep the weights as the game's named player NAME (`policies`: e.g. tuned), in the repository. "
+                   "Only when tuned over the game's own settings (no rule option given).")
+def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, sampler, out, save, **setting):
+    """Tune POLICY's weights on training seeds; report the win rates on held-out seeds.
+
+    Without rule options the weights are tuned over the settings the report judges the player
+    on (one player for every cell); with them, over that one setting."""
     from pathlib import Path
 
     from experiments.tune import tune
@@ -1174,21 +1180,42 @@ def tune_cmd(policy, game_kind, trials, games, holdout, seed, holdout_seed, samp
         fail(str(exc))
     if seed == holdout_seed:
         fail("--holdout-seed must differ from --seed")
-    rules = _game_rules(game, setting)
+    one_setting = any(value not in (None, ()) for value in setting.values())
+    settings = [_game_rules(game, setting)] if one_setting or not game.tune_cells else game.tune_settings()
+    if save is not None:
+        if save not in game.registry.weighted:
+            able = ", ".join(game.registry.weighted) or "none"
+            fail(f"--save {save}: not a named player of {game.title} with weights of its own (its: {able})")
+        if game.registry.weighted[save] != policy:
+            fail(f"--save {save}: that player plays {game.registry.weighted[save]}, not {policy}")
+        if one_setting:
+            fail("--save keeps a player for every setting: tune it over the game's own settings (give no rule option)")
     try:
-        result = tune(game, policy, rules, trials, games, holdout, seed, holdout_seed, sampler,
+        result = tune(game, policy, settings, trials, games, holdout, seed, holdout_seed, sampler,
                       echo=lambda line: click.echo(line, err=True))
     except ValueError as exc:
         fail(str(exc))
+    width = max(len(row["setting"]) for row in result["by_setting"])
+    for row in result["by_setting"]:
+        click.echo(f"{row['setting']:{width}}  default {100 * row['default']:5.1f}%  tuned {100 * row['tuned']:5.1f}%")
     for label in ("default", "tuned"):
         h = result[f"holdout_{label}"]
         lo, hi = h["ci95"]
         click.echo(f"{label:8} {100 * h['win_rate']:.2f}%  (95% Wilson {100 * lo:.2f}-{100 * hi:.2f}%) "
                    f"on {h['games']} held-out games, seed {h['seed']}")
+    d = result["holdout_difference"]
+    click.echo(f"tuned - default: {d['points']:+.2f} ± {d['half_width']:.2f} points (paired, same games)")
     click.echo(f"weights  {json.dumps(result['weights'])}")
     if out:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(json.dumps(result, indent=2) + "\n")
+    if save is not None:
+        path = game.registry.weights_path(save)
+        description = (f"{policy} with weights tuned over {len(settings)} settings "
+                       f"({100 * result['holdout_default']['win_rate']:.1f}% -> "
+                       f"{100 * result['holdout_tuned']['win_rate']:.1f}% held out; {path.name})")
+        path.write_text(json.dumps({"description": description, **result}, indent=2) + "\n")
+        click.echo(f"saved as player {save!r}: {path}")
 
 
 @cli.command("bench")

@@ -30,11 +30,13 @@ def compile_policy(game_name: str, policy: str) -> float:
 
 
 def every_kernel(games: Iterable[str] | None = None) -> list[tuple[str, str]]:
-    """(game, policy) for every registered policy of each game (all games by default)."""
+    """(game, policy) for every registered policy of each game (all games by default); a player
+    with weights of its own (`tuned`) is played by its policy's kernels, compiled with that policy."""
     from policies.game import GAMES
     from policies.game import game as game_named
 
-    return [(name, policy) for name in (games or GAMES) for policy in game_named(name).policy_names()]
+    return [(name, policy) for name in (games or GAMES) for policy in game_named(name).policy_names()
+            if policy not in game_named(name).registry.weighted]
 
 
 def compile_order(kernels: list[tuple[str, str]]) -> list[tuple[str, str]]:

@@ -1,16 +1,20 @@
-"""Tune a policy's weights (its `pp` array) on one set of seeds, report on held-out seeds.
+"""Tune a policy's weights (its parameter array) on training seeds, judge them on held-out seeds.
 
+    island-escape tune expert --game forbidden-island --trials 300 --save tuned
     island-escape tune expert --trials 40 --games 4000 --players 3 --cards-per-treasure 3
 
 The game says which slots of a policy's parameter array may vary and over what range
-(`Game.tune_space`; 0 in pp means "default"), and refuses a game whose players have no tunable
-weights. The objective is the win rate on `games` games of the training seed
-(the same islands and flood orders for every trial: common random numbers). The best weights
-and the defaults are then both measured on `holdout` games of another seed, with 95% Wilson
-intervals, so the report shows whether tuning generalizes or only fitted the training seeds.
+(`Game.tune_space`; 0 in the array means "the default"), and refuses a game whose players have no
+weights. The objective is the number of games won over a list of settings, `games` games each on
+the training seed: the same islands and draws for every trial (common random numbers). Without a
+setting named, the list is the game's `tune_settings()`, the cells the report judges with the
+player, so that one player serves every cell (a player tuned to one setting is never saved as a
+named player). The best weights and the defaults then play the same `holdout` games of another
+seed in every setting; the report gives both rates with 95% Wilson intervals and their paired
+difference, so it shows whether tuning generalizes or only fitted the training seeds.
 
-Optuna's TPE sampler is used if it is installed (`pip install -e '.[tune]'`); otherwise a
-plain random search over the same space.
+Optuna's TPE sampler (multivariate, its first trial the defaults) searches the space, or a plain
+random search where asked (`sampler="random"`) or where optuna is missing.
 """
 
 from __future__ import annotations
@@ -22,26 +26,32 @@ import numpy as np
 
 from experiments.runner import wilson_interval
 from policies.game import Game
-from policies.registry import PARAMS_LENGTH
 
 
-def win_rate(game: Game, rules, policy: str, pp: np.ndarray, games: int, seed: int) -> tuple[int, int]:
-    raw = game.run_games(rules, policy, games, seed=seed, policy_params=pp)
-    return int((raw[:, 0] == 0).sum()), games  # cause 0 is the win (Game.causes)
+def won(game: Game, rules, policy: str, pp: np.ndarray, games: int, seed: int) -> np.ndarray:
+    """Whether each of `games` games of the seed was won (cause 0 is the win, Game.causes)."""
+    return game.run_games(rules, policy, games, seed=seed, policy_params=pp)[:, 0] == 0
 
 
-def _pp(game: Game, values: dict[int, float]) -> np.ndarray:
-    pp = np.zeros(PARAMS_LENGTH)
+def with_weights(game: Game, policy: str, values: dict[int, float]) -> np.ndarray:
+    """The policy's own parameter array (its scratch space included) with `values` in their slots."""
+    pp = game.registry.default_params(policy).copy()
     for k, v in values.items():
-        pp[k] = v if v != 0 else 1e-12  # 0 means "default" in pp
+        pp[k] = v if v != 0 else 1e-12  # 0 means "default" in the array
     return pp
 
 
-def tune(game: Game, policy: str, rules, trials: int = 30, games: int = 4000, holdout: int = 20000,
+def paired_difference(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean of b - a over the same games, and its 95% half-width (normal approximation)."""
+    d = b.astype(np.float64) - a.astype(np.float64)
+    return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else 0.0
+
+
+def tune(game: Game, policy: str, settings: list, trials: int = 30, games: int = 4000, holdout: int = 20000,
          seed: int = 1000, holdout_seed: int = 2000, sampler: str = "auto",
          echo: Callable[[str], None] = print) -> dict:
+    """Search `policy`'s weights for the most games won over `settings` (a list of rules)."""
     space = game.tune_space(policy)
-    zeros = np.zeros(PARAMS_LENGTH)
     use_optuna = sampler in ("auto", "optuna")
     if use_optuna:
         try:
@@ -50,18 +60,30 @@ def tune(game: Game, policy: str, rules, trials: int = 30, games: int = 4000, ho
             if sampler == "optuna":
                 raise
             use_optuna = False
-    base_wins, _ = win_rate(game, rules, policy, zeros, games, seed)
-    echo(f"defaults: {100 * base_wins / games:.2f}% on {games} training games (seed {seed})")
+
+    def wins(values: dict[int, float]) -> int:
+        pp = with_weights(game, policy, values)
+        return sum(int(won(game, rules, policy, pp, games, seed).sum()) for rules in settings)
+
+    total = games * len(settings)
+    base_wins = wins({})
+    echo(f"defaults: {100 * base_wins / total:.2f}% of {total} training games ({len(settings)} settings, seed {seed})")
     best = ({}, base_wins)
     if use_optuna:
         optuna.logging.set_verbosity(optuna.logging.WARNING)
-        study = optuna.create_study(direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed))
+        study = optuna.create_study(direction="maximize",
+                                    sampler=optuna.samplers.TPESampler(seed=seed, multivariate=True))
+        defaults = getattr(game.registry.module(policy), "DEFAULTS", ())
+        start = {f"w{k}": float(defaults[k]) for k, (lo, hi) in space.items()
+                 if k < len(defaults) and lo <= defaults[k] <= hi}
+        if len(start) == len(space):
+            study.enqueue_trial(start)  # the defaults first: the search starts where the player stands
 
         def objective(trial):
-            values = {k: trial.suggest_float(f"w{k}", lo, hi) for k, (lo, hi) in space.items()}
-            wins, _ = win_rate(game, rules, policy, _pp(game, values), games, seed)
-            echo(f"trial {trial.number:3d}: {100 * wins / games:.2f}%")
-            return wins
+            values = {k: trial.suggest_float(f"w{k}", lo, hi, log=lo > 0) for k, (lo, hi) in space.items()}
+            score = wins(values)
+            echo(f"trial {trial.number:3d}: {100 * score / total:.2f}%")
+            return score
 
         study.optimize(objective, n_trials=trials)
         if study.best_value > best[1]:
@@ -70,18 +92,38 @@ def tune(game: Game, policy: str, rules, trials: int = 30, games: int = 4000, ho
         gen = random.Random(seed)
         for trial in range(trials):
             values = {k: gen.uniform(lo, hi) for k, (lo, hi) in space.items()}
-            wins, _ = win_rate(game, rules, policy, _pp(game, values), games, seed)
-            echo(f"trial {trial:3d}: {100 * wins / games:.2f}%")
-            if wins > best[1]:
-                best = (values, wins)
+            score = wins(values)
+            echo(f"trial {trial:3d}: {100 * score / total:.2f}%")
+            if score > best[1]:
+                best = (values, score)
     values, train_wins = best
-    pp = _pp(game, values)
     out = {"policy": policy, "sampler": "optuna-tpe" if use_optuna else "random",
            "weights": {int(k): round(float(v), 4) for k, v in sorted(values.items())},
-           "pp": [round(float(x), 4) for x in pp], "train": {"games": games, "seed": seed,
-           "default_win_rate": base_wins / games, "tuned_win_rate": train_wins / games}}
-    for label, params in (("default", zeros), ("tuned", pp)):
-        wins, n = win_rate(game, rules, policy, params, holdout, holdout_seed)
-        lo, hi = wilson_interval(wins, n)
-        out[f"holdout_{label}"] = {"games": n, "seed": holdout_seed, "win_rate": wins / n, "ci95": [lo, hi]}
+           "settings": [game.setting_line(rules) for rules in settings],
+           "train": {"games": games, "seed": seed, "trials": trials, "default_win_rate": base_wins / total,
+                     "tuned_win_rate": train_wins / total}}
+    out.update(judge(game, policy, settings, out["weights"], holdout, holdout_seed))
+    return out
+
+
+def judge(game: Game, policy: str, settings: list, weights: dict[int, float], holdout: int, seed: int) -> dict:
+    """The default and the tuned weights on the same held-out games of every setting: each
+    setting's rates, the overall rates with their Wilson intervals and the paired difference."""
+    tuned_pp = with_weights(game, policy, weights)
+    default_pp = game.registry.default_params(policy)
+    by_setting, everything = [], {"default": [], "tuned": []}
+    for rules in settings:
+        row = {"setting": game.setting_line(rules)}
+        for label, pp in (("default", default_pp), ("tuned", tuned_pp)):
+            w = won(game, rules, policy, pp, holdout, seed)
+            everything[label].append(w)
+            row[label] = float(w.mean())
+        by_setting.append(row)
+    out = {"by_setting": by_setting}
+    for label, parts in everything.items():
+        w = np.concatenate(parts)
+        lo, hi = wilson_interval(int(w.sum()), len(w))
+        out[f"holdout_{label}"] = {"games": len(w), "seed": seed, "win_rate": float(w.mean()), "ci95": [lo, hi]}
+    diff, half = paired_difference(np.concatenate(everything["default"]), np.concatenate(everything["tuned"]))
+    out["holdout_difference"] = {"points": 100 * diff, "half_width": 100 * half}
     return out

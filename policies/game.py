@@ -119,6 +119,9 @@ class Game:
     # two settings on which its search's strength against budget is measured (experiments/strength.py):
     # rules_from_options' keywords, the first an easier one
     strength_settings: tuple[dict[str, Any], ...] = ()
+    # the settings a tuned player is weighed over (rules_from_options' keywords): those the
+    # report judges with it
+    tune_cells: tuple[dict[str, Any], ...] = ()
 
     # --- its parts: modules found by the game's folder, the same names in every game ------------
 
@@ -511,10 +514,30 @@ class Game:
         return self._own("table", "play page")
 
     def tune_space(self, policy: str) -> dict[int, tuple[float, float]]:
-        """The slots of `policy`'s parameter array that `tune` varies, each with its range; raises
-        Unsupported where the game's players have no tunable weights, ValueError for a policy of
-        the game that has none."""
-        raise self.refuse("tunable players")
+        """The slots of `policy`'s parameter array that `tune` varies, each with its range: the
+        module's `TUNE_SPACE`, or every weight of its `DEFAULTS` from a quarter to three times
+        its default (0 in the array means the default). Unsupported where none of the game's
+        players has weights, ValueError for a policy of the game that has none."""
+        if not any(hasattr(self.registry.module(name), "DEFAULTS") for name in self.registry.table
+                   if name not in self.registry.hidden):
+            raise self.refuse("tunable players")
+        module = self.registry.module(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
+        if policy in self.registry.weighted:
+            raise ValueError(f"policy {policy!r} has no tunable weights: it is {self.registry.weighted[policy]} "
+                             "with weights of its own (tune that)")
+        space = getattr(module, "TUNE_SPACE", None)
+        if space is not None:
+            return dict(space)
+        defaults = getattr(module, "DEFAULTS", None)
+        if defaults is None:
+            raise ValueError(f"policy {policy!r} has no tunable weights (no DEFAULTS)")
+        return {k: (float(d) / 4, float(d) * 3) if d > 0 else (float(d) * 3, float(d) / 4)
+                for k, d in enumerate(defaults) if d != 0}
+
+    def tune_settings(self) -> list:
+        """The rules `tune` weighs a player over when no setting is named: the settings the
+        report judges with it (one player for every cell, never one tuned per setting)."""
+        return [self.rules_from_options(**setting) for setting in self.tune_cells]
 
 
     def bench(self) -> Benchmarks:

@@ -20,6 +20,11 @@ otherwise: every weight at its default), and either `skill_params(skill)` (it th
 skill from 0 to 1, as a player spec `name@skill`) or `budget_params(budget)` (a search at an
 integer budget, 1 or more, as `name@budget`).
 
+A registry may also name players that are a registered policy playing with weights of their own
+(`weighted`): `tuned` is the expert with the weights `island-escape tune` found, kept in the
+repository beside the game's players (`policies/<game>/tuned.json`). Such a player is played by
+its policy's compiled loop (no kernel id of its own) with its weights in the parameter array.
+
 Modules are named here, not imported, so that the dispatch can read a registry while search
 policies import the play loop; a module is imported when first asked for, so a command playing
 one policy loads that one.
@@ -28,8 +33,10 @@ one policy loads that one.
 from __future__ import annotations
 
 import importlib
+import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -82,13 +89,17 @@ class Registry:
     # play. Empty: every seat plays the one policy named.
     seat_table: str = ""
     seat_choices: tuple[str, ...] = ()
+    # name -> the registered policy it plays, with the weights saved in `policies/<game>/<name>.json`
+    # (`island-escape tune --save`: {"policy": ..., "weights": {slot: value}, ...}).
+    weighted: dict[str, str] = field(default_factory=dict)
 
     # --- names ----------------------------------------------------------------------------------
 
     @property
     def policies(self) -> _Modules:
         """name -> (id, module) of every policy offered by name."""
-        return _Modules(self.package, {k: v for k, v in self.table.items() if k not in self.hidden})
+        table = {k: v for k, v in self.table.items() if k not in self.hidden}
+        return _Modules(self.package, table | {name: self.table[base] for name, base in self.weighted.items()})
 
     @property
     def default_policy(self) -> str:
@@ -97,6 +108,7 @@ class Registry:
     def policy_id(self, spec: str) -> int:
         """The kernel id of a policy, or of a player spec such as `skilled@0.5`."""
         base = spec.partition("@")[0]
+        base = self.weighted.get(base, base)
         if base not in self.table or base in self.hidden:
             raise UnknownPolicy(f"unknown {self.title} policy {base!r} (choose from {', '.join(self.policies)})")
         return self.table[base][0]
@@ -113,10 +125,23 @@ class Registry:
         base = spec.partition("@")[0]
         if base not in self.hidden:
             self.policy_id(spec)
-        return importlib.import_module(f"{self.package}.{self.table[base][1]}")
+        return importlib.import_module(f"{self.package}.{self.table[self.weighted.get(base, base)][1]}")
 
     def describe(self) -> list[tuple[str, str]]:
-        return [(name, self.module(name).DESCRIPTION) for name in self.policies]
+        return [(name, self.saved_weights(name)["description"] if name in self.weighted else
+                 self.module(name).DESCRIPTION) for name in self.policies]
+
+    def weights_path(self, name: str) -> Path:
+        """Where a weighted player's weights are kept."""
+        return Path(importlib.import_module(self.package).__file__).parent / f"{name}.json"
+
+    def saved_weights(self, name: str) -> dict:
+        """A weighted player's saved file: its policy, weights by slot and how they were found."""
+        saved = json.loads(self.weights_path(name).read_text())
+        if saved.get("policy") != self.weighted[name]:
+            raise UnknownPolicy(f"{self.weights_path(name)} holds weights of {saved.get('policy')!r}, "
+                                f"not of {self.weighted[name]!r}")
+        return saved
 
     def seat_players(self, spec: str, players: int) -> list[str]:
         """The policy of each seat a player string names: one spec for every seat, or (where the
@@ -147,7 +172,8 @@ class Registry:
         if len(set(names)) > 1:
             table = self.module(self.seat_table)
             return self.seat_table, table.seat_params(names, pp)
-        return names[0].partition("@")[0], self.default_params(names[0]) if pp is None else pp
+        base = names[0].partition("@")[0]
+        return self.weighted.get(base, base), self.default_params(names[0]) if pp is None else pp
 
     # --- skills and parameters ------------------------------------------------------------------
 
@@ -207,4 +233,8 @@ class Registry:
         if "," in spec:
             return np.zeros(PARAMS_LENGTH)
         module = self.module(spec)
-        return module.default_params() if hasattr(module, "default_params") else np.zeros(PARAMS_LENGTH)
+        pp = module.default_params() if hasattr(module, "default_params") else np.zeros(PARAMS_LENGTH)
+        if spec in self.weighted:
+            for slot, value in self.saved_weights(spec)["weights"].items():
+                pp[int(slot)] = value
+        return pp

@@ -250,10 +250,14 @@ def test_explore_refuses_bad_options_in_one_line():
 
 
 @pytest.mark.parametrize(("args", "line"), [
-    (["tune", "expert", "--game", "forbidden-island"], "island-escape: Forbidden Island has no tunable players"),
+    (["tune", "expert", "--game", "survive-the-island"], "island-escape: Survive the Island has no tunable players"),
     (["tune", "nobody"], "island-escape: unknown Island Escape policy 'nobody'"),
     (["tune", "random"], "island-escape: policy 'random' has no tunable weights (no DEFAULTS)"),
+    (["tune", "tuned"], "island-escape: policy 'tuned' has no tunable weights"),
     (["tune", "expert", "--gauge-length", "11"], "island-escape: gauge length must be from 1 to 10, not 11"),
+    (["tune", "expert", "--save", "nobody"], "island-escape: --save nobody: not a named player of Island Escape"),
+    (["tune", "greedy", "--save", "tuned"], "island-escape: --save tuned: that player plays expert, not greedy"),
+    (["tune", "expert", "--save", "tuned", "--players", "3"], "island-escape: --save keeps a player for every setting"),
 ])
 def test_tune_refuses_in_one_line_before_playing(args, line):
     r = run(*args)
@@ -267,6 +271,32 @@ def test_tune_plays_the_game_through_its_game_object(tmp_path):
             "--players", "3", "--out", str(out))
     assert r.returncode == 0, r.stderr
     result = json.loads(out.read_text())
-    assert result["policy"] == "greedy" and len(result["pp"]) == 32 and result["sampler"] == "random"
+    assert result["policy"] == "greedy" and result["sampler"] == "random" and result["settings"] == [
+        "3 players, 2 cards a treasure, swim 2, 4 actions, gauge AC AD 2C 2D 3C 3D 4C 4D 5C"]
     assert result["holdout_default"]["games"] == 300 and 0 <= result["holdout_tuned"]["win_rate"] <= 1
-    assert "default " in r.stdout and "tuned " in r.stdout
+    assert "default " in r.stdout and "tuned " in r.stdout and "(paired, same games)" in r.stdout
+
+
+def test_tune_weighs_a_player_over_the_games_own_settings(tmp_path):
+    """Without a rule option the weights are judged over every setting the game tunes on, each on
+    the same held-out games for the default and the tuned weights (Forbidden Island's expert keeps
+    its scratch space in its parameter array: the tuned array is built on it)."""
+    from experiments.tune import judge, with_weights
+    from policies.game import game as game_named
+
+    fi = game_named("forbidden-island")
+    assert len(fi.tune_settings()) == 12 and len(fi.tune_space("expert")) > 20
+    pp = with_weights(fi, "expert", {0: 900.0})
+    assert len(pp) == len(fi.registry.default_params("expert")) and pp[0] == 900.0
+    same = judge(fi, "expert", fi.tune_settings()[:2], {}, 60, 5)
+    assert same["holdout_difference"] == {"points": 0.0, "half_width": 0.0}  # the defaults against themselves
+    assert [row["default"] for row in same["by_setting"]] == [row["tuned"] for row in same["by_setting"]]
+    out = tmp_path / "tuned.json"
+    r = run("tune", "greedy", "--trials", "2", "--games", "100", "--holdout", "100", "--sampler", "optuna",
+            "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    result = json.loads(out.read_text())
+    train = result["train"]
+    assert result["sampler"] == "optuna-tpe" and train["tuned_win_rate"] >= train["default_win_rate"]
+    assert len(result["settings"]) == len(result["by_setting"]) == 6
+    assert result["holdout_default"]["games"] == 600

@@ -118,6 +118,31 @@ def test_lookahead_rolls_out_with_the_expert():
     assert lookahead.EXPERT_ID == REGISTRY.policy_id("expert")
 
 
+@pytest.mark.parametrize("name", ["island-escape", "forbidden-island"])
+def test_a_weighted_player_is_its_policy_with_its_saved_weights(name):
+    """`tuned` is played by the expert's compiled loop with the weights kept in the repository:
+    the same games as the expert given those weights, other games than the expert's defaults."""
+    import dataclasses
+
+    from policies.game import game as game_named
+    from policies.registry import UnknownPolicy
+
+    game = game_named(name)
+    registry = game.registry
+    assert registry.policy_id("tuned") == registry.policy_id("expert") and "tuned" in game.policy_names()
+    saved = registry.saved_weights("tuned")
+    pp = registry.default_params("tuned")
+    assert saved["weights"] and all(pp[int(k)] == v for k, v in saved["weights"].items())
+    assert saved["holdout_tuned"]["games"] >= 2000 * len(saved["settings"])  # judged on held-out games
+    rules = game.rules_from_options(players=3)
+    tuned = game.run_games(rules, "tuned", 300, seed=3)
+    assert (tuned == game.run_games(rules, "expert", 300, seed=3, policy_params=pp)).all()
+    assert not (tuned == game.run_games(rules, "expert", 300, seed=3)).all()  # the weights change play
+    wrong = dataclasses.replace(registry, weighted={"tuned": "random"})
+    with pytest.raises(UnknownPolicy, match="holds weights of 'expert'"):
+        wrong.default_params("tuned")
+
+
 def test_python_policies_play_against_the_engine():
     """A Python policy decides every action of a game the engine referees to its end: it sees
     only the public view and the engine's legal actions, its choices are the ones played, the

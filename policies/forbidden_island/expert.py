@@ -1566,6 +1566,7 @@ def scratch() -> tuple[np.ndarray, np.ndarray]:
 
 DESCRIPTION = "goal-directed fair player: flood odds, collectors, special cards just in time"
 WEIGHTS = 48  # the policy parameter slots proper: the W_* weights (0 = the reference's value)
+DEFAULTS = DEFAULT_WEIGHTS  # what `island-escape tune` varies: every weight the reference gives a value
 USES_LEGAL = False  # it lists its own candidates: the play loop need not build the legal list
 
 

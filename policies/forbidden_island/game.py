@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from functools import cached_property
 
 from policies.game import Game, RuleOption
@@ -26,6 +27,8 @@ class ForbiddenIsland(Game):
     # F4: the printed game's four levels are its starting water marks
     levels = {name: {"difficulty": name} for name in ("novice", "normal", "elite", "legendary")}
     strength_settings = ({"players": 2, "difficulty": "normal"}, {"players": 4, "difficulty": "normal"})
+    # the printed ladder at every player count: the cells the anchored report reads
+    tune_cells = tuple({"players": n, "difficulty": level} for n, level in itertools.product(players, levels))
 
     @cached_property
     def printed_ladder(self):

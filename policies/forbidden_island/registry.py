@@ -11,4 +11,4 @@ POLICIES = {"random": (0, "uniform_random"), "expert": (1, "expert"), "lookahead
             "skilled": (3, "skilled"), "clairvoyant": (4, "clairvoyant")}
 REGISTRY = Registry(__package__, "Forbidden Island", POLICIES, rollout={"lookahead": "expert", "clairvoyant": "expert"},
                     slow=frozenset({"lookahead", "clairvoyant"}), unfair=frozenset({"clairvoyant"}),
-                    judges=("expert", "random"))
+                    judges=("expert", "random"), weighted={"tuned": "expert"})

@@ -40,6 +40,9 @@ class IslandEscape(Game):
     treasures_field = "treasures_raised"
     strength_settings = ({"players": 2}, {"players": 3, "cards_per_treasure": 3})
     skill_policy = "skilled"
+    # every table at the printed cards a treasure and at one more (the report's harder side); a
+    # solo game is two pawns (R5), the same games as two players'
+    tune_cells = tuple({"players": n, "cards_per_treasure": c} for n in (2, 3, 4) for c in (2, 3))
 
     @cached_property
     def design(self):
@@ -226,23 +229,6 @@ class IslandEscape(Game):
 
     def cell_labels(self, rules, variant, extra) -> dict:
         return {"variant": variant, "gauge_length": extra.get("gauge_length", len(rules.gauge))}
-
-    # --- pages, tuning and benchmarks ----------------------------------------------------------
-
-
-    def tune_space(self, policy):
-        """A policy module's `TUNE_SPACE`; without one every weight of its `DEFAULTS` ranges over a
-        quarter to three times its default."""
-        module = self.registry.module(policy)  # raises UnknownPolicy (a ValueError) naming the known ones
-        space = getattr(module, "TUNE_SPACE", None)
-        if space is not None:
-            return dict(space)
-        defaults = getattr(module, "DEFAULTS", None)
-        if defaults is None:
-            raise ValueError(f"policy {policy!r} has no tunable weights (no DEFAULTS)")
-        return {k: (float(d) / 4, float(d) * 3) if d > 0 else (float(d) * 3, float(d) / 4)
-                for k, d in enumerate(defaults) if d != 0}
-
 
 
 GAME = IslandEscape()

@@ -14,4 +14,4 @@ POLICIES = {"idle": (0, "idle"), "random": (1, "uniform_random"), "greedy": (2, 
             "clairvoyant": (7, "clairvoyant"), "skilled": (8, "skilled")}
 REGISTRY = Registry(__package__, "Island Escape", POLICIES, rollout={"lookahead": "expert", "clairvoyant": "expert"},
                     slow=frozenset({"lookahead", "clairvoyant"}), unfair=frozenset({"oracle", "clairvoyant"}),
-                    judges=("expert", "greedy"))
+                    judges=("expert", "greedy"), weighted={"tuned": "expert"})
