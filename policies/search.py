@@ -17,13 +17,18 @@ evidence says another is better:
 2. Successive halving: the survivors play on twice as many worlds a round and the worse half
    drops out, until one challenger is left or `budget` rollouts are spent.
 3. Confirmation: the challenger and the choice on `confirm` fresh worlds, never used to select
-   it, always played to the end of the game. The search deviates only when the paired mean gain
+   it, played to the end of the game (or, where the game sets `chorizon`, that many turns on and
+   then valued as a screening rollout is). The search deviates only when the paired mean gain
    exceeds `z` standard errors; a verdict left open (a gain, but under `z` standard errors)
    earns another block of `confirm` fresh worlds, up to `rounds` blocks. Selecting and judging
    on the same worlds would reward the luckiest of many noisy estimates (the winner's curse).
 
 So a search is never worse than its rollout policy in expectation: it changes a decision only on
-independent, unbiased evidence. `exact` searches the one true world with the game's own streams
+independent evidence, unbiased when the confirmation plays to the end. A confirmation cut at a
+horizon trusts the policy's worth of an unfinished game: its verdicts are much less noisy than
+a win or a loss (more good deviations pass) and cost a fraction of the rollout, at the price of
+that worth's bias; each game's search tests check on paired games that its player still beats
+its rollout policy. `exact` searches the one true world with the game's own streams
 instead (a cheat that bounds luck: every score is exact, the best one is played).
 
 One integer budget scales it (`lookahead@N`, `with_budget`): at budget N the screening,
@@ -55,7 +60,9 @@ K_MARGIN = 10  # the screening's margin per world
 K_ROUNDS = 11  # confirmation blocks at most
 K_WORLDS = 12  # worlds at most
 K_SCALE = 13  # the budget (`with_budget`; 0 or 1: the policy's own)
-KNOBS = 14
+# the confirmation's rollouts' depth in turns, then valued as a screening rollout is (0: to the end)
+K_CHORIZON = 14
+KNOBS = 15
 MAX_WORLDS = 4096
 STREAM_POLICY = 2  # every game's policy stream (sim/streams.py)
 
@@ -133,6 +140,7 @@ def search(gid, sid, rid, s, p, rpp, rng, cand, nc, seat, knobs, exact):
     leaf = int(knobs[K_LEAF])
     most = int(knobs[K_WORLDS])
     scale = knobs[K_SCALE]
+    chorizon = max(int(knobs[K_CHORIZON]), 0)
     if scale > 1.0:  # the budget (module doc)
         screen = int(screen * scale)
         confirm = int(confirm * scale)
@@ -220,7 +228,8 @@ def search(gid, sid, rid, s, p, rpp, rng, cand, nc, seat, knobs, exact):
     if unsafe >= 1:  # the mutant the paired test must catch: trust the selecting worlds
         return cand[ci]
 
-    # 3. confirmation on fresh worlds, to the end of the game: a paired gain above z standard errors
+    # 3. confirmation on fresh worlds (to the end, or `chorizon` turns and the leaf's worth): a paired
+    # gain above z standard errors
     total = 0.0
     squares = 0.0
     used = nw
@@ -230,10 +239,10 @@ def search(gid, sid, rid, s, p, rpp, rng, cand, nc, seat, knobs, exact):
             return base
         make_worlds(gid, s, p, rng, worlds, seeds, used, used + confirm, exact)
         for w in range(used, used + confirm):
-            d = (score(gid, sid, rid, worlds, seeds, w, ci, cand[ci], p, rpp, seat, u, rr, acts, log, 0, 0.0, 0,
-                       value, done)
-                 - score(gid, sid, rid, worlds, seeds, w, 0, base, p, rpp, seat, u, rr, acts, log, 0, 0.0, 0,
-                         value, done))
+            d = (score(gid, sid, rid, worlds, seeds, w, ci, cand[ci], p, rpp, seat, u, rr, acts, log, chorizon,
+                       still, leaf, value, done)
+                 - score(gid, sid, rid, worlds, seeds, w, 0, base, p, rpp, seat, u, rr, acts, log, chorizon,
+                         still, leaf, value, done))
             total += d
             squares += d * d
         used += confirm

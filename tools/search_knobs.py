@@ -4,7 +4,7 @@
 
 e.g. `python -m tools.search_knobs forbidden-island 2000 c8r2=K_CONFIRM:8,K_ROUNDS:2`. Each
 variant is the game's `lookahead` at budget 1 with the named slots of its parameter array set
-(policies/search.py names the slots: K_SCREEN, K_CONFIRM, K_HORIZON, K_MARGIN, K_ROUNDS, ...).
+(policies/search.py names the slots: K_SCREEN, K_CONFIRM, K_HORIZON, K_CHORIZON, K_MARGIN, K_ROUNDS, ...).
 Every variant plays the same games as the default on the game's two strength settings
 (`Game.strength_settings`), so the difference of win rates is measured game by game (95% half
 width), with the wall-clock games a second on this machine's threads. A knob that makes the

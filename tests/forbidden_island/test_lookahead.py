@@ -195,8 +195,10 @@ def test_one_budget_at_every_level_and_player_count_unless_a_slot_says_otherwise
     doc). Defaults and the same values set in the slots play the same games at every cell;
     another screening width, or half of the decisions searched, plays others."""
     explicit = lookahead.default_params()
-    explicit[0], explicit[1], explicit[3], explicit[6], explicit[11] = (
-        lookahead.SCREEN, lookahead.CONFIRM, lookahead.HORIZON, lookahead.SHARE, lookahead.ROUNDS)
+    explicit[0], explicit[1], explicit[3], explicit[6], explicit[11], explicit[14] = (
+        lookahead.SCREEN, lookahead.CONFIRM, lookahead.HORIZON, lookahead.SHARE, lookahead.ROUNDS, lookahead.CHORIZON)
+    to_end = explicit.copy()
+    to_end[14] = -1.0  # the confirmation played to the end of the game
     wide = explicit.copy()
     wide[0] = 4.0
     half = explicit.copy()
@@ -206,5 +208,6 @@ def test_one_budget_at_every_level_and_player_count_unless_a_slot_says_otherwise
         assert (run_games(rules, "lookahead", 6, seed=3, policy_params=explicit) == default).all()
     default = run_games(PAIRED, "lookahead", 6, seed=3)
     assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=wide) != default).any()
+    assert (run_games(PAIRED, "lookahead", 6, seed=3, policy_params=to_end) != default).any()
     assert (run_games(PAIRED, "lookahead", 8, seed=3, policy_params=half) != run_games(PAIRED, "lookahead", 8,
                                                                                         seed=3)).any()
