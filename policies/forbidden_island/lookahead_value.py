@@ -20,8 +20,8 @@ seed 78): held-out log loss 0.3568 for the weights fitted on the expert before, 
 0.3552 with the two Lift features last in FEATURES (a Lift is the escape once the four treasures
 are held, and 12% of lookahead's 2-player Novice games were lost after the fourth capture, most
 with no Lift in hand); the base rate alone scores 0.5026. Refit after expert changes a lot;
-stale weights only make the search's screening weaker, never unfair, and the confirmation still
-judges each deviation on fresh worlds.
+stale weights make the search weaker (its screening and its confirmation both value an
+unfinished game by them, each on its own worlds), never unfair.
 """
 
 import numpy as np

@@ -360,7 +360,8 @@ QUICK_PARAMS = {"lookahead": (1.0, 2.0, 1.0, 2.0, 4.0), "clairvoyant": (1.0, 2.0
 
 
 def quick_params(policy: str) -> np.ndarray:
-    pp = np.zeros(32)
+    """The player's own array (a weighted player's weights in it), the cheap settings above on top."""
+    pp = np.zeros(32) if policy not in REGISTRY.weighted else REGISTRY.default_params(policy)
     for k, v in enumerate(QUICK_PARAMS.get(policy, ())):
         pp[k] = v
     return pp
