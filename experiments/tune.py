@@ -25,12 +25,13 @@ from collections.abc import Callable
 import numpy as np
 
 from experiments.runner import wilson_interval
+from experiments.sweep import paired_difference
 from policies.game import Game
 
 
 def won(game: Game, rules, policy: str, pp: np.ndarray, games: int, seed: int) -> np.ndarray:
-    """Whether each of `games` games of the seed was won (cause 0 is the win, Game.causes)."""
-    return game.run_games(rules, policy, games, seed=seed, policy_params=pp)[:, 0] == 0
+    """Each of `games` games of the seed: 1 won, 0 lost."""
+    return game.seat_outcome(game.run_games(rules, policy, games, seed=seed, policy_params=pp), rules, 0)
 
 
 def with_weights(game: Game, policy: str, values: dict[int, float]) -> np.ndarray:
@@ -39,12 +40,6 @@ def with_weights(game: Game, policy: str, values: dict[int, float]) -> np.ndarra
     for k, v in values.items():
         pp[k] = v if v != 0 else 1e-12  # 0 means "default" in the array
     return pp
-
-
-def paired_difference(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Mean of b - a over the same games, and its 95% half-width (normal approximation)."""
-    d = b.astype(np.float64) - a.astype(np.float64)
-    return float(d.mean()), float(1.96 * d.std(ddof=1) / np.sqrt(len(d))) if len(d) > 1 else 0.0
 
 
 def tune(game: Game, policy: str, settings: list, trials: int = 30, games: int = 4000, holdout: int = 20000,
@@ -63,7 +58,7 @@ def tune(game: Game, policy: str, settings: list, trials: int = 30, games: int =
 
     def wins(values: dict[int, float]) -> int:
         pp = with_weights(game, policy, values)
-        return sum(int(won(game, rules, policy, pp, games, seed).sum()) for rules in settings)
+        return int(sum(won(game, rules, policy, pp, games, seed).sum() for rules in settings))
 
     total = games * len(settings)
     base_wins = wins({})
@@ -124,6 +119,7 @@ def judge(game: Game, policy: str, settings: list, weights: dict[int, float], ho
         w = np.concatenate(parts)
         lo, hi = wilson_interval(int(w.sum()), len(w))
         out[f"holdout_{label}"] = {"games": len(w), "seed": seed, "win_rate": float(w.mean()), "ci95": [lo, hi]}
-    diff, half = paired_difference(np.concatenate(everything["default"]), np.concatenate(everything["tuned"]))
-    out["holdout_difference"] = {"points": 100 * diff, "half_width": 100 * half}
+    d = paired_difference(np.concatenate(everything["tuned"]), np.concatenate(everything["default"]))
+    low, high = d["ci95"]
+    out["holdout_difference"] = {"points": 100 * d["difference"], "half_width": 100 * (high - low) / 2}
     return out

@@ -105,10 +105,13 @@ class Registry:
     def default_policy(self) -> str:
         return next(name for name in self.judges if name in self.table)
 
+    def registered(self, name: str) -> str:
+        """The registered policy that plays `name`: itself, or the one a weighted player plays."""
+        return self.weighted.get(name, name)
+
     def policy_id(self, spec: str) -> int:
         """The kernel id of a policy, or of a player spec such as `skilled@0.5`."""
-        base = spec.partition("@")[0]
-        base = self.weighted.get(base, base)
+        base = self.registered(spec.partition("@")[0])
         if base not in self.table or base in self.hidden:
             raise UnknownPolicy(f"unknown {self.title} policy {base!r} (choose from {', '.join(self.policies)})")
         return self.table[base][0]
@@ -125,7 +128,7 @@ class Registry:
         base = spec.partition("@")[0]
         if base not in self.hidden:
             self.policy_id(spec)
-        return importlib.import_module(f"{self.package}.{self.table[self.weighted.get(base, base)][1]}")
+        return importlib.import_module(f"{self.package}.{self.table[self.registered(base)][1]}")
 
     def describe(self) -> list[tuple[str, str]]:
         return [(name, self.saved_weights(name)["description"] if name in self.weighted else
@@ -172,8 +175,7 @@ class Registry:
         if len(set(names)) > 1:
             table = self.module(self.seat_table)
             return self.seat_table, table.seat_params(names, pp)
-        base = names[0].partition("@")[0]
-        return self.weighted.get(base, base), self.default_params(names[0]) if pp is None else pp
+        return self.registered(names[0].partition("@")[0]), self.default_params(names[0]) if pp is None else pp
 
     # --- skills and parameters ------------------------------------------------------------------
 

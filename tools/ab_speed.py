@@ -76,8 +76,9 @@ def _worker() -> None:
             except ValueError:
                 print(json.dumps({"missing": True}), flush=True)
                 continue
-            seats = rules.players if getattr(g.registry, "seat_table", "") else 1
-            policy = ",".join([policy] + ["expert"] * (seats - 1))
+            from experiments.strength import setting_player
+
+            policy = setting_player(g, rules, policy)
         start = time.process_time()
         rows = run(rules, policy, int(games), int(seed), threads=1)
         cpu = time.process_time() - start

@@ -171,11 +171,12 @@ def quick_params(policy: str) -> np.ndarray:
     worlds (the argument does not depend on how many it samples), the skill axis at 0.5."""
     from policies.forbidden_island.registry import REGISTRY
 
+    mod = REGISTRY.module(policy)
     pp = REGISTRY.default_params(policy)  # a weighted player's weights included
     if policy == "lookahead":
         pp[0] = 2.0
-    if hasattr(REGISTRY.module(policy), "skill_params"):
-        pp = REGISTRY.module(policy).skill_params(0.5)  # so that its mistakes are made
+    if hasattr(mod, "skill_params"):
+        pp = mod.skill_params(0.5)  # so that its mistakes are made
     return pp
 
 
