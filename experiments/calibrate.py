@@ -14,9 +14,11 @@ plays the same games of one seed, so settings are compared on the same islands.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from experiments.runner import wilson_interval
@@ -68,6 +70,7 @@ class Measured:
 
 
 _measured: dict[tuple, Measured] = {}  # (rules, policy, games, seed) -> result: a game is fixed by those
+_kept: dict[str, Any] = {"path": None, "wins": {}}  # measures kept on disk (`keep_measures`)
 
 
 def games_judged(policy: str) -> int:
@@ -75,12 +78,49 @@ def games_judged(policy: str) -> int:
     return sum(key[2] for key in _measured if key[1] == policy)
 
 
+def keep_measures(path) -> int:
+    """From now on keep every measure in `path` (JSON lines) and take again those already there that
+    the same code measured (`sim.source_digest`): a study interrupted resumes where it stopped.
+    None stops keeping. Returns how many measures were found."""
+    from sim import source_digest
+
+    _kept["path"], _kept["wins"] = None, {}
+    if path is None:
+        return 0
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    digest = source_digest()
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                item = json.loads(line)
+                if item["code"] == digest:
+                    _kept["wins"][item["key"]] = int(item["wins"])
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by an interruption
+    _kept["path"], _kept["code"] = path, digest
+    return len(_kept["wins"])
+
+
+def _disk_key(rules, policy: str, games: int, seed: int) -> str:
+    return json.dumps([game_of_rules(rules).name, rules.as_record(), policy, games, seed], sort_keys=True)
+
+
 def measure(rules, policy: str, games: int, seed: int, threads: int | None = None) -> Measured:
-    """The wins of `games` games of `rules` (any game's) by `policy`, each setting measured once."""
+    """The wins of `games` games of `rules` (any game's) by `policy`, each setting measured once
+    (and kept on disk while `keep_measures` says where)."""
     key = (rules, policy, games, seed)
     if key not in _measured:
+        disk = _disk_key(rules, policy, games, seed) if _kept["path"] is not None else None
+        if disk is not None and disk in _kept["wins"]:
+            _measured[key] = Measured(_kept["wins"][disk], games)
+            return _measured[key]
         raw = game_of_rules(rules).run_games(rules, policy, games, seed, threads=threads)
         _measured[key] = Measured(int((raw[:, 0] == 0).sum()), games)
+        if disk is not None:
+            with _kept["path"].open("a") as out:
+                out.write(json.dumps({"code": _kept["code"], "key": disk, "wins": _measured[key].wins}) + "\n")
+            _kept["wins"][disk] = _measured[key].wins
     return _measured[key]
 
 
@@ -458,75 +498,141 @@ def printed_level_fits(game, players: list[int], bands: dict[str, tuple[float, f
     return fits
 
 
-# --- levels anchored on another game's playtested levels ----------------------------------------------
+# --- levels anchored on another game's playtested levels, over the tables that exist ----------------
 #
 # Forbidden Island's levels were playtested by people; Island Escape adapts it. A level of Island
-# Escape that wins as often as a Forbidden Island level for the same player at every skill is as
-# hard as that level for any table, as far as the two games' skill scales agree (both count error
-# as the share of decisions departing from the game's expert: docs/RULES-FI.md). The anchored
-# ladder keeps the rulebook-ready shape of `ladder` (one rule per level for every player count,
-# the count adjusting only the gauge) and picks, per level, the rule and gauges whose win rate
-# tracks the anchor level's over a grid of skills and the fair search: the smallest largest gap.
+# Escape that wins as often as a Forbidden Island level for the same player, for every table from
+# a first game to the strongest player the lab can measure, is as hard as that level for those
+# tables, as far as the two games' strength scales agree (experiments/scale.py: the same share of
+# departing decisions below the expert, the same search above it). Weaker players than a first
+# game are left out: at those strengths no level of either game is won more than a few games in a
+# hundred, so the levels cannot be told apart there and would only blur the comparison.
+#
+# The anchored ladder keeps the rulebook-ready shape of `ladder` (one rule per level for every
+# player count, the count adjusting only the gauge) and picks, per level, the rule and gauges with
+# the smallest largest gap over the span. The search is screened cheaply - every gauge by the
+# skilled players, the search only on a few gauges, its gain over the expert read between them -
+# and the chosen levels are then replayed on fresh games: every rate the answer rests on comes
+# from those games.
 
-ANCHOR_SKILLS = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-ANCHOR_SEARCH = "lookahead"  # the strongest fair player, measured beside the skill grid
-# A level plays like its anchor level for a player while its win rate is nearer that level's rate
-# than any other level's - or within this much of it: where a player wins (almost) never at any
-# level, the levels cannot be told apart by their rates, and a few points are not a difference a
-# table would notice in a season of games.
-LIKE_WITHIN = 0.05
+ANCHOR_SEARCH = "lookahead"  # the game's fair search, the scale's points above the expert
+ANCHOR_TOP = 1  # the strongest search a study measures by default: lookahead@1 (scale point 2)
+ANCHOR_GOAL = 0.05  # a level keeps to its anchor while no point of the span is further from it than this
+CONFIRM_SEED_OFFSET = 1000  # the chosen levels are replayed on the deals of seed + this: fresh games
+FIRST_GAME_POINT = "a first game"
+# A level is no easier than the one before for a player while it wins no more often - except
+# where both win so rarely (under this) that noise alone reverses them (`no_easier`).
+RARE = 0.05
 
 
-def likeness_bands(rates: dict[str, float], within: float = LIKE_WITHIN) -> dict[str, tuple[float, float]]:
-    """For one player's win rates on a ladder of levels (easiest first), the win rates that play
-    like each level: nearer its rate than its neighbours' (halfway to each; an end level reaches
-    as far beyond it as towards its one neighbour), and never less than `within` either side."""
-    levels = list(rates)
-    out = {}
-    for i, level in enumerate(levels):
-        r = rates[level]
-        harder = rates[levels[i + 1]] if i + 1 < len(levels) else None
-        easier = rates[levels[i - 1]] if i > 0 else None
-        down = (r - harder) / 2 if harder is not None else ((easier - r) / 2 if easier is not None else within)
-        up = (easier - r) / 2 if easier is not None else down
-        out[level] = (max(0.0, r - max(down, within)), min(1.0, r + max(up, within)))
-    return out
+@dataclass
+class Span:
+    """The tables a level is judged for at one of the anchor's player counts: from a first game
+    (the point of the strength scale winning the anchor's easiest level at the rate Forbidden
+    Island's designer aims at for a first game, experiments/scale.py FIRST_GAME) to the
+    strongest player measured. `who` are the measured points from the one at or below the first
+    game up, weakest first; the first game's rates are read between the first two (`weights`)."""
+
+    players: int  # the anchor's player count
+    first_game: float  # the first game's point on the scale
+    positions: list[float]  # the measured points, weakest first
+    who: list[str]  # the players at them
+    reached: bool = True  # False: even the strongest point wins less; the span is that point alone
+
+    @property
+    def weights(self) -> dict[str, float]:
+        """The first game's rate as weights on the measured players' rates (linear between the two
+        points around it, as the scale reads a table between two points)."""
+        x0 = self.positions[0]
+        if len(self.positions) == 1 or self.first_game <= x0 + 1e-9:
+            return {self.who[0]: 1.0}
+        x1 = self.positions[1]
+        t = (self.first_game - x0) / (x1 - x0)
+        return {self.who[0]: 1.0 - t, self.who[1]: t}
+
+    def points(self) -> list[tuple[str, dict[str, float]]]:
+        """The span's points as (name, weights on the measured players): the first game, then every
+        measured point above it."""
+        above = [(w, {w: 1.0}) for x, w in zip(self.positions, self.who, strict=True)
+                 if x > self.first_game + 1e-9]
+        return [(FIRST_GAME_POINT, self.weights), *above]
+
+    def to_json(self) -> dict:
+        return {"players": self.players, "first_game": self.first_game, "positions": self.positions,
+                "players_measured": self.who, "first_game_weights": self.weights, "reached": self.reached}
+
+
+def first_game_span(anchor, players: int, top: int = ANCHOR_TOP, games: int = 2000, seed: int = 2026,
+                    threads: int | None = None) -> Span:
+    """The span at `players` of `anchor` (a game with printed levels): its easiest level is played by
+    every point of the strength scale up to lookahead@`top` on `games` games, and the first point
+    winning it FIRST_GAME's rate (between measured points, as the scale reads) starts the span."""
+    from experiments import scale
+
+    level, rate = scale.FIRST_GAME
+    rules = anchor.rules(players=players, **anchor.levels[level])
+    positions = [float(x) for x in scale.grid(top)]
+    rows = [{"position": x, "players": players, "level": level,
+             "rate": measure(rules, scale.player_at(anchor, x), games, seed, threads).rate} for x in positions]
+    first = scale.point_winning(rows, players, level, rate)
+    if first is None:  # the strongest point wins less than a first game: the span is that point
+        return Span(players, positions[-1], positions[-1:], [scale.player_at(anchor, positions[-1])], False)
+    below = max(x for x in positions if x <= first + 1e-9)
+    kept = [x for x in positions if x == below or x > first + 1e-9]
+    return Span(players, first, kept, [scale.player_at(anchor, x) for x in kept])
+
+
+def _weighted(weights: dict[str, float], rates: dict[str, float]) -> float:
+    return sum(w * rates[k] for k, w in weights.items())
 
 
 @dataclass
 class AnchoredRung:
+    """One player count's gauge of a level, with both games' win rates for the span's players."""
+
     players: int
     gauge: tuple[str, ...]
-    rates: dict[str, float]  # the player (a skill spec or the search) -> the game's win rate
+    span: Span
+    rates: dict[str, float]  # the span's measured players -> the game's win rate
     anchor_rates: dict[str, float]  # the same players on the anchor level
-    games: dict[str, int] = field(default_factory=dict)  # the games behind each player's rate
-    bands: dict[str, tuple[float, float]] = field(default_factory=dict)  # player -> likeness_bands' band
+    games: dict[str, int] = field(default_factory=dict)  # the games behind each of `rates`
+    anchor_games: dict[str, int] = field(default_factory=dict)  # and behind each of `anchor_rates`
 
     @property
     def gaps(self) -> dict[str, float]:
-        return {k: self.rates[k] - self.anchor_rates[k] for k in self.rates}
+        """Per point of the span (its name): the game's rate minus the anchor level's."""
+        return {name: _weighted(w, self.rates) - _weighted(w, self.anchor_rates) for name, w in self.span.points()}
 
     @property
     def largest_gap(self) -> tuple[float, str]:
-        """The largest gap (a fraction, Island Escape's rate minus the anchor's) and where."""
-        at = max(self.gaps, key=lambda k: abs(self.gaps[k]))
-        return self.gaps[at], at
+        """The largest gap over the span (a fraction, signed) and the point where it lies."""
+        gaps = self.gaps
+        at = max(gaps, key=lambda k: abs(gaps[k]))
+        return gaps[at], at
+
+    def gap_interval(self, point: str) -> tuple[float, float]:
+        """The 95% interval of the gap at a point of the span: the two games' rates are independent
+        binomial estimates, and a first game's a weighted sum of two of them."""
+        weights = dict(self.span.points())[point]
+        var = sum(w * w * (self.rates[k] * (1 - self.rates[k]) / max(self.games.get(k, 1), 1)
+                           + self.anchor_rates[k] * (1 - self.anchor_rates[k]) / max(self.anchor_games.get(k, 1), 1))
+                  for k, w in weights.items())
+        gap = self.gaps[point]
+        half = 1.96 * math.sqrt(var)
+        return gap - half, gap + half
+
+    @property
+    def first_game_rate(self) -> float:
+        return _weighted(self.span.weights, self.rates)
 
     @property
     def win_range(self) -> tuple[float, float]:
-        """The lowest and highest win rate over the skill grid (the search apart)."""
-        skilled = [r for k, r in self.rates.items() if "@" in k]
-        return min(skilled), max(skilled)
+        """What the level wins for a first game and for the strongest player of the span."""
+        return self.first_game_rate, self.rates[self.span.who[-1]]
 
-    def leaves_band(self) -> list[str]:
-        """The players for whom this level's 95% interval lies wholly outside the band of rates
-        that play like the anchor level: there it plays like another level."""
-        out = []
-        for k, (lo, hi) in self.bands.items():
-            ci_lo, ci_hi = wilson_interval(round(self.rates[k] * self.games[k]), self.games[k])
-            if ci_hi < lo or ci_lo > hi:
-                out.append(k)
-        return out
+    @property
+    def keeps_to_anchor(self) -> bool:
+        return abs(self.largest_gap[0]) <= ANCHOR_GOAL
 
 
 @dataclass
@@ -535,143 +641,163 @@ class AnchoredLevel:
     anchor: str
     rule: Any  # the design space's LevelRule
     rungs: dict[int, AnchoredRung]
-    # harder than the level before for every player count (`no_easier`); False where the knobs
-    # allow no such rule, and the level is then the closest to its anchor regardless
+    # no easier than the level before for every player of the span at every player count
+    # (`no_easier`, on the screened rates); False where the knobs allow no such rule, and the level
+    # is then the closest to its anchor regardless
     harder_than_before: bool = True
+    # player count -> (another level rule, its rung): where the level's rule leaves the anchor by
+    # more than ANCHOR_GOAL at a player count and another rule at that count alone comes closer on
+    # fresh games, still between the level before and the level after for every player of the span
+    alternatives: dict[int, tuple[Any, AnchoredRung]] = field(default_factory=dict)
 
 
 @dataclass
 class AnchoredLadder:
     anchor_game: str
     levels: list[AnchoredLevel]
-    games: int
-    search_games: int
-    seed: int
-    # every rate the search measured: level, rule, player group, gauge, player, Island Escape's
-    # rate and the anchor level's (what the choice was made from, for a reader to check it)
+    games: int  # the games behind every rate of the chosen levels and of the anchor's
+    screen_games: int  # the skilled players' screening games per gauge
+    search_screen_games: int  # the search's screening games per gauge it plays
+    seed: int  # the screening's (and the anchor's) deals; the chosen levels replay seed + CONFIRM_SEED_OFFSET
+    spans: dict[int, Span] = field(default_factory=dict)  # the anchor's player count -> its span
+    # every rate the search measured: level, rule, player group, gauge, player, stage (screen, search
+    # or confirm), the game's rate and the anchor level's (what the choice was made from)
     candidates: list[dict] = field(default_factory=list)
     design: Any = None  # the game's design space, which words the rules
+
+    @property
+    def confirm_seed(self) -> int:
+        return self.seed + CONFIRM_SEED_OFFSET
 
     def to_json(self) -> list[dict]:
         out = []
         for lv in self.levels:
             for p, r in lv.rungs.items():
                 gap, at = r.largest_gap
+                lo, hi = r.gap_interval(at)
                 out.append({"players": p, "level": lv.level, "anchor": lv.anchor, "anchor_game": self.anchor_game,
                             "rules": lv.rule.setting(r.gauge).rules(p).as_record(),
                             "level_rule": lv.rule.describe(),
                             "gauge_change": self.design.gauge_change_text(r.gauge),
-                            "largest_gap": abs(gap), "signed_gap": gap,
-                            "gap_at": float(at.partition("@")[2]) if "@" in at else at,
-                            "win_range": list(r.win_range), "like_bands": {k: list(b) for k, b in r.bands.items()},
-                            "leaves_band_at": r.leaves_band(), "harder_than_before": lv.harder_than_before,
+                            "span": r.span.to_json(),
+                            "largest_gap": abs(gap), "signed_gap": gap, "gap_ci95": [lo, hi], "gap_at": at,
+                            "gaps": r.gaps, "keeps_to_anchor": r.keeps_to_anchor,
+                            "first_game_rate": r.first_game_rate,
+                            "anchor_first_game_rate": _weighted(r.span.weights, r.anchor_rates),
+                            "win_range": list(r.win_range), "harder_than_before": lv.harder_than_before,
                             "win_rates": r.rates, "anchor_win_rates": r.anchor_rates,
-                            "games": self.games, "search_games": self.search_games, "seed": self.seed})
+                            "games": self.games, "seed": self.confirm_seed, "anchor_seed": self.seed,
+                            "alternative": self._alternative(lv, p)})
         return out
+
+    def _alternative(self, lv: AnchoredLevel, players: int) -> dict | None:
+        if players not in lv.alternatives:
+            return None
+        rule, r = lv.alternatives[players]
+        gap, at = r.largest_gap
+        return {"level_rule": rule.describe(), "rules": rule.setting(r.gauge).rules(players).as_record(),
+                "gauge_change": self.design.gauge_change_text(r.gauge), "largest_gap": abs(gap), "signed_gap": gap,
+                "gap_ci95": list(r.gap_interval(at)), "gap_at": at, "win_range": list(r.win_range),
+                "win_rates": r.rates}
 
 
 def no_easier(rate: float, before: float, games: int) -> bool:
     """A level winning `rate` is no easier than the level before, winning `before`, each over
-    `games` games: it wins no more often - except where both win so rarely (under LIKE_WITHIN)
-    that the two cannot be told apart, and there by no more than the 95% margin of the
-    difference of two such rates (near 0, noise alone reverses them)."""
+    `games` games: it wins no more often - except where both win so rarely (under RARE) that the
+    two cannot be told apart, and there by no more than the 95% margin of the difference of two
+    such rates (near 0, noise alone reverses them)."""
     if rate <= before:
         return True
     margin = 1.96 * math.sqrt((rate * (1 - rate) + before * (1 - before)) / games)
-    return max(rate, before) < LIKE_WITHIN and rate <= before + margin
+    return max(rate, before) < RARE and rate <= before + margin
 
 
-def _player_name(skill_or_search, game) -> str:
-    return skill_or_search if isinstance(skill_or_search, str) else game.with_skill(game.skill_policy, skill_or_search)
+def _probes(allowed: list, reference: dict, targets: list[float], key) -> list:
+    """The gauges the search screens first: for each target rate, the allowed gauge whose
+    reference (expert) rate is nearest it, each gauge once."""
+    out = []
+    for t in targets:
+        rest = [g for g in allowed if g not in out]
+        if rest:
+            out.append(min(rest, key=lambda g: (abs(reference[g] - t), key(g))))
+    return out
 
 
-def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKILLS, games: int = 1000,
-                    search_games: int = 100, seed: int = 2026, knobs: tuple[str, ...] | None = None,
-                    threads: int | None = None, echo: Callable[[str], None] = lambda s: None,
-                    game=None) -> AnchoredLadder:
+def _gain_reader(points: list[tuple[float, float]]):
+    """The search's gain over the expert as a function of the expert's rate, read linearly between
+    the screened gauges (flat beyond them): within one rule and player count it moves slowly."""
+    import numpy as np
+
+    xs, ys = zip(*sorted(points), strict=True)
+    return lambda x: float(np.interp(x, xs, ys))
+
+
+def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), games: int = 2000, screen_games: int = 1000,
+                    search_screen_games: int = 300, top: int = ANCHOR_TOP, seed: int = 2026,
+                    knobs: tuple[str, ...] | None = None, threads: int | None = None,
+                    echo: Callable[[str], None] = lambda s: None, game=None) -> AnchoredLadder:
     """Island Escape's Easy, Normal and Hard anchored on `anchor`'s levels (a Game with printed
-    levels, Forbidden Island): for each level, the level rule (as `ladder`'s) and each player
-    count's gauge whose win rates over `skills` (the skilled player) and ANCHOR_SEARCH come
-    closest to the anchor level's for the same players at the same player count (a solo game is
-    two pawns, R5: compared with the anchor's smallest player count), judged by the largest gap.
-    Levels are chosen easiest first, each among the settings other than the level before's that
-    win no more often than it for any player of the skill grid (`no_easier`); where the knobs leave
-    no such setting for some player count, the level is the closest regardless and says so."""
+    levels, Forbidden Island) over the span of tables from a first game to lookahead@`top`: for
+    each level, the level rule (as `ladder`'s) and each player count's gauge whose win rates for the
+    span's players come closest to the anchor level's for the same players at the same player count
+    (a solo game is two pawns, R5: compared with the anchor's smallest player count), judged by the
+    largest gap over the span.
+
+    Screening: every gauge is played by the span's skilled players (and the expert) on
+    `screen_games`; the search plays `search_screen_games` on three gauges spread over the anchor's
+    range, its gain over the expert is read between them for every other gauge, and the two gauges
+    closest by that reading are played too. The rule and gauges closest on those measured rates are
+    then replayed on `games` fresh games by every player of the span (the anchor's rates are on
+    `games` of the screening's seed). Levels are chosen easiest first, each among the settings other
+    than the level before's that win no more often than it for any player of the span (`no_easier`);
+    where the knobs leave no such setting for some player count, the level is the closest regardless
+    and says so."""
+    from experiments import scale
+
     game, space = design_of(game)
     knobs = tuple(knobs or space.KNOBS)
     groups = space.player_groups(list(players))
     sims = sorted(set(groups.values()))
     gauges = space.adjustments(knobs)
-    who = [_player_name(s, game) for s in skills] + [ANCHOR_SEARCH]
-
-    def n_games(player: str) -> int:
-        return search_games if player == ANCHOR_SEARCH else games
-
+    at = {sim: min(max(sim, anchor.players[0]), anchor.players[-1]) for sim in sims}
+    spans = {}
+    for n in sorted(set(at.values())):
+        spans[n] = first_game_span(anchor, n, top, games, seed, threads)
+        s = spans[n]
+        echo(f"  {anchor.title}, {n} players: a first game at {s.first_game:.2f} on the scale "
+             f"({scale.name_at(s.first_game)}); the span's players {', '.join(s.who)}")
+    expert = scale.player_at(game, scale.EXPERT)
     anchor_rates: dict[tuple[int, str], dict[str, float]] = {}
     for sim in sims:
-        at = min(max(sim, anchor.players[0]), anchor.players[-1])
-        for level in anchor.levels:  # every level, for the bands between them
-            rules = anchor.rules(players=at, **anchor.levels[level])
-            anchor_rates[(sim, level)] = {
-                w: float((anchor.run_games(rules, w, n_games(w), seed, threads=threads)[:, 0] == 0).mean())
-                for w in who}
-            echo(f"  anchor {anchor.title} {at}p {level}: " + ", ".join(
-                f"{w} {100 * r:.0f}%" for w, r in anchor_rates[(sim, level)].items()))
-    bands = {(sim, level): {} for sim in sims for level in anchor.levels}
-    for sim in sims:
-        for w in who:
-            for level, band in likeness_bands({lv: anchor_rates[(sim, lv)][w] for lv in anchor.levels}).items():
-                bands[(sim, level)][w] = band
-    counts = {w: n_games(w) for w in who}
+        for fi_level in space.ANCHOR_LEVELS.values():
+            rules = anchor.rules(players=at[sim], **anchor.levels[fi_level])
+            anchor_rates[(sim, fi_level)] = {w: measure(rules, w, games, seed, threads).rate
+                                             for w in spans[at[sim]].who}
+            echo(f"  anchor {anchor.title} {at[sim]}p {fi_level}: " + ", ".join(
+                f"{w} {100 * r:.0f}%" for w, r in anchor_rates[(sim, fi_level)].items()))
     candidates: list[dict] = []
-    # Each level is no easier than the one before for every player of the skill grid: a harder
-    # label never plays easier for anyone.
-    easier: dict[int, dict[str, float]] = {}
-    before: dict[int, Any] = {}
+    easier: dict[int, dict[str, float]] = {}  # the level before's confirmed rates, per player group
+    before: dict[int, Any] = {}  # and its setting
     levels = []
+    steps, step = len(space.ANCHOR_LEVELS) * len(sims), 0
     for level, fi_level in space.ANCHOR_LEVELS.items():
         band = DEFAULT_BANDS.get(level, (0.0, 1.0))
         rules = space.level_rules(knobs, band, DEFAULT_BANDS["normal"])
-        echo(f"  anchored {level} on {fi_level}: {len(rules)} level rule(s) x {len(gauges)} gauge(s) x "
-             f"{len(sims)} player group(s) x {len(who)} players")
         best, strict, first = None, True, len(candidates)
+        per_rule: dict[Any, dict[int, AnchoredRung]] = {}
         while best is None:  # strict first; if no rule can be, the closest regardless, marked
-            for rule in rules:
+            for i, rule in enumerate(rules, 1):
+                echo(f"  screening {level} ({fi_level}): rule {i} of {len(rules)}, {rule.describe()}"
+                     + ("" if strict else ", no longer asking it to be harder than the level before"))
                 rungs = {}
                 for sim in sims:
-                    want = anchor_rates[(sim, fi_level)]
-
-                    def rung(g, rates, no_easier, sim=sim, want=want, level=level, rule=rule, fi_level=fi_level):
-                        for w, rate in rates.items():
-                            candidates.append({"level": level, **rule.columns(), "players": sim, "gauge": " ".join(g),
-                                               "player": w, "win_rate": rate, "anchor_win_rate": want[w],
-                                               "no_easier": no_easier})
-                        return AnchoredRung(sim, g, rates, want, {w: counts[w] for w in rates},
-                                            bands[(sim, fi_level)])
-
-                    # screen every gauge on the skill grid alone (the search is slow), then measure the
-                    # search on the closest few of those no easier than the level before
-                    screened = []
-                    for g in gauges:
-                        rates = {w: measure(rule.setting(g).rules(sim), w, games, seed, threads).rate
-                                 for w in who if w != ANCHOR_SEARCH}
-                        ordered = sim not in easier or (
-                            rule.setting(g) != before[sim]  # a level is another setting than the one before
-                            and all(no_easier(rates[w], easier[sim][w], games) for w in rates))
-                        screened.append((not ordered, max(abs(rates[w] - want[w]) for w in rates), g, rates))
-                    screened.sort(key=lambda x: (x[0] and strict, x[1], space.adjustment_key(x[2])))
-                    shortlist = [x for x in screened if not (x[0] and strict)][:3]
-                    for x in screened:
-                        if x not in shortlist:
-                            rung(x[2], x[3], not x[0])
-                    if not shortlist:
-                        break  # this rule cannot be harder than the level before at this player count
-                    closest = []
-                    for flag, _, g, rates in shortlist:
-                        rates = {**rates, ANCHOR_SEARCH: measure(rule.setting(g).rules(sim), ANCHOR_SEARCH,
-                                                                 search_games, seed, threads).rate}
-                        closest.append(rung(g, rates, not flag))
-                    rungs[sim] = min(closest, key=lambda r: (abs(r.largest_gap[0]), space.adjustment_key(r.gauge)))
+                    span = spans[at[sim]]
+                    rung = _screen_rung(game, space, rule, sim, span, anchor_rates[(sim, fi_level)], gauges,
+                                        expert, screen_games, search_screen_games, seed, threads,
+                                        easier.get(sim), before.get(sim), strict, candidates, level)
+                    if rung is not None:  # None: this rule cannot be harder than the level before here
+                        rungs[sim] = rung
+                per_rule[rule] = rungs
                 if len(rungs) < len(sims):
                     continue
                 score = (round(max(abs(r.largest_gap[0]) for r in rungs.values()), 3), rule.changes)
@@ -679,32 +805,144 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), skills=ANCHOR_SKI
                     best = (score, rule, rungs)
             if best is None:
                 strict = False
+                per_rule = {}
                 del candidates[first:]  # the rows again, from the pass that is kept
-        _, rule, rungs = best
-        easier = {sim: {w: v for w, v in r.rates.items() if w != ANCHOR_SEARCH} for sim, r in rungs.items()}
-        before = {sim: rule.setting(r.gauge) for sim, r in rungs.items()}
-        by_players = {p: AnchoredRung(p, rungs[groups[p]].gauge, rungs[groups[p]].rates,
-                                      rungs[groups[p]].anchor_rates, rungs[groups[p]].games,
-                                      rungs[groups[p]].bands) for p in players}
-        levels.append(AnchoredLevel(level, fi_level, rule, by_players, strict))
-    return AnchoredLadder(anchor.name, levels, games, search_games, seed, candidates, space)
+        _, rule, screened = best
+
+        def confirm(rule, r, stage, level=level):
+            """`r` replayed on fresh games by every player of the span."""
+            rates = {w: measure(rule.setting(r.gauge).rules(r.players), w, games, seed + CONFIRM_SEED_OFFSET,
+                                threads).rate for w in r.span.who}
+            for w, rate in rates.items():
+                candidates.append({"level": level, **rule.columns(), "players": r.players,
+                                   "gauge": " ".join(r.gauge), "player": w, "stage": stage, "games": games,
+                                   "win_rate": rate, "anchor_win_rate": r.anchor_rates[w], "no_easier": True})
+            return AnchoredRung(r.players, r.gauge, r.span, rates, r.anchor_rates, dict.fromkeys(rates, games),
+                                dict.fromkeys(rates, games))
+
+        confirmed, alternatives = {}, {}
+        for sim, r in screened.items():
+            step += 1
+            confirmed[sim] = confirm(rule, r, "confirm")
+            gap, where = confirmed[sim].largest_gap
+            echo(f"  [{step}/{steps}] {level} ({fi_level}), {sim} players: {rule.describe()}; "
+                 f"{space.gauge_change_text(r.gauge)}: largest gap {100 * gap:+.1f} points at {where}")
+            if abs(gap) > ANCHOR_GOAL:  # another rule for this player count alone, if it comes closer
+                others = [(abs(rs[sim].largest_gap[0]), space.adjustment_key(rs[sim].gauge), k)
+                          for k, (other, rs) in enumerate(per_rule.items())
+                          if other != rule and sim in rs and abs(rs[sim].largest_gap[0]) < abs(r.largest_gap[0])]
+                if others:
+                    other, rs = list(per_rule.items())[min(others)[2]]
+                    alt = confirm(other, rs[sim], "alternative")
+                    if abs(alt.largest_gap[0]) < abs(gap) and (not strict or sim not in easier or all(
+                            no_easier(alt.rates[w], easier[sim][w], games) for w in alt.rates)):
+                        alternatives[sim] = (other, alt)
+        easier = {sim: r.rates for sim, r in confirmed.items()}
+        before = {sim: rule.setting(r.gauge) for sim, r in confirmed.items()}
+        if levels:  # an alternative of the level before stays easier than this level for every player
+            for sim, (_, alt) in list(levels[-1].alternatives.items()):
+                if not all(no_easier(confirmed[sim].rates[w], alt.rates[w], games) for w in alt.rates):
+                    del levels[-1].alternatives[sim]
+        by_players = {p: confirmed[groups[p]] for p in players}
+        levels.append(AnchoredLevel(level, fi_level, rule, by_players, strict,
+                                    {p: alternatives[groups[p]] for p in players if groups[p] in alternatives}))
+    return AnchoredLadder(anchor.name, levels, games, screen_games, search_screen_games, seed, spans, candidates,
+                          space)
+
+
+def _screen_rung(game, space, rule, sim, span, want, gauges, expert, screen_games, search_games, seed, threads,
+                 easier, before, strict, candidates, level):
+    """The gauge of `rule` at `sim` players closest to the anchor (`want`: its rates for the
+    span's players) on screened rates, among those no easier than the level before (`easier`,
+    `before`) when `strict`; None when there is none."""
+    from experiments.scale import EXPERT
+
+    skilled = [w for x, w in zip(span.positions, span.who, strict=True) if x <= EXPERT]
+    searched = [w for w in span.who if w not in skilled]
+    reference = [*skilled, *([expert] if expert not in skilled else [])]
+
+    def row(g, w, rate, n, stage, ordered):
+        candidates.append({"level": level, **rule.columns(), "players": sim, "gauge": " ".join(g), "player": w,
+                           "stage": stage, "games": n, "win_rate": rate, "anchor_win_rate": want.get(w),
+                           "no_easier": ordered})
+
+    def ordered(g, rates, n):
+        if easier is None:
+            return True
+        return rule.setting(g) != before and all(no_easier(rates[w], easier[w], n) for w in rates if w in easier)
+
+    screened = {}
+    for g in gauges:
+        rules = rule.setting(g).rules(sim)
+        screened[g] = {w: measure(rules, w, screen_games, seed, threads).rate for w in reference}
+    flags = {g: ordered(g, {w: screened[g][w] for w in skilled}, screen_games) for g in gauges}
+    allowed = [g for g in gauges if flags[g] or not strict]
+    if not allowed:
+        for g in gauges:
+            for w in reference:
+                row(g, w, screened[g][w], screen_games, "screen", flags[g])
+        return None
+
+    def rung(g, rates):
+        return AnchoredRung(sim, g, span, rates, want)
+
+    if not searched:
+        chosen = {g: rung(g, screened[g]) for g in allowed}
+    else:
+        lo, hi = _weighted(span.weights, want), want[searched[-1]]
+        probes = _probes(allowed, {g: screened[g][expert] for g in allowed}, [lo, (lo + hi) / 2, hi],
+                         space.adjustment_key)
+        played = {}
+
+        def play(g):
+            rules = rule.setting(g).rules(sim)
+            played[g] = {**screened[g], **{w: measure(rules, w, search_games, seed, threads).rate for w in searched}}
+
+        for g in probes:
+            play(g)
+        gains = {w: _gain_reader([(played[g][expert], played[g][w] - played[g][expert]) for g in probes])
+                 for w in searched}
+
+        def read(g):  # the search's rates this gauge would have, read from its expert's
+            x = screened[g][expert]
+            return {**screened[g], **{w: min(1.0, max(0.0, x + gains[w](x))) for w in searched}}
+
+        reads = {g: rung(g, read(g)) for g in allowed if g not in played}
+        for g in sorted(reads, key=lambda g: (abs(reads[g].largest_gap[0]), space.adjustment_key(g)))[:2]:
+            play(g)
+        chosen = {}
+        for g, rates in played.items():
+            ok = not strict or ordered(g, {w: rates[w] for w in searched}, search_games)
+            if not ok:
+                flags[g] = False
+            else:
+                chosen[g] = rung(g, rates)
+            for w in searched:
+                row(g, w, rates[w], search_games, "search", flags[g])
+    for g in gauges:
+        for w in reference:
+            row(g, w, screened[g][w], screen_games, "screen", flags[g])
+    if not chosen:
+        return None
+    return min(chosen.values(), key=lambda r: (abs(r.largest_gap[0]), space.adjustment_key(r.gauge)))
 
 
 def anchored_table(lad: AnchoredLadder) -> str:
     """The anchored ladder as the terminal shows it."""
-    lines = [f"{'level':<7} {'players':>7}  {'anchor':<8} {'wins over skill':>15}  {'largest gap':>11}  "
-             f"{'where':<10} {'plays like it':<17} rules"]
+    lines = [f"{'level':<7} {'players':>7}  {'anchor':<8} {'wins over the span':>18}  {'largest gap':>11}  "
+             f"{'where':<14} rules"]
     for row in lad.to_json():
-        at = row["gap_at"]
-        where = f"skill {at:g}" if isinstance(at, float) else at
         text = lad.design.rules_text(row["rules"])
         lo, hi = row["win_range"]
-        leaves = row["leaves_band_at"]
-        like = "everywhere" if not leaves else "not at " + ", ".join(
-            k.partition("@")[2] or k for k in leaves)
         lines.append(f"{row['level']:<7} {row['players']:>7}  {row['anchor']:<8} "
-                     f"{f'{100 * lo:.0f}-{100 * hi:.0f}%':>15}  {100 * row['signed_gap']:>+10.1f}%  {where:<10} "
-                     f"{like:<17} {text}")
+                     f"{f'{100 * lo:.0f}-{100 * hi:.0f}%':>18}  {100 * row['signed_gap']:>+10.1f}%  "
+                     f"{row['gap_at']:<14} {text}")
+    for row in lad.to_json():
+        alt = row["alternative"]
+        if alt is not None:
+            lines.append(f"{row['level']} for {row['players']} players alone, closer with another rule: "
+                         f"{lad.design.rules_text(alt['rules'])}, largest gap {100 * alt['signed_gap']:+.1f}% "
+                         f"at {alt['gap_at']}")
     loose = [lv.level for lv in lad.levels if not lv.harder_than_before]
     if loose:
         lines.append(f"not harder than the level before at every player count (no rule the knobs allow is): "

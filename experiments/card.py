@@ -5,7 +5,7 @@ player count, the gauge drawn as cards (A♣ at the top, where the water starts,
 the optional 5♦), and beside it a rail per level - like the difficulty marks on a water meter -
 with a triangle on the top card that level plays, a dot on each card below it that it plays, and
 a cross on each card it leaves out. Under each rail, how often tables win that level, from a
-careless table to a sharp one; under the gauges, each level's rule and the anchor game's level (Forbidden Island's)
+first game to a seasoned group; under the gauges, each level's rule and the anchor game's level (Forbidden Island's)
 it plays like. The levels are the anchored ladder (experiments/calibrate.py, `anchored_ladder`).
 """
 
@@ -58,14 +58,14 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
     columns = _players_columns(lad)
     levels = lad.levels
     cw, ch, step = 0.95, 0.46, 0.54  # card width, height, vertical step
-    rail_gap = 0.78
+    rail_gap = 1.0  # room under each rail for a range such as "46-63%*"
     col_w = cw + 0.55 + rail_gap * len(levels) + 0.2
     width = max(0.6 + col_w * len(columns), 9.5)
     top = 7.0
     bottom_cards = top - step * (len(gauge_cards) - 1)
     height = top + 3.3
     uses_extra = any(c not in printed for lv in levels for r in lv.rungs.values() for c in r.gauge)
-    starred = any(r.leaves_band() for lv in levels for r in lv.rungs.values())
+    starred = any(not r.keeps_to_anchor for lv in levels for r in lv.rungs.values())
     foot_lines = 2 + uses_extra + starred
     anchor_title = game_named(lad.anchor_game).title
     level_texts = []
@@ -111,7 +111,7 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
                 else:
                     ax.plot(xr, yc, marker="x", color="#999999", markersize=5, linestyle="none")
             lo, hi = rung.win_range
-            mark = "*" if rung.leaves_band() else ""
+            mark = "" if rung.keeps_to_anchor else "*"
             ax.text(xr, bottom_cards - 0.22, f"{100 * lo:.0f}-{100 * hi:.0f}%{mark}", ha="center", fontsize=7,
                     color=colour, va="top")
 
@@ -121,13 +121,14 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
         ax.text(0.3, y, f"{lv.level.capitalize()}:", fontsize=11, fontweight="bold", color=colour, va="top")
         ax.text(1.65, y, textwrap.fill(text, chars), fontsize=10, va="top", linespacing=1.3)
         y -= 0.5 * len(textwrap.wrap(text, chars))
-    foot = ["Percentages: how often a table wins that level, from one that goes wrong in about two choices of "
-            "five (left) to one that plays almost without mistakes (right), over many simulated games.",
+    foot = ["Percentages: how often a table wins that level, from a group playing its first game (left) to a "
+            "seasoned group that plans every turn ahead (right), over many simulated games.",
             design.CARD_SOLO_NOTE]
     if uses_extra:
         foot.append(design.CARD_EXTRA_NOTE)
     if starred:
-        foot.append(f"* For some tables this level plays more like a neighbouring {anchor_title} level.")
+        foot.append(f"* For some tables this level is easier or harder than its {anchor_title} level by more than "
+                    "a few games in a hundred.")
     for line in foot:
         ax.text(0.3, y - 0.05, line, fontsize=7.5, color="#555555", va="top")
         y -= 0.32

@@ -792,7 +792,8 @@ def lab_options(command):
               help="A game with printed levels (Forbidden Island): which level falls in each band.")
 @click.option("--anchor", type=click.Choice(LEVELLED_GAMES),
               help="Levels for people: Easy, Normal and Hard that win as often as this game's playtested "
-                   "Novice, Normal and Elite for the same player at every skill from 0.5 to 1.")
+                   "Novice, Normal and Elite for the same player, for every table from a first game to the "
+                   "search (--confirm-games a rate, 2,000 unless given).")
 @click.option("--table", "table_logs", is_flag=True,
               help="Levels for the table whose LOGs are given (CSV logs of either game, or folders of play "
                    "records): the skilled player at the skill its games show, checked at the ends of the "
@@ -840,7 +841,8 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
         fail(f"{policy} reads hidden information and cannot judge difficulty (R19)")
     counts = _player_counts(game, players)
     if anchor:
-        _calibrate_anchored(ctx, game, game_named(anchor), counts, seed, screen_games, knobs, threads, as_json)
+        _calibrate_anchored(ctx, game, game_named(anchor), counts, seed, screen_games, confirm_games, knobs,
+                            threads, as_json)
         return
     if game.levels:
         _calibrate_printed_levels(ctx, game, policy, bands, counts, seed, confirm_games, threads, as_json)
@@ -1029,34 +1031,38 @@ def _player_counts(game, players: str | None) -> list[int]:
     return counts
 
 
-def _calibrate_anchored(ctx, game, anchor, counts, seed, games, knobs, threads, as_json) -> None:
-    """`calibrate --anchor GAME`: the rulebook-ready ladder whose levels track the anchor's."""
+def _calibrate_anchored(ctx, game, anchor, counts, seed, games, confirm_games, knobs, threads, as_json) -> None:
+    """`calibrate --anchor GAME`: the rulebook-ready ladder whose levels track the anchor's over
+    the span of tables from a first game to the search."""
     from click.core import ParameterSource
 
-    from experiments.calibrate import ANCHOR_SKILLS, anchored_ladder, anchored_table, parse_knobs
+    from experiments.calibrate import ANCHOR_TOP, anchored_ladder, anchored_table, parse_knobs
 
     if game.levels:
         fail(f"--anchor: {game.title}'s levels are printed; anchor a game whose rules are searched")
-    for name in ("policy", "skill", "bands", "same_rule", "max_changes", "confirm_games"):
+    for name in ("policy", "skill", "bands", "same_rule", "max_changes"):
         if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
-            fail(f"--{name.replace('_', '-')} does not go with --anchor: the anchored levels are played by the "
-                 f"skilled player at skills {ANCHOR_SKILLS[0]:g}-{ANCHOR_SKILLS[-1]:g} and lookahead")
+            fail(f"--{name.replace('_', '-')} does not go with --anchor: the anchored levels are played by every "
+                 f"player from a first game to lookahead@{ANCHOR_TOP}")
     try:
         knob_list = parse_knobs(knobs, game)
     except ValueError as exc:
         fail(f"--knobs: {exc}")
-    search_games = max(100, games // 10)
+    if ctx.get_parameter_source("confirm_games") is ParameterSource.DEFAULT:
+        confirm_games = 2000  # a rate of the span on 2,000 games: within about 2 points
+    search_games = max(50, games * 3 // 10)
     for g, players in ((game, game.skill_policy), (game, "lookahead"), (anchor, game.skill_policy),
                        (anchor, "lookahead")):
         warm_up(players, game=g)
-    lad = anchored_ladder(anchor, counts, games=games, search_games=search_games, seed=seed, knobs=knob_list,
-                          threads=threads, echo=lambda line: click.echo(line, err=True), game=game)
+    lad = anchored_ladder(anchor, counts, games=confirm_games, screen_games=games, search_screen_games=search_games,
+                          seed=seed, knobs=knob_list, threads=threads,
+                          echo=lambda line: click.echo(line, err=True), game=game)
     if as_json:
         click.echo(json.dumps(lad.to_json(), ensure_ascii=False))
         return
-    click.echo(f"{game.title}'s levels anchored on {anchor.title}'s, for the same player at skills "
-               f"{', '.join(f'{s:g}' for s in ANCHOR_SKILLS)} ({games:,} games each) and lookahead "
-               f"({search_games:,}); gap: {game.title}'s win rate minus the anchor level's")
+    click.echo(f"{game.title}'s levels anchored on {anchor.title}'s for every table from a first game to "
+               f"lookahead@{ANCHOR_TOP} ({confirm_games:,} fresh games a rate; screened on {games:,}, the search on "
+               f"{search_games:,}); gap: {game.title}'s win rate minus the anchor level's")
     click.echo(anchored_table(lad))
 
 

@@ -19,28 +19,31 @@ import pandas as pd
 
 from experiments import rulebook, scale, strength
 from experiments.calibrate import (
-    ANCHOR_SEARCH,
-    ANCHOR_SKILLS,
+    ANCHOR_GOAL,
+    ANCHOR_TOP,
     DEFAULT_BANDS,
     LEVELS,
-    LIKE_WITHIN,
+    RARE,
     AnchoredLadder,
     Calibration,
     Ladder,
     anchored_ladder,
     calibrate,
     games_judged,
+    keep_measures,
     ladder,
+    no_easier,
     parse_knobs,
 )
 from experiments.plots import CAUSE_COLOURS, loss_causes, loss_hazard_grid, policy_ladder
+from experiments.runner import wilson_interval
 from experiments.skill import skill_section
 from experiments.sweep import SweepError, load_config, read_toml, run_sweep, summarize_cell
 from policies.game import DEFAULT_GAME, GAMES, counted
 from policies.game import game as game_named
 
 STUDY_KEYS = {"name", "game", "sweep", "policy", "seed", "calibrate", "rulebook", "skill", "ladder", "anchor"}
-ANCHOR_KEYS = {"game", "games", "search_games"}
+ANCHOR_KEYS = {"game", "games", "screen_games", "search_screen_games", "top"}
 SKILL_KEYS = {"games", "search_games"}
 CALIBRATE_KEYS = {"screen_games", "confirm_games", "max_changes", "other_games", "validate_games", "players",
                   "knobs"}
@@ -236,45 +239,185 @@ def ladder_section(lad: Ladder) -> list[str]:
 
 # --- the levels for people: anchored on a printed game's playtested ladder --------------------------
 
-def people_note(anchor: str, levels: list[str]) -> str:
+def people_note(anchor: str, levels: list[str], top: str) -> str:
     """Why the anchored levels are the ones to print: `anchor` (a title) playtested `levels`."""
     named = ", ".join(lv.capitalize() for lv in levels[:-1]) + " and " + levels[-1].capitalize()
-    return PEOPLE_NOTE.format(anchor=anchor, levels=named)
+    return PEOPLE_NOTE.format(anchor=anchor, levels=named, top=top, goal=f"{100 * ANCHOR_GOAL:.0f}")
 
 
 PEOPLE_NOTE = (
-    "Print these levels. They are tied to people: {anchor}'s {levels} were "
-    "playtested at real tables, and each level here wins about as often as its {anchor} level for "
-    "the same simulated player, at every skill from 0.5 (a table that departs from the expert's choice in "
-    "about two decisions of five) to 1 (the expert), and for the strongest fair search (`lookahead`). A "
-    "level that keeps to its anchor for every such player should feel as hard as that level to any table, "
-    "as far as the two games' skill scales agree (a skill is set to the same share of departing decisions "
-    "in both games: docs/RULES-FI.md). The bands of the section \"For one near-perfect player\" further "
-    "down answer another question, how the lab's expert fares; they are not for print.")
+    "Print these levels. They are tied to people: {anchor}'s {levels} were playtested at real tables, and "
+    "each level here wins about as often as its {anchor} level for the same simulated player, for every "
+    "table from a first game to a seasoned group. A *first game* is the strength that wins {anchor}'s "
+    "Novice about 40% of the time, the rate its designer aims at for an experienced group's first game "
+    "(reports/scale.md); the span ends at `{top}`, the strongest player the study measures on every rate. "
+    "The two games' players are the same points of one strength scale (a skill is the same share of "
+    "departing decisions in both games, a search the same search), so a level that keeps to its anchor "
+    "over the span should feel as hard as that level to those tables. A level *keeps to its anchor* while "
+    "no point of the span wins more than {goal} points more or less than the anchor level. The bands of "
+    "\"For one near-perfect player\" further down answer another question, how the lab's expert fares; "
+    "they are not for print.")
 
 
-def _skill_label(player: str) -> str:
-    return f"skill {player.partition('@')[2]}" if "@" in player else player
+def _rate_pair(ours: float, theirs: float) -> str:
+    return f"{100 * ours:.0f}% / {100 * theirs:.0f}%"
+
+
+def span_lines(lad: AnchoredLadder) -> list[str]:
+    """Each player count's span in words: where a first game sits and what every point of the span
+    wins at the anchor's levels."""
+    anchor = game_named(lad.anchor_game).title
+    rung_of = {r.span.players: (lv, r) for lv in lad.levels for r in lv.rungs.values()}
+    lines = []
+    for n, span in sorted(lad.spans.items()):
+        by_level = {lv.anchor: r for lv in lad.levels for r in lv.rungs.values() if r.span.players == n}
+        if n not in rung_of:
+            continue
+        first = ", ".join(f"{a.capitalize()} {100 * _first(r.span, r.anchor_rates):.0f}%" for a, r in by_level.items())
+        where = scale.name_at(span.first_game)
+        if not span.reached:
+            where = f"beyond {where}: even that wins Novice less than 40%"
+        parts = [f"a first game sits at {span.first_game:.2f} on the scale ({where}; wins {first})"]
+        for point, _ in span.points()[1:]:
+            wins = ", ".join(f"{a.capitalize()} {100 * r.anchor_rates[point]:.0f}%" for a, r in by_level.items())
+            parts.append(f"`{point}` wins {wins}")
+        lines.append(f"- {anchor} with {n} players: " + "; ".join(parts) + ".")
+    return lines
+
+
+def _first(span, rates: dict[str, float]) -> float:
+    return sum(w * rates[k] for k, w in span.weights.items())
+
+
+def _gap_text(row: dict) -> str:
+    lo, hi = row["gap_ci95"]
+    return f"{100 * row['signed_gap']:+.1f} points ({100 * lo:+.1f} to {100 * hi:+.1f}) at {_point(row['gap_at'])}"
+
+
+def _point(name: str) -> str:
+    return name if " " in name else f"`{name}`"
 
 
 def anchored_rows_table(lad: AnchoredLadder) -> list[str]:
-    """Per level and player count: both games' win rates for each player, the largest gap and
-    whether the level stays in its anchor's band (rates nearer the anchor level than any other)."""
+    """Per level and player count: both games' win rates at every point of the span, the largest
+    gap with its 95% interval and where it lies."""
     rows = merge_solo(lad.to_json())
-    players = list(rows[0][1]["win_rates"]) if rows else []
-    lines = ["| level | players | gauge | " + " | ".join(_skill_label(w) for w in players)
-             + " | largest gap | plays like its anchor |",
-             "| --- | --- | --- |" + " ---: |" * len(players) + " ---: | --- |"]
+    lines = ["| level | players | gauge | a first game | above it | largest gap (95% interval) | "
+             f"within {100 * ANCHOR_GOAL:.0f} points |", "| --- | --- | --- | ---: | --- | --- | --- |"]
     for label, r in rows:
-        cells = [f"{100 * r['win_rates'][w]:.0f}% / {100 * r['anchor_win_rates'][w]:.0f}%" for w in players]
-        at = r["gap_at"]
-        where = f"skill {at:g}" if isinstance(at, float) else at
-        leaves = r["leaves_band_at"]
-        like = "at every skill and the search" if not leaves else "not for " + ", ".join(
-            _skill_label(w) for w in leaves)
+        above = "; ".join(f"`{w}` {_rate_pair(r['win_rates'][w], r['anchor_win_rates'][w])}"
+                          for w, x in zip(r["span"]["players_measured"], r["span"]["positions"], strict=True)
+                          if x > r["span"]["first_game"] + 1e-9)
+        first = _rate_pair(r["first_game_rate"], r["anchor_first_game_rate"])
         lines.append(f"| {r['level'].capitalize()} ({r['anchor'].capitalize()}) | {label} | {r['gauge_change']} | "
-                     + " | ".join(cells) + f" | {100 * r['signed_gap']:+.1f} points at {where} | {like} |")
+                     f"{first} | {above} | {_gap_text(r)} | {'yes' if r['keeps_to_anchor'] else 'no'} |")
     return lines
+
+
+def strength_shift(report_dir: Path, game_title: str, anchor_title: str, top: str) -> list[str]:
+    """How the levels move for tables stronger than the span's end (`top`, lookahead@1), from the
+    strength curves (reports/strength.json): what each game's search gains over `top` at the
+    largest budget both games' curves reach on every setting, and how far each curve goes on."""
+    from experiments.scale import budget_at
+
+    data = strength.read_results(report_dir) or {}
+    curves = {t: {s: {pt["player"]: pt for pt in c.get("points", [])} for s, c in data.get(t, {}).items()}
+              for t in (game_title, anchor_title)}
+    if not all(curves.values()) or any(top not in pts for c in curves.values() for pts in c.values()):
+        return [f"Tables stronger than `{top}`: not measured yet (`make strength` writes the strength curves this "
+                "paragraph reads)."]
+    search = top.partition("@")[0]
+    reached = [max(int(p.partition("@")[2] or 0) for p in pts if p.startswith(search + "@"))
+               for c in curves.values() for pts in c.values()]
+    common = f"{search}@{min(reached)}"
+    first = budget_at(2)
+    if min(reached) <= first:
+        return [f"Tables stronger than `{top}`: the strength curves (reports/strength.md) reach no further on every "
+                "setting."]
+    gains = {t: [(s, pts[common]["rate"] - pts[top]["rate"]) for s, pts in c.items()] for t, c in curves.items()}
+    mean = {t: sum(g for _, g in v) / len(v) for t, v in gains.items()}
+    shift = mean[game_title] - mean[anchor_title]
+    said = "; ".join(f"{t} " + ", ".join(f"{100 * g:+.1f} ({s})" for s, g in v) for t, v in gains.items())
+    far = "; ".join(f"{t}: " + ", ".join(
+        f"`{list(pts)[-1]}` {100 * (list(pts.values())[-1]['rate'] - pts[top]['rate']):+.1f} ({s})"
+        for s, pts in c.items()) for t, c in curves.items())
+    way = "more" if shift > 0 else "less"
+    return [f"Tables stronger than `{top}` exist; the study cannot afford them on every rate, and the strength "
+            f"curves (reports/strength.md) say how the levels move for them. At `{common}`, the strongest search "
+            f"both games' curves reach on every setting, the search gains over `{top}` (points): {said}. For such "
+            f"tables a level would win about {100 * abs(shift):.0f} points {way}, against its anchor, than at "
+            f"`{top}` (the mean of {game_title}'s gains minus {anchor_title}'s). Further out, each curve's "
+            f"strongest point over `{top}`: {far}."]
+
+
+def level_ranges(lad: AnchoredLadder) -> dict[int, dict[str, str]]:
+    """The card's ranges: per player count, each level's wins from a first game to the span's end."""
+    out: dict[int, dict[str, str]] = {}
+    for lv in lad.levels:
+        for p, r in lv.rungs.items():
+            lo, hi = r.win_range
+            out.setdefault(p, {})[lv.level] = f"{100 * lo:.0f}-{100 * hi:.0f}%"
+    return out
+
+
+def must_know(lad: AnchoredLadder, printed: dict[int, dict], policy: str, expert: str) -> list[str]:
+    """The report's first lines: what the designer must know before printing the levels."""
+    rows = merge_solo(lad.to_json())
+    lines = ["**Before you print:**", ""]
+    missing = [(label, r) for label, r in rows if not r["keeps_to_anchor"]]
+    anchor = game_named(lad.anchor_game).title
+    if missing:
+        lines.append(f"- {len(missing)} of {len(rows)} cells leave their anchor by more than "
+                     f"{100 * ANCHOR_GOAL:.0f} points somewhere over the span: " + "; ".join(
+                         f"{r['level'].capitalize()} for {player_counts_text(label)} "
+                         f"({'easier' if r['signed_gap'] > 0 else 'harder'} than {anchor}'s "
+                         f"{r['anchor'].capitalize()}: {_gap_text(r)})" for label, r in missing) + ".")
+    else:
+        lines.append(f"- Every level keeps within {100 * ANCHOR_GOAL:.0f} points of its anchor over the whole span.")
+    alternatives = [(label, r, r["alternative"]) for label, r in missing if r.get("alternative")]
+    if alternatives:
+        lines.append("- A rule of its own for one player count comes closer (on fresh games, and still between the "
+                     "levels around it): " + "; ".join(
+                         f"{r['level'].capitalize()} for {player_counts_text(label)} with "
+                         f"{a['level_rule'].replace('no other change', 'the printed rules')} and "
+                         f"{a['gauge_change']} wins "
+                         f"{100 * a['win_range'][0]:.0f}-{100 * a['win_range'][1]:.0f}% ({_gap_text(a)})"
+                         for label, r, a in alternatives) + ". The levels above keep one rule per level for "
+                     "every player count.")
+    def below_printed(r):  # the level's interval wholly below the printed rules' for the expert
+        n, rate = lad.games, r["win_rates"][expert]
+        return wilson_interval(round(rate * n), n)[1] < printed[r["players"]]["ci95"][0]
+
+    harder = [(label, r) for label, r in rows if r["level"] == LEVELS[0] and expert in r["win_rates"]
+              and below_printed(r)]
+    if harder:
+        lines.append(f"- {LEVELS[0].capitalize()} is harder than the printed rules for the lab's `{policy}`: "
+                     + "; ".join(f"{player_counts_text(label)} {_pct(r['win_rates'][expert])} against "
+                                 f"{_pct(printed[r['players']]['win_rate'])}" for label, r in harder)
+                     + ". The printed rules play easier than these levels: a table that wins them too easily "
+                     "wants Normal or Hard, not Easy.")
+    ranges = level_ranges(lad)
+    shared = [(p, lv) for p, by in ranges.items() for lv in by
+              if list(by.values()).count(by[lv]) > 1]
+    if shared:
+        lines.append("- Levels sharing a range on the card: " + ", ".join(
+            f"{lv.capitalize()} for {p} player{'s' if p > 1 else ''}" for p, lv in shared) + ".")
+    unordered = [(label, r) for label, r in rows if not _ordered_after(lad, r)]
+    if unordered:
+        lines.append("- A harder level wins more often than the level before for some player of the span: " + ", ".join(
+            f"{r['level'].capitalize()} for {player_counts_text(label)}" for label, r in unordered) + ".")
+    return lines + [""]
+
+
+def _ordered_after(lad: AnchoredLadder, row: dict) -> bool:
+    """Whether the level of `row` wins no more often than the level before for every player of the
+    span (confirmed rates)."""
+    names = [lv.level for lv in lad.levels]
+    i = names.index(row["level"])
+    if i == 0:
+        return True
+    before = lad.levels[i - 1].rungs[row["players"]].rates
+    return all(no_easier(row["win_rates"][w], before[w], lad.games) for w in row["win_rates"])
 
 
 def rulebook_text_section(lad: AnchoredLadder) -> list[str]:
@@ -298,26 +441,6 @@ def rulebook_text_section(lad: AnchoredLadder) -> list[str]:
     return lines
 
 
-def scale_note(lad: AnchoredLadder) -> list[str]:
-    """Where people sit on the skill scale, as far as the anchor's own rates say: from which skill
-    its easiest level is won one game in ten, and what the weakest skill wins anywhere."""
-    easiest = lad.levels[0]
-    p = min(easiest.rungs)
-    rung = easiest.rungs[p]
-    skills = [w for w in rung.anchor_rates if "@" in w]
-    up = next((w for w in skills if rung.anchor_rates[w] >= 0.10), None)
-    weakest = max(max(r.rates[skills[0]], r.anchor_rates[skills[0]]) for lv in lad.levels for r in lv.rungs.values())
-    if up is None:
-        return []
-    anchor = game_named(lad.anchor_game).title
-    return [f"Both games punish mistakes hard: {anchor}'s {easiest.anchor.capitalize()} with "
-            f"{player_counts_text(str(max(2, p)))} is won one game in ten only from {_skill_label(up)} up, and "
-            f"even at {_skill_label(skills[-1])} {100 * rung.anchor_rates[skills[-1]]:.0f}% of the time; at "
-            f"{_skill_label(skills[0])} no level of either game is won more than {100 * weakest:.0f}% of the time. "
-            f"A table that wins {anchor} now and then therefore plays high on this scale, where the "
-            "levels differ most; where a table stands, its own log of games says (below).", ""]
-
-
 def printed_level_recs(lad: AnchoredLadder, policy: str) -> list[dict]:
     """The levels to print as the records the other sections take (rules, change, players, level),
     played by `policy`."""
@@ -337,10 +460,9 @@ def printed_level_recs(lad: AnchoredLadder, policy: str) -> list[dict]:
 def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path, game: str | None = None) -> list[str]:
     counts = list(dict.fromkeys(p for lv in lad.levels for p in lv.rungs))
     labels = merge_solo([{"players": p} for p in counts])
-    skills = [w for w in next(iter(lad.levels[0].rungs.values())).rates if "@" in w]
-    low, high = _skill_label(skills[0]), _skill_label(skills[-1])
     game, anchor = game_named(game), game_named(lad.anchor_game)
-    lines = ["## The levels to print", "", people_note(anchor.title, [lv.anchor for lv in lad.levels]), "",
+    top = next(iter(lad.spans.values())).who[-1]
+    lines = ["## The levels to print", "", people_note(anchor.title, [lv.anchor for lv in lad.levels], top), "",
              "| level | plays like | rule for every player count | " + " | ".join(
                  player_counts_text(lab) for lab, _ in labels) + " |",
              "| --- | --- | --- |" + " --- |" * len(labels)]
@@ -349,40 +471,33 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path, g
         for _, row in labels:
             r = lv.rungs[row["players"]]
             lo, hi = r.win_range
-            star = " (leaves its band)" if r.leaves_band() else ""
+            star = "" if r.keeps_to_anchor else f" (leaves its anchor by {100 * abs(r.largest_gap[0]):.0f} points)"
             cells.append(f"{lad.design.gauge_change_text(r.gauge)}: wins {100 * lo:.0f}-{100 * hi:.0f}%{star}")
         lines.append(f"| **{lv.level.capitalize()}** | {anchor.title}'s {lv.anchor.capitalize()} | "
                      f"{lv.rule.describe()} | " + " | ".join(cells) + " |")
     cells = [(lv, label, lv.rungs[row["players"]]) for lv in lad.levels for label, row in labels]
-    lv_worst, label_worst, worst = max(cells, key=lambda c: abs(c[2].largest_gap[0]))
-    gap, at = worst.largest_gap
-    keep = sum(not r.leaves_band() for _, _, r in cells)
-    at_search = sum(r.largest_gap[1] == ANCHOR_SEARCH for _, _, r in cells)
-    lines += ["", f"Win rates: from a table at {low} to one at {high} ({lad.games:,} games at each skill, seed "
-              f"{lad.seed}). {keep} of {len(cells)} cells keep to their anchor for every player; the table below "
-              "says where the others leave it. Each level is another setting than the level before and wins no "
-              f"more often than it at any skill of the grid (but by noise where both win under "
-              f"{100 * LIKE_WITHIN:.0f}%). The largest gap between a level and its anchor is "
-              f"{100 * abs(gap):.1f} points ({lv_worst.level.capitalize()}, {player_counts_text(label_worst)}: "
-              f"{'easier' if gap > 0 else 'harder'} than the anchor, at {_skill_label(at)}); {at_search} of "
-              f"{len(cells)} cells have theirs at `{ANCHOR_SEARCH}`, whose search gains more over the expert in "
-              f"{anchor.title} than in {game.title}. Each cell's rates are below, as *{game.title} / "
-              f"{anchor.title}* for the same player (`{ANCHOR_SEARCH}`: {lad.search_games:,} games). A level *plays "
-              "like its anchor* for a player while its 95% interval reaches the rates nearer the anchor level's "
-              f"than any other level's (or within {100 * LIKE_WITHIN:.0f} points of it, where that player hardly "
-              "ever wins at any level).", ""]
+    keep = sum(r.keeps_to_anchor for _, _, r in cells)
+    lines += ["", f"Wins: from a first game to `{top}`, on {lad.games:,} fresh games a rate (seed {lad.confirm_seed}; "
+              f"{anchor.title}'s on {lad.games:,} games of seed {lad.seed}). {keep} of {len(cells)} cells keep to "
+              "their anchor over the whole span. Where the span lies at each player count:", ""]
+    lines += span_lines(lad) + [""]
+    lines += ["Each cell's rates, as *" + game.title + " / " + anchor.title + "* for the same player: the first "
+              "game's read between the two measured points around it, then every measured point above it; the "
+              "largest gap is the game's rate minus the anchor's where they are furthest apart, with its 95% "
+              "interval. Each level is another setting than the level before and wins no more often than it for "
+              f"any player of the span (but by noise where both win under {100 * RARE:.0f}%).", ""]
     lines += anchored_rows_table(lad) + [""]
     loose = [lv.level.capitalize() for lv in lad.levels if not lv.harder_than_before]
     if loose:
         lines += [f"{', '.join(loose)}: no rule the study's knobs allow is harder than the level before at every "
                   "player count; shown is the closest to its anchor regardless.", ""]
-    lines += scale_note(lad)
+    lines += strength_shift(report_dir, game.title, anchor.title, top) + [""]
     lines += rulebook_text_section(lad)
     if card is not None:
         lines += [f"![the difficulty card]({card.relative_to(report_dir)})", "",
                   f"The card above (also as [PDF]({card.with_suffix('.pdf').relative_to(report_dir)})) is these "
-                  "levels for the rulebook: the gauge as cards, each level's marks per player count, the win "
-                  "range over skill.", ""]
+                  "levels for the rulebook: the gauge as cards, each level's marks per player count, what a table "
+                  "wins from a first game to a seasoned group.", ""]
     lines += ["### Levels for your own table", "",
               "A table that plays better or worse than most gets levels of its own: `island-escape calibrate "
               "--skill 0.7` searches Easy, Normal and Hard for a table of that skill, and `island-escape "
@@ -604,14 +719,27 @@ def sweep_section(sweep_out: Path, report_dir: Path, figures: Path) -> list[str]
 def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: str | Path = "out/report",
                  threads: int | None = None, echo: Callable[[str], None] = print) -> list[dict]:
     """Run the study and write difficulty.md, difficulty.json, the card and the figures; returns
-    the JSON (the fewest-changes recommendations, as `calibrate --json` prints them)."""
-    from experiments.card import difficulty_card
-
+    the JSON (the fewest-changes recommendations, as `calibrate --json` prints them). Every win rate
+    measured is kept in `out_dir`/measured.jsonl: run again after an interruption, the study takes
+    those the same code measured and plays only the rest."""
     study = load_study(study_path)
     game = game_named(study.game)
     report_dir = Path(report_dir)
     figures = report_dir / "figures"
     figures.mkdir(parents=True, exist_ok=True)
+    kept = keep_measures(Path(out_dir) / "measured.jsonl")
+    try:
+        return _build_report(study, game, report_dir, figures, out_dir, threads, echo, kept)
+    finally:
+        keep_measures(None)
+
+
+def _build_report(study: Study, game, report_dir: Path, figures: Path, out_dir: str | Path, threads: int | None,
+                  echo: Callable[[str], None], kept: int) -> list[dict]:
+    from experiments.card import difficulty_card
+
+    if kept:
+        echo(f"resuming: {kept:,} win rates the same code measured are read from {Path(out_dir) / 'measured.jsonl'}")
     echo(f"sweep {study.sweep}")
     sweep_cfg = load_config(study.sweep)
     sweep = run_sweep(sweep_cfg, Path(out_dir) / "sweep", resume=True, threads=threads)
@@ -643,9 +771,10 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     if study.anchor:
         anchor = game_named(study.anchor["game"])
         echo(f"the levels to print: anchored on {anchor.title}'s")
-        alad = anchored_ladder(anchor, players, games=study.anchor.get("games", 1000),
-                               search_games=study.anchor.get("search_games", 100), seed=study.seed, knobs=knobs,
-                               threads=threads, echo=echo, game=game)
+        a = study.anchor
+        alad = anchored_ladder(anchor, players, games=a.get("games", 2000), screen_games=a.get("screen_games", 1000),
+                               search_screen_games=a.get("search_screen_games", 300), top=a.get("top", ANCHOR_TOP),
+                               seed=study.seed, knobs=knobs, threads=threads, echo=echo, game=game)
         (report_dir / "difficulty-anchored.json").write_text(
             json.dumps(alad.to_json(), indent=2, ensure_ascii=False) + "\n")
         Path(out_dir).mkdir(parents=True, exist_ok=True)
@@ -657,6 +786,7 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
           f"*Generated by `make report` from `{study.path}` (seed {study.seed}); do not edit by hand.*",
           ""]
     if alad is not None:
+        md += must_know(alad, printed, study.policy, scale.player_at(game, scale.EXPERT))
         md += anchored_section(alad, card, report_dir, game.name)
     md += ["## The printed rules", "",
            f"For the lab's `{study.policy}`, the strongest fair player fast enough for the whole study (it sees "
@@ -698,14 +828,16 @@ def build_report(study_path: str, report_dir: str | Path = "reports", out_dir: s
     md += ["## The rulebook's numbers, checked", "", rulebook.markdown(rb, game), ""]
     md += ["## How this was made", ""]
     if alad is not None:
-        md += [f"- The levels to print: for each level, every rule for all player counts (cards a treasure; "
-               f"Divers for Easy) with every gauge adjustment of up to two cards per player count, played by the "
-               f"skilled player at skills {', '.join(f'{k:g}' for k in ANCHOR_SKILLS)} ({alad.games:,} games "
-               f"each) on {game.title} and on {anchor.title}'s {', '.join(game.design.ANCHOR_LEVELS.values())} "
-               f"at the same player count; the three gauges closest on skill alone are also played by "
-               f"`{ANCHOR_SEARCH}` ({alad.search_games:,} games), and the rule and gauges with the smallest largest "
-               f"gap win (`island-escape calibrate --anchor {anchor.name}`; every rate measured is in "
-               f"`{Path(out_dir) / 'anchored-candidates.parquet'}`, the chosen rows in "
+        md += [f"- The levels to print: the span of tables at each player count runs from a first game (the point of "
+               f"the strength scale winning {anchor.title}'s Novice 40% of the time, found by playing every point of "
+               f"the scale there on {alad.games:,} games) to `lookahead@{a.get('top', ANCHOR_TOP)}`. For each level, "
+               "every rule for all player counts (cards a treasure; Divers for Easy) with every gauge adjustment of "
+               f"up to two cards per player count is screened by the span's skilled players ({alad.screen_games:,} "
+               f"games each); the search plays {alad.search_screen_games:,} games on three gauges spread over the "
+               "anchor's range and on the two its gain over the expert, read between them, puts closest; the rule "
+               "and gauges with the smallest largest gap are then replayed by every player of the span on "
+               f"{alad.games:,} fresh games (`island-escape calibrate --anchor {anchor.name}`; every rate measured "
+               f"is in `{Path(out_dir) / 'anchored-candidates.parquet'}`, the chosen rows in "
                "`reports/difficulty-anchored.json`)."]
     md += [f"- Policy for the expert's verdicts: `{study.policy}`; every fair policy is shown on the same rules. "
            "Policies decide from public information only (R19); `oracle` would read hidden cards and is "
@@ -766,10 +898,12 @@ def difficulty_table(recs: list[dict]) -> str:
 
 def anchored_summary(rows: list[dict]) -> str:
     """The levels to print as `make run` shows them: a line per level and player count."""
-    lines = [f"{'level':<7} {'players':>7}  {'plays like':<10} {'wins over skill':>15}  rules"]
+    lines = [f"{'level':<7} {'players':>7}  {'plays like':<10} {'wins':>8}  {'largest gap':>11}  rules"]
     for label, r in merge_solo(rows):
         lo, hi = r["win_range"]
         rule = r["level_rule"] if r["level_rule"] != "no other change" else ""
-        lines.append(f"{r['level']:<7} {label:>7}  {r['anchor']:<10} {f'{100 * lo:.0f}-{100 * hi:.0f}%':>15}  "
-                     + "; ".join(t for t in (rule, r["gauge_change"]) if t))
+        lines.append(f"{r['level']:<7} {label:>7}  {r['anchor']:<10} {f'{100 * lo:.0f}-{100 * hi:.0f}%':>8}  "
+                     f"{100 * r['signed_gap']:>+10.1f}%  " + "; ".join(t for t in (rule, r["gauge_change"]) if t))
+    lines.append("wins: from a first game to the span's strongest player; gap: the level's rate minus its anchor's "
+                 "where they are furthest apart")
     return "\n".join(lines)

@@ -150,19 +150,27 @@ def write_report(results: dict, folder) -> tuple[str, str]:
     return str(folder / "strength.json"), str(folder / "strength.md")
 
 
+def read_results(folder) -> dict | None:
+    """strength.json in `folder` (game title -> setting -> curve); None when absent or not one."""
+    import json
+    from pathlib import Path
+
+    try:
+        data = json.loads((Path(folder) / "strength.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def report_section(report_dir) -> list[str]:
     """The designer's report's section on the searches' strength against budget, from
     strength.json beside it (written by `island-escape strength`); a pointer to the command
     when it has not been run."""
-    import json
-    from pathlib import Path
-
-    path = Path(report_dir) / "strength.json"
     lines = ["## How much stronger a longer search plays", ""]
-    if not path.exists():
+    results = read_results(report_dir)
+    if results is None:
         return lines + ["Not measured yet: `make strength` (`island-escape strength`) plays each game's search "
                         "at doubling budgets and writes strength.md beside this report.", ""]
-    results = json.loads(path.read_text())
     lines += ["Each game's search at doubling budgets on the same games ([strength.md](strength.md) has every "
               "point with its interval and speed):", ""]
     for title, settings in results.items():

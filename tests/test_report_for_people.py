@@ -8,23 +8,18 @@ import json
 import re
 
 import matplotlib.image as mpimg
-import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.calibrate import (
-    ANCHOR_SEARCH,
-    LIKE_WITHIN,
-    AnchoredRung,
-    likeness_bands,
-)
+from experiments.calibrate import CONFIRM_SEED_OFFSET, FIRST_GAME_POINT, AnchoredRung, Span, no_easier
 from policies.island_escape.levels import ANCHOR_LEVELS, changed_sentences
 from policies.island_escape.levels import adjustment_key as gauge_key
 from sim.island_escape.rules import FULL_GAUGE, Rules, floods_per_turn
 
 FIELDS = {"players", "level", "band", "policy", "rules", "win_rate", "ci95", "games"}
-ANCHORED_FIELDS = {"players", "level", "anchor", "rules", "largest_gap", "signed_gap", "gap_at", "win_range",
-                   "like_bands", "leaves_band_at", "win_rates", "anchor_win_rates"}
+ANCHORED_FIELDS = {"players", "level", "anchor", "rules", "largest_gap", "signed_gap", "gap_ci95", "gap_at",
+                   "win_range", "span", "first_game_rate", "anchor_first_game_rate", "keeps_to_anchor", "win_rates",
+                   "anchor_win_rates", "games", "seed", "anchor_seed"}
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +35,8 @@ def tiny(tmp_path_factory):
                      '[calibrate]\nplayers = [1, 2, 3]\nscreen_games = 100\nconfirm_games = 300\nmax_changes = 1\n'
                      'other_games = 100\nvalidate_games = 300\nknobs = "gauge"\n'
                      '[rulebook]\ngames = 300\npolicies = ["greedy"]\n'
-                     '[anchor]\ngame = "forbidden-island"\ngames = 40\nsearch_games = 10\n')
+                     '[anchor]\ngame = "forbidden-island"\ngames = 60\nscreen_games = 40\n'
+                     'search_screen_games = 10\n')
     recs = build_report(str(study), tmp / "reports", out_dir=tmp / "out", echo=lambda s: None)
     return {"recs": recs, "reports": tmp / "reports", "out": tmp / "out",
             "md": (tmp / "reports" / "difficulty.md").read_text(),
@@ -80,83 +76,102 @@ def test_the_printed_rules_headline_matches_its_table(tiny):
     assert not re.search(r"^\| 1 \|", md, re.M) and "| 1-2 |" in md
 
 
+def _span(row: dict) -> Span:
+    s = row["span"]
+    return Span(s["players"], s["first_game"], s["positions"], s["players_measured"], s["reached"])
+
+
+def _gap_over_span(span: Span, rates: dict, anchor: dict) -> float:
+    return max(abs(sum(w * (rates[p] - anchor[p]) for p, w in weights.items())) for _, weights in span.points())
+
+
 def test_anchored_rows_are_recomputed_from_the_reports_tables(tiny):
     """Every anchored row follows from the rates the search measured (out/.../anchored-candidates):
-    its gauge and level rule are the smallest largest gap, its gap, range and band verdict are its
-    rates', and the Markdown shows exactly those numbers."""
+    its level rule and gauges are the smallest largest gap over the span on the screened rates, its
+    rates are the confirmation's, its gap, interval and range are those rates', and the Markdown
+    shows exactly those numbers."""
     rows, cand = tiny["anchored"], tiny["candidates"]
     assert [(r["level"], r["players"]) for r in rows] == [(lv, p) for lv in ANCHOR_LEVELS for p in (1, 2, 3)]
-    skills = sorted({w for w in cand.player if w != ANCHOR_SEARCH})
-    sims = sorted({max(2, r["players"]) for r in rows})
-    easier = {}  # the level before's rates on the skill grid, per player group
-    previous = (None, {})  # the level before's rule and gauges
+    spans = {max(2, r["players"]): _span(r) for r in rows}
+    for r in rows:
+        assert ANCHORED_FIELDS <= set(r) and list(r["win_rates"]) == spans[max(2, r["players"])].who
+        assert r["seed"] == r["anchor_seed"] + CONFIRM_SEED_OFFSET and r["games"] == 60
+    before = {}  # the level before's confirmed rates and setting, per player group
     for level in ANCHOR_LEVELS:
-        part = cand[cand.level == level]
+        part = cand[(cand.level == level) & (cand.stage != "confirm")]
+        mine = [r for r in rows if r["level"] == level]
+        for (sim, gauge, cards, divers), by_gauge in part[part.stage == "screen"].groupby(
+                ["players", "gauge", "cards_per_treasure", "divers"]):
+            if sim in before and by_gauge.no_easier.all():  # allowed: harder than the level before for all
+                rates, setting = before[sim]
+                assert setting != (gauge, cards, divers)
+                assert all(no_easier(x.win_rate, rates[x.player], 40) for x in by_gauge.itertuples()
+                           if x.player in rates)
+        anchor = {max(2, r["players"]): r["anchor_win_rates"] for r in mine}
         picks = {}
         for (cards, divers), by_rule in part.groupby(["cards_per_treasure", "divers"]):
             chosen = {}
             for sim, by_sim in by_rule.groupby("players"):
-                table = by_sim.pivot_table(index="gauge", columns="player", values="win_rate", aggfunc="first")
-                anchor = by_sim.pivot_table(index="gauge", columns="player", values="anchor_win_rate",
-                                            aggfunc="first")
-                gap = (table - anchor).abs()
-                if easier:  # no more often than the level before, but within noise where both are rare
-                    before = pd.Series(easier[sim])[skills]
-                    rate = table[skills]
-                    margin = 1.96 * np.sqrt((rate * (1 - rate) + before * (1 - before)) / 40)
-                    rare = (rate < LIKE_WITHIN) & (before < LIKE_WITHIN) & (rate <= before + margin)
-                    no_easier = ((rate <= before) | rare).all(axis=1)
-                    if (cards, divers) == previous[0]:  # never the level before's own setting
-                        no_easier[previous[1][sim]] = False
-                else:
-                    no_easier = pd.Series(True, index=table.index)
-                flags = by_sim.groupby("gauge").no_easier.first()
-                assert (flags == no_easier.loc[flags.index]).all()  # the table's flag is the rates' verdict
-                # the search played exactly the three such gauges closest on the skill grid alone
-                on_skill = gap[skills].max(axis=1)
-                order = sorted(table.index[no_easier], key=lambda g: (on_skill[g], gauge_key(g.split())))
-                searched = set(table.index[table[ANCHOR_SEARCH].notna()]) if ANCHOR_SEARCH in table else set()
-                assert searched == set(order[:3])
-                if not searched:
-                    break
-                full = gap.loc[sorted(searched)].max(axis=1)
-                g = min(searched, key=lambda g: (full[g], gauge_key(g.split())))
-                chosen[sim] = (g, full[g], table.loc[g, skills].to_dict())
-            if len(chosen) == len(sims):
-                picks[(cards, divers)] = ((round(max(v for _, v, _ in chosen.values()), 3),
+                allowed = by_sim[by_sim.no_easier] if mine[0]["harder_than_before"] else by_sim
+                table = allowed.pivot_table(index="gauge", columns="player", values="win_rate", aggfunc="first")
+                table = table[spans[sim].who].dropna()  # the gauges every player of the span played
+                if table.empty:
+                    continue
+                gaps = {g: _gap_over_span(spans[sim], table.loc[g].to_dict(), anchor[sim]) for g in table.index}
+                chosen[sim] = min(gaps, key=lambda g: (gaps[g], gauge_key(g.split())))
+                chosen[sim] = (chosen[sim], gaps[chosen[sim]])
+            if len(chosen) == len(spans):
+                picks[(cards, divers)] = ((round(max(v for _, v in chosen.values()), 3),
                                            abs(cards - 2) + int(divers)), chosen)
         (cards, divers), (_, chosen) = min(picks.items(), key=lambda kv: kv[1][0])
-        for r in (r for r in rows if r["level"] == level):
+        for r in mine:
             sim = max(2, r["players"])  # R5: solo plays the two-player games
-            gauge, gap, _ = chosen[sim]
-            assert r["rules"]["gauge"] == gauge.split() and r["rules"]["cards_per_treasure"] == cards
+            assert r["rules"]["gauge"] == chosen[sim][0].split() and r["rules"]["cards_per_treasure"] == cards
             assert (r["rules"]["swim_cost"] == 1) == divers
-            assert r["largest_gap"] == pytest.approx(gap)
-            for w in skills:  # a harder level never wins more often for any player of the grid
-                before = easier.get(sim, {}).get(w, 1.0)
-                assert r["win_rates"][w] <= before or max(r["win_rates"][w], before) < LIKE_WITHIN
-        easier = {sim: rates for sim, (_, _, rates) in chosen.items()}
-        previous = ((cards, divers), {sim: g for sim, (g, _, _) in chosen.items()})
+            confirmed = cand[(cand.level == level) & (cand.stage == "confirm") & (cand.players == sim)]
+            assert confirmed.set_index("player").win_rate.to_dict() == r["win_rates"]
+            assert set(confirmed.gauge) == {chosen[sim][0]}
+            alt = r["alternative"]
+            if alt is not None:  # another rule at this count alone, closer on its own fresh games
+                assert not r["keeps_to_anchor"] and alt["largest_gap"] < r["largest_gap"]
+                assert alt["level_rule"] != r["level_rule"]
+                played = cand[(cand.level == level) & (cand.stage == "alternative") & (cand.players == sim)]
+                assert played.set_index("player").win_rate.to_dict() == alt["win_rates"]
+        before = {max(2, r["players"]): (r["win_rates"], (" ".join(r["rules"]["gauge"]), cards, divers))
+                  for r in mine}
     md = tiny["md"]
     for r in rows:
-        gaps = {w: r["win_rates"][w] - r["anchor_win_rates"][w] for w in r["win_rates"]}
-        at = max(gaps, key=lambda w: abs(gaps[w]))
-        assert r["signed_gap"] == pytest.approx(gaps[at]) and r["largest_gap"] == pytest.approx(abs(gaps[at]))
-        skilled = [v for w, v in r["win_rates"].items() if "@" in w]
-        assert r["win_range"] == [min(skilled), max(skilled)]
-        rung = AnchoredRung(r["players"], tuple(r["rules"]["gauge"]), r["win_rates"], r["anchor_win_rates"],
-                            {w: 10 if w == ANCHOR_SEARCH else 40 for w in r["win_rates"]},
-                            {w: tuple(b) for w, b in r["like_bands"].items()})
-        assert rung.leaves_band() == r["leaves_band_at"]
+        span = _span(r)
+        rung = AnchoredRung(r["players"], tuple(r["rules"]["gauge"]), span, r["win_rates"], r["anchor_win_rates"],
+                            dict.fromkeys(r["win_rates"], 60), dict.fromkeys(r["win_rates"], 60))
+        gap, at = rung.largest_gap
+        assert r["signed_gap"] == pytest.approx(gap) and r["gap_at"] == at
+        assert r["largest_gap"] == pytest.approx(_gap_over_span(span, r["win_rates"], r["anchor_win_rates"]))
+        assert r["gap_ci95"] == pytest.approx(list(rung.gap_interval(at)))
+        assert r["win_range"] == pytest.approx(list(rung.win_range))
+        assert r["keeps_to_anchor"] == (r["largest_gap"] <= 0.05)
         if r["players"] == 1:
             continue  # shown once, as 1-2
         label = "1-2" if r["players"] == 2 else str(r["players"])
         line = next(line for line in md.splitlines()
                     if line.startswith(f"| {r['level'].capitalize()} ({r['anchor'].capitalize()}) | {label} |"))
-        cells = [f"{100 * r['win_rates'][w]:.0f}% / {100 * r['anchor_win_rates'][w]:.0f}%" for w in r["win_rates"]]
-        assert " | ".join(cells) in line and f"{100 * r['signed_gap']:+.1f} points" in line
+        first = f"{100 * r['first_game_rate']:.0f}% / {100 * r['anchor_first_game_rate']:.0f}%"
+        assert first in line and f"{100 * r['signed_gap']:+.1f} points" in line
         lo, hi = r["win_range"]
         assert f"wins {100 * lo:.0f}-{100 * hi:.0f}%" in md
+    names = [FIRST_GAME_POINT, *spans[2].who]
+    assert all(r["gap_at"] in names for r in rows)
+
+
+def test_the_report_names_first_what_the_designer_must_know(tiny):
+    md = tiny["md"]
+    head = md[:md.index("## The levels to print")]
+    assert "**Before you print:**" in head
+    missing = [r for r in tiny["anchored"] if not r["keeps_to_anchor"] and r["players"] != 1]
+    for r in missing:  # every cell that leaves its anchor is named there, with its gap
+        assert f"{100 * r['signed_gap']:+.1f} points" in head
+    if not missing:
+        assert "Every level keeps within" in head
 
 
 def test_the_card_is_drawn_from_the_anchored_levels(tiny):
@@ -168,7 +183,7 @@ def test_the_card_is_drawn_from_the_anchored_levels(tiny):
 
 def test_the_card_speaks_to_players(tmp_path, monkeypatch):
     """The card's words: its audience, marks that match what is drawn, no lab words, a star
-    only on a level whose interval leaves its band."""
+    only on a level that leaves its anchor, ranges from a first game to a seasoned group."""
     import matplotlib.axes
 
     from experiments.calibrate import AnchoredLadder, AnchoredLevel
@@ -179,36 +194,30 @@ def test_the_card_speaks_to_players(tmp_path, monkeypatch):
     original = matplotlib.axes.Axes.text
     monkeypatch.setattr(matplotlib.axes.Axes, "text",
                         lambda self, x, y, s, *a, **k: texts.append(str(s)) or original(self, x, y, s, *a, **k))
-    skills = {"skilled@0.5": 0.05, "skilled@1": 0.6, "lookahead": 0.8}
-    games = {"skilled@0.5": 1000, "skilled@1": 1000, "lookahead": 100}
-    wide = {k: (0.0, 1.0) for k in skills}
-    narrow = {"skilled@0.5": (0.0, 0.02), "skilled@1": (0.5, 0.7), "lookahead": (0.6, 0.95)}
-    def rung(p, gauge, bands):
-        return AnchoredRung(p, gauge, skills, skills, games, bands)
-    levels = [AnchoredLevel("easy", "novice", LevelRule(2, True), {2: rung(2, FULL_GAUGE + ("5D",), wide),
-                                                                     3: rung(3, FULL_GAUGE, wide)}),
-              AnchoredLevel("hard", "elite", LevelRule(3), {2: rung(2, FULL_GAUGE[1:], narrow),
-                                                              3: rung(3, FULL_GAUGE[2:], wide)})]
+    span = Span(2, 1.5, [1.0, 2.0], ["skilled@1", "lookahead@1"])
+    rates = {"skilled@1": 0.05, "lookahead@1": 0.6}
+    games = dict.fromkeys(rates, 2000)
+
+    def rung(p, gauge, anchor):
+        return AnchoredRung(p, gauge, span, rates, anchor, games, games)
+    near, far = dict(rates), {"skilled@1": 0.05, "lookahead@1": 0.8}
+    levels = [AnchoredLevel("easy", "novice", LevelRule(2, True), {2: rung(2, FULL_GAUGE + ("5D",), near),
+                                                                     3: rung(3, FULL_GAUGE, near)}),
+              AnchoredLevel("hard", "elite", LevelRule(3), {2: rung(2, FULL_GAUGE[1:], far),
+                                                              3: rung(3, FULL_GAUGE[2:], near)})]
     import policies.island_escape.levels as design
 
-    difficulty_card(AnchoredLadder("forbidden-island", levels, 1000, 100, 1, design=design), tmp_path / "card.png")
+    difficulty_card(AnchoredLadder("forbidden-island", levels, 2000, 1000, 300, 1, {2: span}, design=design),
+                    tmp_path / "card.png")
     words = "\n".join(texts)
     assert "For every table" in words and "Forbidden Island" in words
     assert "triangle" in words and "dot" in words and "cross" in words  # the three marks drawn
     for lab in ("R5", "judge", "policy", "expert", "lookahead", "skill"):
         assert lab not in words, lab
-    assert texts.count("5-60%*") == 1 and texts.count("5-60%") == 3  # only the narrow band's level is starred
+    assert "first game" in words and "seasoned group" in words
+    # the first game reads halfway between the two points: (0.05 + 0.6) / 2; only the far level is starred
+    assert texts.count("32-60%*") == 1 and texts.count("32-60%") == 3
     assert "5♦" in words and "sinks" in words  # a gauge with 5♦ says when the island sinks
-
-
-def test_likeness_bands_lie_halfway_between_levels():
-    bands = likeness_bands({"novice": 0.6, "normal": 0.4, "elite": 0.2, "legendary": 0.1})
-    assert bands["novice"] == pytest.approx((0.5, 0.7))
-    assert bands["normal"] == pytest.approx((0.3, 0.5))
-    assert bands["elite"] == pytest.approx((0.15, 0.3))
-    assert bands["legendary"] == pytest.approx((0.05, 0.15))
-    never = likeness_bands({"novice": 0.0, "normal": 0.0, "elite": 0.0})
-    assert all(b == pytest.approx((0.0, LIKE_WITHIN)) for b in never.values())  # no level told apart
 
 
 def test_the_rulebook_sentences_each_level_changes():
@@ -234,3 +243,47 @@ def test_the_play_page_offers_the_levels_to_print(tiny):
         shown = levels[r["players"]][r["level"]]
         assert shown["rules"] == r["rules"] and shown["win_rate"] == r["win_rates"]["skilled@1"]
         assert r["gauge_change"] in shown["change"] or r["gauge_change"] == "the printed gauge"
+
+
+def test_the_committed_levels_each_have_their_own_range():
+    """The committed report's levels for people: at each player count no two levels share a range
+    on the card, a harder level wins less at both ends of the span, and the report's first lines
+    name every cell that leaves its anchor."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "reports"
+    rows = json.loads((root / "difficulty-anchored.json").read_text())
+    by_players: dict[int, list[dict]] = {}
+    for r in rows:
+        by_players.setdefault(r["players"], []).append(r)
+    for levels in by_players.values():
+        assert [r["level"] for r in levels] == list(ANCHOR_LEVELS)
+        shown = [f"{100 * r['win_range'][0]:.0f}-{100 * r['win_range'][1]:.0f}%" for r in levels]
+        assert len(set(shown)) == len(shown), shown
+        for easier, harder in zip(levels, levels[1:], strict=False):
+            assert harder["win_range"][0] < easier["win_range"][0] and harder["win_range"][1] < easier["win_range"][1]
+    md = (root / "difficulty.md").read_text()
+    head = md[:md.index("## The levels to print")]
+    for r in rows:
+        if not r["keeps_to_anchor"] and r["players"] != 1:
+            assert f"{100 * r['signed_gap']:+.1f} points" in head
+
+
+def test_stronger_tables_are_read_from_the_strength_curves(tmp_path):
+    """Beyond the span's end: each game's gain over lookahead@1 at the largest budget every curve
+    reaches, and the difference of the means, which way it moves the levels."""
+    from experiments.report import strength_shift
+
+    def curve(*rates):
+        names = ["expert", "lookahead@1", "lookahead@2", "lookahead@4"]
+        return {"points": [{"player": n, "rate": r} for n, r in zip(names, rates, strict=False)]}
+
+    (tmp_path / "strength.json").write_text(json.dumps({
+        "Island Escape": {"a": curve(0.5, 0.6, 0.7, 0.75), "b": curve(0.2, 0.3, 0.34)},
+        "Forbidden Island": {"c": curve(0.3, 0.5, 0.52, 0.6)}}))
+    text = " ".join(strength_shift(tmp_path, "Island Escape", "Forbidden Island", "lookahead@1"))
+    assert "At `lookahead@2`" in text and "+10.0 (a), +4.0 (b)" in text and "+2.0 (c)" in text
+    assert "about 5 points more" in text  # (10 + 4) / 2 - 2
+    assert "`lookahead@4` +15.0 (a)" in text
+    assert "not measured yet" in " ".join(strength_shift(tmp_path / "none", "Island Escape", "Forbidden Island",
+                                                         "lookahead@1"))
