@@ -597,6 +597,11 @@ class AnchoredRung:
     anchor_rates: dict[str, float]  # the same players on the anchor level
     games: dict[str, int] = field(default_factory=dict)  # the games behind each of `rates`
     anchor_games: dict[str, int] = field(default_factory=dict)  # and behind each of `anchor_rates`
+    # a rule of this player count's own, where the level's rule leaves the anchor here by more than
+    # ANCHOR_GOAL and this rule comes closer by more than that on the same fresh games (None: the
+    # level's rule); `shared_gap` is then the level rule's largest gap here, for the report
+    rule: Any = None
+    shared_gap: tuple[float, str] | None = None
 
     @property
     def gaps(self) -> dict[str, float]:
@@ -645,10 +650,10 @@ class AnchoredLevel:
     # (`no_easier`, on the screened rates); False where the knobs allow no such rule, and the level
     # is then the closest to its anchor regardless
     harder_than_before: bool = True
-    # player count -> (another level rule, its rung): where the level's rule leaves the anchor by
-    # more than ANCHOR_GOAL at a player count and another rule at that count alone comes closer on
-    # fresh games, still between the level before and the level after for every player of the span
-    alternatives: dict[int, tuple[Any, AnchoredRung]] = field(default_factory=dict)
+
+    def rule_of(self, players: int):
+        """The rule the level plays at a player count: the level's, or that count's own."""
+        return self.rungs[players].rule or self.rule
 
 
 @dataclass
@@ -676,8 +681,10 @@ class AnchoredLadder:
                 gap, at = r.largest_gap
                 lo, hi = r.gap_interval(at)
                 out.append({"players": p, "level": lv.level, "anchor": lv.anchor, "anchor_game": self.anchor_game,
-                            "rules": lv.rule.setting(r.gauge).rules(p).as_record(),
-                            "level_rule": lv.rule.describe(),
+                            "rules": lv.rule_of(p).setting(r.gauge).rules(p).as_record(),
+                            "level_rule": lv.rule_of(p).describe(), "own_rule": r.rule is not None,
+                            "shared_rule": lv.rule.describe(),
+                            "shared_rule_gap": None if r.shared_gap is None else r.shared_gap[0],
                             "gauge_change": self.design.gauge_change_text(r.gauge),
                             "span": r.span.to_json(),
                             "largest_gap": abs(gap), "signed_gap": gap, "gap_ci95": [lo, hi], "gap_at": at,
@@ -687,18 +694,8 @@ class AnchoredLadder:
                             "win_range": list(r.win_range), "harder_than_before": lv.harder_than_before,
                             "win_rates": r.rates, "anchor_win_rates": r.anchor_rates,
                             "games": self.games, "seed": self.confirm_seed, "anchor_seed": self.seed,
-                            "alternative": self._alternative(lv, p)})
+                            })
         return out
-
-    def _alternative(self, lv: AnchoredLevel, players: int) -> dict | None:
-        if players not in lv.alternatives:
-            return None
-        rule, r = lv.alternatives[players]
-        gap, at = r.largest_gap
-        return {"level_rule": rule.describe(), "rules": rule.setting(r.gauge).rules(players).as_record(),
-                "gauge_change": self.design.gauge_change_text(r.gauge), "largest_gap": abs(gap), "signed_gap": gap,
-                "gap_ci95": list(r.gap_interval(at)), "gap_at": at, "win_range": list(r.win_range),
-                "win_rates": r.rates}
 
 
 def no_easier(rate: float, before: float, games: int) -> bool:
@@ -820,32 +817,30 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), games: int = 2000
             return AnchoredRung(r.players, r.gauge, r.span, rates, r.anchor_rates, dict.fromkeys(rates, games),
                                 dict.fromkeys(rates, games))
 
-        confirmed, alternatives = {}, {}
+        confirmed = {}
         for sim, r in screened.items():
             step += 1
             confirmed[sim] = confirm(rule, r, "confirm")
             gap, where = confirmed[sim].largest_gap
             echo(f"  [{step}/{steps}] {level} ({fi_level}), {sim} players: {rule.describe()}; "
                  f"{space.gauge_change_text(r.gauge)}: largest gap {100 * gap:+.1f} points at {where}")
-            if abs(gap) > ANCHOR_GOAL:  # another rule for this player count alone, if it comes closer
+            if abs(gap) > ANCHOR_GOAL:  # a rule of this player count's own, if it comes clearly closer
                 others = [(abs(rs[sim].largest_gap[0]), space.adjustment_key(rs[sim].gauge), k)
                           for k, (other, rs) in enumerate(per_rule.items())
                           if other != rule and sim in rs and abs(rs[sim].largest_gap[0]) < abs(r.largest_gap[0])]
                 if others:
                     other, rs = list(per_rule.items())[min(others)[2]]
-                    alt = confirm(other, rs[sim], "alternative")
-                    if abs(alt.largest_gap[0]) < abs(gap) and (not strict or sim not in easier or all(
-                            no_easier(alt.rates[w], easier[sim][w], games) for w in alt.rates)):
-                        alternatives[sim] = (other, alt)
+                    own = confirm(other, rs[sim], "own rule")
+                    if abs(own.largest_gap[0]) < abs(gap) - ANCHOR_GOAL and (not strict or sim not in easier or all(
+                            no_easier(own.rates[w], easier[sim][w], games) for w in own.rates)):
+                        own.rule, own.shared_gap = other, (gap, where)
+                        confirmed[sim] = own
+                        echo(f"      its own rule there: {other.describe()}; {space.gauge_change_text(own.gauge)}: "
+                             f"largest gap {100 * own.largest_gap[0]:+.1f} points at {own.largest_gap[1]}")
         easier = {sim: r.rates for sim, r in confirmed.items()}
-        before = {sim: rule.setting(r.gauge) for sim, r in confirmed.items()}
-        if levels:  # an alternative of the level before stays easier than this level for every player
-            for sim, (_, alt) in list(levels[-1].alternatives.items()):
-                if not all(no_easier(confirmed[sim].rates[w], alt.rates[w], games) for w in alt.rates):
-                    del levels[-1].alternatives[sim]
+        before = {sim: (r.rule or rule).setting(r.gauge) for sim, r in confirmed.items()}
         by_players = {p: confirmed[groups[p]] for p in players}
-        levels.append(AnchoredLevel(level, fi_level, rule, by_players, strict,
-                                    {p: alternatives[groups[p]] for p in players if groups[p] in alternatives}))
+        levels.append(AnchoredLevel(level, fi_level, rule, by_players, strict))
     return AnchoredLadder(anchor.name, levels, games, screen_games, search_screen_games, seed, spans, candidates,
                           space)
 
@@ -938,11 +933,9 @@ def anchored_table(lad: AnchoredLadder) -> str:
                      f"{f'{100 * lo:.0f}-{100 * hi:.0f}%':>18}  {100 * row['signed_gap']:>+10.1f}%  "
                      f"{row['gap_at']:<14} {text}")
     for row in lad.to_json():
-        alt = row["alternative"]
-        if alt is not None:
-            lines.append(f"{row['level']} for {row['players']} players alone, closer with another rule: "
-                         f"{lad.design.rules_text(alt['rules'])}, largest gap {100 * alt['signed_gap']:+.1f}% "
-                         f"at {alt['gap_at']}")
+        if row["own_rule"]:
+            lines.append(f"{row['level']} for {row['players']} players has a rule of its own: the level's rule "
+                         f"leaves its anchor by {100 * row['shared_rule_gap']:+.1f}% there")
     loose = [lv.level for lv in lad.levels if not lv.harder_than_before]
     if loose:
         lines.append(f"not harder than the level before at every player count (no rule the knobs allow is): "

@@ -69,11 +69,21 @@ def difficulty_card(lad: AnchoredLadder, path: str | Path) -> Path:
     foot_lines = 2 + uses_extra + starred
     anchor_title = game_named(lad.anchor_game).title
     level_texts = []
+    def words(rule) -> str:
+        text = rule.describe()
+        return "the printed rules" if text == "no other change" else text
+
     for lv in levels:
-        rule = lv.rule.describe()
-        rule = "the printed rules" if rule == "no other change" else rule
-        level_texts.append(f"{rule[0].upper()}{rule[1:]}; the gauge as marked. Plays like {anchor_title}'s "
-                           f"{lv.anchor.capitalize()}.")
+        rule = words(lv.rule)
+        own: dict[str, list[str]] = {}  # a player count's own rule -> the counts that play it
+        for label, p in columns:
+            if lv.rungs[p].rule is not None:
+                own.setdefault(words(lv.rungs[p].rule), []).append(label.split()[0].replace("-", " or "))
+        exceptions = "".join(
+            f" With {', '.join(counts[:-1]) + ' or ' if len(counts) > 1 else ''}{counts[-1]} players: {text} "
+            "instead." for text, counts in own.items())
+        level_texts.append(f"{rule[0].upper()}{rule[1:]}.{exceptions} The gauge as marked. Plays like "
+                           f"{anchor_title}'s {lv.anchor.capitalize()}.")
     chars = int((width - 2.0) * 11)  # characters of 10-point text a line holds
     text_lines = sum(len(textwrap.wrap(t, chars)) for t in level_texts)
     low = bottom_cards - 1.0 - 0.5 * text_lines - 0.32 * foot_lines - 0.1

@@ -285,6 +285,10 @@ def span_lines(lad: AnchoredLadder) -> list[str]:
     return lines
 
 
+def _rule_words(rule: str) -> str:
+    return "the printed rules" if rule == "no other change" else rule
+
+
 def _first(span, rates: dict[str, float]) -> float:
     return sum(w * rates[k] for k, w in span.weights.items())
 
@@ -302,14 +306,16 @@ def anchored_rows_table(lad: AnchoredLadder) -> list[str]:
     """Per level and player count: both games' win rates at every point of the span, the largest
     gap with its 95% interval and where it lies."""
     rows = merge_solo(lad.to_json())
-    lines = ["| level | players | gauge | a first game | above it | largest gap (95% interval) | "
-             f"within {100 * ANCHOR_GOAL:.0f} points |", "| --- | --- | --- | ---: | --- | --- | --- |"]
+    lines = ["| level | players | gauge (and a count's own rule) | a first game | above it | "
+             f"largest gap (95% interval) | within {100 * ANCHOR_GOAL:.0f} points |",
+             "| --- | --- | --- | ---: | --- | --- | --- |"]
     for label, r in rows:
         above = "; ".join(f"`{w}` {_rate_pair(r['win_rates'][w], r['anchor_win_rates'][w])}"
                           for w, x in zip(r["span"]["players_measured"], r["span"]["positions"], strict=True)
                           if x > r["span"]["first_game"] + 1e-9)
         first = _rate_pair(r["first_game_rate"], r["anchor_first_game_rate"])
-        lines.append(f"| {r['level'].capitalize()} ({r['anchor'].capitalize()}) | {label} | {r['gauge_change']} | "
+        own = f"{_rule_words(r['level_rule'])} (its own rule); " if r["own_rule"] else ""
+        lines.append(f"| {r['level'].capitalize()} ({r['anchor'].capitalize()}) | {label} | {own}{r['gauge_change']} | "
                      f"{first} | {above} | {_gap_text(r)} | {'yes' if r['keeps_to_anchor'] else 'no'} |")
     return lines
 
@@ -374,16 +380,13 @@ def must_know(lad: AnchoredLadder, printed: dict[int, dict], policy: str, expert
                          f"{r['anchor'].capitalize()}: {_gap_text(r)})" for label, r in missing) + ".")
     else:
         lines.append(f"- Every level keeps within {100 * ANCHOR_GOAL:.0f} points of its anchor over the whole span.")
-    alternatives = [(label, r, r["alternative"]) for label, r in missing if r.get("alternative")]
-    if alternatives:
-        lines.append("- A rule of its own for one player count comes closer (on fresh games, and still between the "
-                     "levels around it): " + "; ".join(
-                         f"{r['level'].capitalize()} for {player_counts_text(label)} with "
-                         f"{a['level_rule'].replace('no other change', 'the printed rules')} and "
-                         f"{a['gauge_change']} wins "
-                         f"{100 * a['win_range'][0]:.0f}-{100 * a['win_range'][1]:.0f}% ({_gap_text(a)})"
-                         for label, r, a in alternatives) + ". The levels above keep one rule per level for "
-                     "every player count.")
+    own = [(label, r) for label, r in rows if r["own_rule"]]
+    if own:
+        lines.append("- A level's rule is not the same at every player count: " + "; ".join(
+            f"{r['level'].capitalize()} for {player_counts_text(label)} plays {_rule_words(r['level_rule'])}, "
+            f"because the level's rule leaves {anchor}'s {r['anchor'].capitalize()} by "
+            f"{100 * r['shared_rule_gap']:+.1f} points there" for label, r in own)
+                     + ". The card and the rulebook sentences say so.")
     def below_printed(r):  # the level's interval wholly below the printed rules' for the expert
         n, rate = lad.games, r["win_rates"][expert]
         return wilson_interval(round(rate * n), n)[1] < printed[r["players"]]["ci95"][0]
@@ -430,7 +433,8 @@ def rulebook_text_section(lad: AnchoredLadder) -> list[str]:
     for lv in lad.levels:
         groups: dict[tuple, list[int]] = {}
         for p, r in lv.rungs.items():
-            groups.setdefault(tuple(lad.design.changed_sentences(lv.rule.setting(r.gauge).rules(p))), []).append(p)
+            groups.setdefault(tuple(lad.design.changed_sentences(lv.rule_of(p).setting(r.gauge).rules(p))),
+                              []).append(p)
         lines.append(f"**{lv.level.capitalize()}** (plays like {anchor_title}'s {lv.anchor.capitalize()}):")
         lines.append("")
         for sentences, counts in groups.items():
@@ -463,7 +467,7 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path, g
     game, anchor = game_named(game), game_named(lad.anchor_game)
     top = next(iter(lad.spans.values())).who[-1]
     lines = ["## The levels to print", "", people_note(anchor.title, [lv.anchor for lv in lad.levels], top), "",
-             "| level | plays like | rule for every player count | " + " | ".join(
+             "| level | plays like | rule (for every player count unless one has its own) | " + " | ".join(
                  player_counts_text(lab) for lab, _ in labels) + " |",
              "| --- | --- | --- |" + " --- |" * len(labels)]
     for lv in lad.levels:
@@ -472,7 +476,8 @@ def anchored_section(lad: AnchoredLadder, card: Path | None, report_dir: Path, g
             r = lv.rungs[row["players"]]
             lo, hi = r.win_range
             star = "" if r.keeps_to_anchor else f" (leaves its anchor by {100 * abs(r.largest_gap[0]):.0f} points)"
-            cells.append(f"{lad.design.gauge_change_text(r.gauge)}: wins {100 * lo:.0f}-{100 * hi:.0f}%{star}")
+            own = f"{_rule_words(r.rule.describe())} (its own rule); " if r.rule is not None else ""
+            cells.append(f"{own}{lad.design.gauge_change_text(r.gauge)}: wins {100 * lo:.0f}-{100 * hi:.0f}%{star}")
         lines.append(f"| **{lv.level.capitalize()}** | {anchor.title}'s {lv.anchor.capitalize()} | "
                      f"{lv.rule.describe()} | " + " | ".join(cells) + " |")
     cells = [(lv, label, lv.rungs[row["players"]]) for lv in lad.levels for label, row in labels]

@@ -294,7 +294,7 @@ def test_levels_anchored_on_forbidden_island_track_its_levels_over_the_span():
         assert min(best.values()) == pytest.approx(best[level.rule.cards_per_treasure])
     for before, level in zip(lad.levels, lad.levels[1:], strict=False):  # never easier than the level before
         if level.harder_than_before:
-            assert level.rule.cards_per_treasure != before.rule.cards_per_treasure
+            assert level.rule_of(2).cards_per_treasure != before.rule_of(2).cards_per_treasure
     assert [r["harder_than_before"] for r in rows] == [lv.harder_than_before for lv in lad.levels]
     assert no_easier(0.012, 0.01, 1000) and not no_easier(0.3, 0.2, 1000)  # noise only where both are rare
 
@@ -343,5 +343,5 @@ def test_calibrate_anchor_prints_the_span_interface():
     assert text.exit_code == 0 and "wins over the span" in text.stdout
     for r in rows:
         assert f"{100 * r['signed_gap']:>+10.1f}%" in text.stdout
-        if r["alternative"] is not None:
-            assert f"{r['level']} for 2 players alone, closer with another rule" in text.stdout
+        if r["own_rule"]:
+            assert f"{r['level']} for 2 players has a rule of its own" in text.stdout

@@ -126,19 +126,24 @@ def test_anchored_rows_are_recomputed_from_the_reports_tables(tiny):
         (cards, divers), (_, chosen) = min(picks.items(), key=lambda kv: kv[1][0])
         for r in mine:
             sim = max(2, r["players"])  # R5: solo plays the two-player games
-            assert r["rules"]["gauge"] == chosen[sim][0].split() and r["rules"]["cards_per_treasure"] == cards
-            assert (r["rules"]["swim_cost"] == 1) == divers
             confirmed = cand[(cand.level == level) & (cand.stage == "confirm") & (cand.players == sim)]
-            assert confirmed.set_index("player").win_rate.to_dict() == r["win_rates"]
-            assert set(confirmed.gauge) == {chosen[sim][0]}
-            alt = r["alternative"]
-            if alt is not None:  # another rule at this count alone, closer on its own fresh games
-                assert not r["keeps_to_anchor"] and alt["largest_gap"] < r["largest_gap"]
-                assert alt["level_rule"] != r["level_rule"]
-                played = cand[(cand.level == level) & (cand.stage == "alternative") & (cand.players == sim)]
-                assert played.set_index("player").win_rate.to_dict() == alt["win_rates"]
-        before = {max(2, r["players"]): (r["win_rates"], (" ".join(r["rules"]["gauge"]), cards, divers))
-                  for r in mine}
+            assert set(confirmed.gauge) == {chosen[sim][0]}  # the level's rule, replayed on fresh games
+            shared = confirmed.set_index("player").win_rate.to_dict()
+            if not r["own_rule"]:
+                assert r["rules"]["gauge"] == chosen[sim][0].split() and r["rules"]["cards_per_treasure"] == cards
+                assert (r["rules"]["swim_cost"] == 1) == divers
+                assert shared == r["win_rates"] and r["shared_rule_gap"] is None
+                continue
+            # a rule of this count's own: played on the same fresh games, closer by more than the goal
+            own = cand[(cand.level == level) & (cand.stage == "own rule") & (cand.players == sim)]
+            assert own.set_index("player").win_rate.to_dict() == r["win_rates"]
+            assert (own.cards_per_treasure.iloc[0], own.divers.iloc[0]) != (cards, divers)
+            assert r["rules"]["gauge"] == own.gauge.iloc[0].split()
+            assert abs(r["shared_rule_gap"]) == pytest.approx(_gap_over_span(spans[sim], shared, r["anchor_win_rates"]))
+            assert r["largest_gap"] < abs(r["shared_rule_gap"]) - 0.05
+        before = {max(2, r["players"]): (r["win_rates"], (" ".join(r["rules"]["gauge"]),
+                                                          r["rules"]["cards_per_treasure"],
+                                                          r["rules"]["swim_cost"] == 1)) for r in mine}
     md = tiny["md"]
     for r in rows:
         span = _span(r)
@@ -205,6 +210,7 @@ def test_the_card_speaks_to_players(tmp_path, monkeypatch):
                                                                      3: rung(3, FULL_GAUGE, near)}),
               AnchoredLevel("hard", "elite", LevelRule(3), {2: rung(2, FULL_GAUGE[1:], far),
                                                               3: rung(3, FULL_GAUGE[2:], near)})]
+    levels[1].rungs[3].rule = LevelRule(2)  # a player count with a rule of its own
     import policies.island_escape.levels as design
 
     difficulty_card(AnchoredLadder("forbidden-island", levels, 2000, 1000, 300, 1, {2: span}, design=design),
@@ -215,6 +221,7 @@ def test_the_card_speaks_to_players(tmp_path, monkeypatch):
     for lab in ("R5", "judge", "policy", "expert", "lookahead", "skill"):
         assert lab not in words, lab
     assert "first game" in words and "seasoned group" in words
+    assert "With 3 players: the printed rules instead." in " ".join(words.split())  # however it wraps
     # the first game reads halfway between the two points: (0.05 + 0.6) / 2; only the far level is starred
     assert texts.count("32-60%*") == 1 and texts.count("32-60%") == 3
     assert "5♦" in words and "sinks" in words  # a gauge with 5♦ says when the island sinks
@@ -267,6 +274,9 @@ def test_the_committed_levels_each_have_their_own_range():
     for r in rows:
         if not r["keeps_to_anchor"] and r["players"] != 1:
             assert f"{100 * r['signed_gap']:+.1f} points" in head
+        if r["own_rule"]:  # a count's own rule: clearly closer than the level's, and said first
+            assert r["level_rule"] != r["shared_rule"] and r["largest_gap"] < abs(r["shared_rule_gap"]) - 0.05
+            assert f"{100 * r['shared_rule_gap']:+.1f} points there" in head
 
 
 def test_stronger_tables_are_read_from_the_strength_curves(tmp_path):
