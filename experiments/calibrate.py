@@ -709,6 +709,17 @@ def no_easier(rate: float, before: float, games: int) -> bool:
     return max(rate, before) < RARE and rate <= before + margin
 
 
+def takes_own_rule(own: AnchoredRung, shared_gap: float, before: dict[str, float] | None, games: int) -> bool:
+    """Whether a player count plays another rule than its level's: where the level's rule leaves
+    the anchor by `shared_gap` there, `own` (the other rule, on the same fresh games) must come
+    closer by more than ANCHOR_GOAL - a difference a table would notice, not the luck of picking the
+    better of two measures - and win no more often than the level before (`before`: its rates,
+    None for the first level or where levels need not be ordered) for any player of the span."""
+    if abs(own.largest_gap[0]) >= abs(shared_gap) - ANCHOR_GOAL:
+        return False
+    return before is None or all(no_easier(own.rates[w], before[w], games) for w in own.rates)
+
+
 def _probes(allowed: list, reference: dict, targets: list[float], key) -> list:
     """The gauges the search screens first: for each target rate, the allowed gauge whose
     reference (expert) rate is nearest it, each gauge once."""
@@ -831,8 +842,7 @@ def anchored_ladder(anchor, players: list[int] = (1, 2, 3, 4), games: int = 2000
                 if others:
                     other, rs = list(per_rule.items())[min(others)[2]]
                     own = confirm(other, rs[sim], "own rule")
-                    if abs(own.largest_gap[0]) < abs(gap) - ANCHOR_GOAL and (not strict or sim not in easier or all(
-                            no_easier(own.rates[w], easier[sim][w], games) for w in own.rates)):
+                    if takes_own_rule(own, gap, easier.get(sim) if strict else None, games):
                         own.rule, own.shared_gap = other, (gap, where)
                         confirmed[sim] = own
                         echo(f"      its own rule there: {other.describe()}; {space.gauge_change_text(own.gauge)}: "

@@ -771,7 +771,8 @@ def lab_options(command):
     command = click.option("--lab-budget", type=click.Choice(["0", "1", "2", "4", "8", "16"]), default="4",
                            show_default=True, callback=lambda ctx, param, value: int(value),
                            help="The strongest search on the scale (lookahead@N; 0: the skilled player's "
-                                "points alone).")(command)
+                                "points alone); with --anchor, where the span of tables ends (1 unless "
+                                "given).")(command)
     command = click.option("--lab-seed", type=click.IntRange(min=0, max=MAX_SEED), default=7100,
                            show_default=True, help="The lab curve's games.")(command)
     return click.option("--lab-games", type=click.IntRange(min=100), default=2000, show_default=True,
@@ -793,7 +794,7 @@ def lab_options(command):
 @click.option("--anchor", type=click.Choice(LEVELLED_GAMES),
               help="Levels for people: Easy, Normal and Hard that win as often as this game's playtested "
                    "Novice, Normal and Elite for the same player, for every table from a first game to the "
-                   "search (--confirm-games a rate, 2,000 unless given).")
+                   "search (lookahead@1, or --lab-budget's; --confirm-games a rate, 2,000 unless given).")
 @click.option("--table", "table_logs", is_flag=True,
               help="Levels for the table whose LOGs are given (CSV logs of either game, or folders of play "
                    "records): the skilled player at the skill its games show, checked at the ends of the "
@@ -829,8 +830,9 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
         _calibrate_table(ctx, table_logs, logs, bands, players, seed, screen_games, confirm_games, max_changes,
                          threads, knobs, as_json, LabOptions(lab_games, lab_seed, lab_budget, lab_search_games))
         return
-    for name in ("lab_games", "lab_seed", "lab_budget", "lab_search_games"):
-        _refuse_option(ctx, name, "goes with --table only (the lab's curve a table's skill is read from)")
+    for name in ("lab_games", "lab_seed", "lab_search_games", *(() if anchor else ("lab_budget",))):
+        _refuse_option(ctx, name, "goes with --table only (the lab's curve a table's skill is read from)"
+                       + (", or --lab-budget with --anchor" if name == "lab_budget" else ""))
     game = game_named(game_kind)
     _win_rates_only(game, "calibrate")
     try:
@@ -842,7 +844,7 @@ def calibrate_cmd(ctx, policy, skill, bands, players, seed, screen_games, confir
     counts = _player_counts(game, players)
     if anchor:
         _calibrate_anchored(ctx, game, game_named(anchor), counts, seed, screen_games, confirm_games, knobs,
-                            threads, as_json)
+                            threads, as_json, lab_budget)
         return
     if game.levels:
         _calibrate_printed_levels(ctx, game, policy, bands, counts, seed, confirm_games, threads, as_json)
@@ -1031,19 +1033,25 @@ def _player_counts(game, players: str | None) -> list[int]:
     return counts
 
 
-def _calibrate_anchored(ctx, game, anchor, counts, seed, games, confirm_games, knobs, threads, as_json) -> None:
+def _calibrate_anchored(ctx, game, anchor, counts, seed, games, confirm_games, knobs, threads, as_json,
+                        top) -> None:
     """`calibrate --anchor GAME`: the rulebook-ready ladder whose levels track the anchor's over
-    the span of tables from a first game to the search."""
+    the span of tables from a first game to the search (lookahead@1, or --lab-budget's)."""
     from click.core import ParameterSource
 
     from experiments.calibrate import ANCHOR_TOP, anchored_ladder, anchored_table, parse_knobs
+
+    if ctx.get_parameter_source("lab_budget") is ParameterSource.DEFAULT:
+        top = ANCHOR_TOP
+    elif top < 1:
+        fail("--lab-budget: with --anchor the span ends at a search: 1, 2, 4, 8 or 16")
 
     if game.levels:
         fail(f"--anchor: {game.title}'s levels are printed; anchor a game whose rules are searched")
     for name in ("policy", "skill", "bands", "same_rule", "max_changes"):
         if ctx.get_parameter_source(name) is not ParameterSource.DEFAULT:
             fail(f"--{name.replace('_', '-')} does not go with --anchor: the anchored levels are played by every "
-                 f"player from a first game to lookahead@{ANCHOR_TOP}")
+                 f"player from a first game to lookahead@{top}")
     try:
         knob_list = parse_knobs(knobs, game)
     except ValueError as exc:
@@ -1055,13 +1063,13 @@ def _calibrate_anchored(ctx, game, anchor, counts, seed, games, confirm_games, k
                        (anchor, "lookahead")):
         warm_up(players, game=g)
     lad = anchored_ladder(anchor, counts, games=confirm_games, screen_games=games, search_screen_games=search_games,
-                          seed=seed, knobs=knob_list, threads=threads,
+                          top=top, seed=seed, knobs=knob_list, threads=threads,
                           echo=lambda line: click.echo(line, err=True), game=game)
     if as_json:
         click.echo(json.dumps(lad.to_json(), ensure_ascii=False))
         return
     click.echo(f"{game.title}'s levels anchored on {anchor.title}'s for every table from a first game to "
-               f"lookahead@{ANCHOR_TOP} ({confirm_games:,} fresh games a rate; screened on {games:,}, the search on "
+               f"lookahead@{top} ({confirm_games:,} fresh games a rate; screened on {games:,}, the search on "
                f"{search_games:,}); gap: {game.title}'s win rate minus the anchor level's")
     click.echo(anchored_table(lad))
 

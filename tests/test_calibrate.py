@@ -345,3 +345,64 @@ def test_calibrate_anchor_prints_the_span_interface():
         assert f"{100 * r['signed_gap']:>+10.1f}%" in text.stdout
         if r["own_rule"]:
             assert f"{r['level']} for 2 players has a rule of its own" in text.stdout
+
+
+def test_a_player_count_takes_its_own_rule_only_where_it_is_clearly_closer():
+    """Where the level's rule misses its anchor at one player count and another rule comes closer
+    there by more than the goal on the same fresh games, that count plays the other rule: its
+    rates are that rule's on those games, the level rule's own gap there is what they say, and it
+    stays no easier than the level before for every player of the span."""
+    from experiments.calibrate import ANCHOR_GOAL, CONFIRM_SEED_OFFSET, anchored_ladder, no_easier
+    from policies.game import game
+
+    fi, ie = game("forbidden-island"), game("island-escape")
+    lad = anchored_ladder(fi, players=[2, 3, 4], games=200, screen_games=100, search_screen_games=20,
+                          knobs=("cards",), seed=1)
+    own = [(i, p) for i, lv in enumerate(lad.levels) for p, r in lv.rungs.items() if r.rule is not None]
+    assert own  # this setting has such counts
+    for i, p in own:
+        lv = lad.levels[i]
+        r = lv.rungs[p]
+        assert r.rule != lv.rule
+        for rule, rates in ((r.rule, r.rates), (lv.rule, None)):
+            played = {w: float((ie.run_games(rule.setting(r.gauge).rules(p), w, 200, 1 + CONFIRM_SEED_OFFSET)[:, 0]
+                                == 0).mean()) for w in r.span.who}
+            if rates is not None:
+                assert played == rates
+            else:  # the level's own rule there: further from the anchor by more than the goal
+                shared = max(abs(sum(k * (played[w] - r.anchor_rates[w]) for w, k in weights.items()))
+                             for _, weights in r.span.points())
+                assert shared == pytest.approx(abs(r.shared_gap[0]))
+                assert abs(r.largest_gap[0]) < shared - ANCHOR_GOAL
+        if i and lv.harder_than_before:
+            before = lad.levels[i - 1].rungs[p].rates
+            assert all(no_easier(r.rates[w], before[w], 200) for w in r.rates)
+
+
+def test_an_own_rule_must_be_clearly_closer_and_stay_harder_than_the_level_before():
+    from experiments.calibrate import ANCHOR_GOAL, AnchoredRung, Span, takes_own_rule
+
+    span = Span(3, 1.5, [1.0, 2.0], ["skilled@1", "lookahead@1"])
+    anchor = {"skilled@1": 0.2, "lookahead@1": 0.6}
+
+    def own(expert, search):
+        return AnchoredRung(3, ("AC",), span, {"skilled@1": expert, "lookahead@1": search}, anchor)
+
+    close = own(0.2, 0.58)  # largest gap 2 points
+    assert takes_own_rule(close, -0.30, None, 2000)
+    assert not takes_own_rule(close, -(0.015 + ANCHOR_GOAL), None, 2000)  # closer, but not by more than the goal
+    assert takes_own_rule(close, -(0.03 + ANCHOR_GOAL), {"skilled@1": 0.5, "lookahead@1": 0.9}, 2000)
+    assert not takes_own_rule(close, -0.30, {"skilled@1": 0.5, "lookahead@1": 0.5}, 2000)  # easier than before
+
+
+def test_calibrate_anchor_takes_the_span_end_from_lab_budget():
+    base = ["calibrate", "--anchor", "forbidden-island", "--players", "2", "--knobs", "cards",
+            "--screen-games", "60", "--confirm-games", "100", "--seed", "3", "--json"]
+    out = CliRunner().invoke(cli, [*base, "--lab-budget", "2"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout.strip().splitlines()[-1])
+    assert all(r["span"]["players_measured"][-1] == "lookahead@2" for r in rows)
+    refused = CliRunner().invoke(cli, [*base, "--lab-budget", "0"])
+    assert refused.exit_code == 2 and "--lab-budget: with --anchor the span ends at a search" in refused.output
+    other = CliRunner().invoke(cli, [*base, "--lab-games", "500"])
+    assert other.exit_code == 2 and "--lab-games goes with --table only" in other.output
