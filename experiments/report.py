@@ -841,7 +841,10 @@ def _build_report(study: Study, game, report_dir: Path, figures: Path, out_dir: 
                f"games each); the search plays {alad.search_screen_games:,} games on three gauges spread over the "
                "anchor's range and on the two its gain over the expert, read between them, puts closest; the rule "
                "and gauges with the smallest largest gap are then replayed by every player of the span on "
-               f"{alad.games:,} fresh games (`island-escape calibrate --anchor {anchor.name}`; every rate measured "
+               f"{alad.games:,} fresh games. Where that rule leaves its anchor at a player count by more than "
+               f"{100 * ANCHOR_GOAL:.0f} points, the closest other rule there is replayed on the same games and "
+               f"taken if it comes closer by more than {100 * ANCHOR_GOAL:.0f} points, still harder than the level "
+               f"before (`island-escape calibrate --anchor {anchor.name}`; every rate measured "
                f"is in `{Path(out_dir) / 'anchored-candidates.parquet'}`, the chosen rows in "
                "`reports/difficulty-anchored.json`)."]
     md += [f"- Policy for the expert's verdicts: `{study.policy}`; every fair policy is shown on the same rules. "
