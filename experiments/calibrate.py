@@ -550,6 +550,10 @@ class Span:
         t = (self.first_game - x0) / (x1 - x0)
         return {self.who[0]: 1.0 - t, self.who[1]: t}
 
+    def first_game_rate(self, rates: dict[str, float]) -> float:
+        """What a first game wins, from the measured players' `rates`."""
+        return _weighted(self.weights, rates)
+
     def points(self) -> list[tuple[str, dict[str, float]]]:
         """The span's points as (name, weights on the measured players): the first game, then every
         measured point above it."""
@@ -628,7 +632,7 @@ class AnchoredRung:
 
     @property
     def first_game_rate(self) -> float:
-        return _weighted(self.span.weights, self.rates)
+        return self.span.first_game_rate(self.rates)
 
     @property
     def win_range(self) -> tuple[float, float]:
@@ -690,7 +694,7 @@ class AnchoredLadder:
                             "largest_gap": abs(gap), "signed_gap": gap, "gap_ci95": [lo, hi], "gap_at": at,
                             "gaps": r.gaps, "keeps_to_anchor": r.keeps_to_anchor,
                             "first_game_rate": r.first_game_rate,
-                            "anchor_first_game_rate": _weighted(r.span.weights, r.anchor_rates),
+                            "anchor_first_game_rate": r.span.first_game_rate(r.anchor_rates),
                             "win_range": list(r.win_range), "harder_than_before": lv.harder_than_before,
                             "win_rates": r.rates, "anchor_win_rates": r.anchor_rates,
                             "games": self.games, "seed": self.confirm_seed, "anchor_seed": self.seed,
@@ -894,7 +898,7 @@ def _screen_rung(game, space, rule, sim, span, want, gauges, expert, screen_game
     if not searched:
         chosen = {g: rung(g, screened[g]) for g in allowed}
     else:
-        lo, hi = _weighted(span.weights, want), want[searched[-1]]
+        lo, hi = span.first_game_rate(want), want[searched[-1]]
         probes = _probes(allowed, {g: screened[g][expert] for g in allowed}, [lo, (lo + hi) / 2, hi],
                          space.adjustment_key)
         played = {}

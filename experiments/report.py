@@ -273,7 +273,8 @@ def span_lines(lad: AnchoredLadder) -> list[str]:
         by_level = {lv.anchor: r for lv in lad.levels for r in lv.rungs.values() if r.span.players == n}
         if n not in rung_of:
             continue
-        first = ", ".join(f"{a.capitalize()} {100 * _first(r.span, r.anchor_rates):.0f}%" for a, r in by_level.items())
+        first = ", ".join(f"{a.capitalize()} {100 * r.span.first_game_rate(r.anchor_rates):.0f}%"
+                          for a, r in by_level.items())
         where = scale.name_at(span.first_game)
         if not span.reached:
             where = f"beyond {where}: even that wins Novice less than 40%"
@@ -287,10 +288,6 @@ def span_lines(lad: AnchoredLadder) -> list[str]:
 
 def _rule_words(rule: str) -> str:
     return "the printed rules" if rule == "no other change" else rule
-
-
-def _first(span, rates: dict[str, float]) -> float:
-    return sum(w * rates[k] for k, w in span.weights.items())
 
 
 def _gap_text(row: dict) -> str:
