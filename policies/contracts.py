@@ -12,15 +12,21 @@ import numpy as np
 
 
 @runtime_checkable
-class Checks(Protocol):
-    """policies/<game>/checks.py: the game's checks of itself that the conformance suite
-    (tests/test_conformance.py) runs on every game."""
+class Lockstep(Protocol):
+    """sim/<game>/lockstep.py: the game's kernel checked against its reference engine, which the
+    conformance suite (tests/test_conformance.py) runs on every game."""
 
     RULE_GRID: Sequence[Any]  # settings that random play and the lockstep cover
 
     def lockstep_games(self, rules: Any, seed: int, games: int) -> dict:
         """Random games played by the kernel and the reference engine side by side, raising at
         the first difference; {"decisions": compared, "steps": compared}."""
+
+
+@runtime_checkable
+class Checks(Protocol):
+    """policies/<game>/checks.py: the game's players checked against the hidden information, on
+    every game by the conformance suite."""
 
     def decision_states(self, count: int, seed: int) -> list[tuple]:
         """`count` states at decisions of real games, each a tuple `decide` takes."""

@@ -8,7 +8,7 @@ suite (tests/test_conformance.py) runs the same checks on every game listed here
 
 `GAMES` names each game's package, loaded only when that game is used (as an entry point
 would be). A game's class then reaches its parts (rules, layout, records, boards, narrative,
-registry, runner, checks, design space) through properties, each one import statement a reader or
+lockstep, registry, runner, checks, design space) through properties, each one import statement a reader or
 a tool can follow; they import when first asked, so a command on one game never pays for the
 other's imports, nor `--help` for numba's.
 """
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-    from policies.contracts import Benchmarks, Checks, Table, Tally
+    from policies.contracts import Benchmarks, Checks, Lockstep, Table, Tally
 
 # name (as `--game` takes it) -> the package of that game's players, whose `game` module holds its
 # GAME. The first is the lab's own game, played when no game is named.
@@ -175,8 +175,13 @@ class Game:
         return import_module("policies.runner")
 
     @cached_property
+    def lockstep(self) -> Lockstep:
+        """sim/<folder>/lockstep.py, its kernel against its reference engine (policies/contracts.py)."""
+        return self._sim("lockstep")
+
+    @cached_property
     def checks(self) -> Checks:
-        """policies/<folder>/checks.py, the game's checks of itself (policies/contracts.py Checks)."""
+        """policies/<folder>/checks.py, its players against the hidden information (policies/contracts.py)."""
         return import_module(f"{self.package}.checks")
 
     @cached_property

@@ -8,18 +8,18 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent.parent
 
 
-# The modules of a game that face the commands rather than play: its game object (game.py: its
-# parts, settings and words), its checks for the tests (checks.py), its levels and the rule
-# changes a calibration tries (levels.py), a game served at a table (table.py), its own
-# benchmarks (bench.py); and the generator of policies/entries.py (gen_entries.py: the file it
-# writes is played, and counted). No compiled code or game result depends on them, so editing one
-# need not recompile every kernel.
-_NOT_PLAYED = ("game.py", "checks.py", "levels.py", "table.py", "bench.py", "gen_entries.py")
+# The modules of a game that face the commands or the tests rather than play: its game object
+# (game.py: its parts, settings and words), its players' checks (checks.py) and its kernel's
+# (lockstep.py), its levels and the rule changes a calibration tries (levels.py), a game served at
+# a table (table.py), its own benchmarks (bench.py); and the generator of policies/entries.py
+# (gen_entries.py: the file it writes is played, and counted). No compiled code or game result
+# depends on them, so editing one need not recompile every kernel.
+_NOT_PLAYED = ("game.py", "checks.py", "lockstep.py", "levels.py", "table.py", "bench.py", "gen_entries.py")
 
 
 def source_digest() -> str:
     """A hash of the rules' and the players' sources (every `.py` under `sim/` and `policies/`,
-    every game, but the game objects), 16 hex digits.
+    every game, but the modules above), 16 hex digits.
 
     Everything a game's result depends on lives there, so two runs with the same digest, rules,
     policy, seed and game index play the same game. It names numba's cache folder and marks each
@@ -30,7 +30,7 @@ def source_digest() -> str:
         digest = hashlib.sha256()
         for folder in ("sim", "policies"):
             for path in sorted((_ROOT / folder).rglob("*.py")):
-                if folder == "policies" and path.name in _NOT_PLAYED:
+                if path.name in _NOT_PLAYED:
                     continue
                 digest.update(path.relative_to(_ROOT).as_posix().encode())
                 digest.update(path.read_bytes())

@@ -1,8 +1,9 @@
 """The checks every game of the lab must pass, written once and run on each game in
 policies/game.py's GAMES (OpenSpiel's `random_sim_test` is the model).
 
-A new game gets them by filling in its `Game` object and its checks module (`Game.checks`:
-RULE_GRID, lockstep_games, decision_states, rehide, hidden_redrawn, decide) and committing its
+A new game gets them by filling in its `Game` object, its lockstep module (`Game.lockstep`,
+sim/<game>/lockstep.py: RULE_GRID, lockstep_games), its checks module (`Game.checks`:
+decision_states, rehide, hidden_redrawn, decide) and committing its
 fingerprints in tests/fingerprints.json (`python -m tests.test_conformance` prints them):
 
 - its engine and kernel play in lockstep: the same legal actions before every decision and the
@@ -27,7 +28,7 @@ import numpy as np
 import pytest
 
 from experiments.runner import summarize_raw
-from policies.contracts import Benchmarks, Checks, Table, Tally
+from policies.contracts import Benchmarks, Checks, Lockstep, Table, Tally
 from policies.game import GAMES, Unsupported, every_game, with_seats, with_win_rates
 from policies.game import game as game_named
 from policies.outcomes import seats_summary
@@ -37,7 +38,7 @@ NAMES = list(GAMES)
 
 
 def _grid(name: str) -> list[tuple[str, int]]:
-    return [(name, k) for k in range(len(game_named(name).checks.RULE_GRID))]
+    return [(name, k) for k in range(len(game_named(name).lockstep.RULE_GRID))]
 
 
 GRID = [cell for name in NAMES for cell in _grid(name)]
@@ -64,9 +65,9 @@ def test_the_game_object_answers_every_command(name):
     assert (game in with_win_rates()) != (game in with_seats())
     assert set(game.rule_options) >= {"players"}
     assert game.players and all(p in game.players for p in (rules.players,))
-    checks = game.checks
-    assert isinstance(checks, Checks), f"{name}'s checks lack a member of policies/contracts.py's Checks"
-    assert all(game.owns_rules(r) for r in checks.RULE_GRID)
+    assert isinstance(game.checks, Checks), f"{name}'s checks lack a member of policies/contracts.py's Checks"
+    assert isinstance(game.lockstep, Lockstep), f"{name}'s lockstep lacks a member of policies/contracts.py's Lockstep"
+    assert all(game.owns_rules(r) for r in game.lockstep.RULE_GRID)
     assert isinstance(game.bench(), Benchmarks)
     assert isinstance(game.tally(rules, game.default_policy), Tally)
     try:
@@ -83,7 +84,7 @@ def test_engine_and_kernel_play_in_lockstep(name, k):
     """Random games played by the kernel and the reference engine side by side: the checks
     raise at the first legal action or state that differs."""
     game = game_named(name)
-    seen = game.checks.lockstep_games(game.checks.RULE_GRID[k], seed=40 + k, games=4)
+    seen = game.lockstep.lockstep_games(game.lockstep.RULE_GRID[k], seed=40 + k, games=4)
     assert seen["decisions"] >= 4 and seen["steps"] >= 4  # something was compared in every game
 
 
@@ -93,7 +94,7 @@ def test_engine_and_kernel_play_in_lockstep(name, k):
 @pytest.mark.parametrize("name,k", GRID)
 def test_random_play_keeps_the_invariants(name, k):
     game = game_named(name)
-    rules = game.checks.RULE_GRID[k]
+    rules = game.lockstep.RULE_GRID[k]
     raw = game.run_games(rules, "random", 300, seed=9, threads=1)
     assert raw.shape == (300, game.nresult) and raw.dtype == np.int32
     assert ((raw[:, 0] >= 0) & (raw[:, 0] < len(game.causes))).all(), "a game ended without a known cause"
@@ -131,7 +132,7 @@ def test_random_play_keeps_the_invariants(name, k):
 def test_records_round_trip_and_replay_to_the_kernels_result(name, tmp_path):
     game = game_named(name)
     checked = 0
-    for k, rules in enumerate(game.checks.RULE_GRID[::3]):
+    for k, rules in enumerate(game.lockstep.RULE_GRID[::3]):
         for i, record in enumerate(game.export(rules, "random", 3 + k, range(4))):
             path = tmp_path / f"{k}-{i}.json"
             game.records.write_record(path, record)

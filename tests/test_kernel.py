@@ -2,7 +2,7 @@
 
 Kernel games are exported as records and replayed by the reference engine, which must reach the
 same outcome, cause, turns, floods and final state; during the replay the kernel shadows the
-engine (policies/island_escape/checks.py): the same legal actions at every decision, the same next state
+engine (sim/island_escape/lockstep.py): the same legal actions at every decision, the same next state
 after every action and flood. Plus determinism across threads and runs, and common random
 numbers across rule settings.
 """
@@ -13,11 +13,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from policies.island_escape.checks import shadow
 from policies.runner import export_games, run_games, simulate
 from sim.island_escape import layout as L
 from sim.island_escape.convert import final_of
 from sim.island_escape.engine import IslandEscapeEngine
+from sim.island_escape.lockstep import shadow
 from sim.island_escape.records import parse_record, replay, result_json
 from sim.island_escape.rules import Rules, gauge_of_length
 
@@ -66,7 +66,7 @@ def test_kernel_games_replay_identically_in_the_engine(rules):
     # 15 settings x (140 random + 10 idle) = 2,250 games. Replayed under the kernel's shadow: at
     # every decision the kernel's legal-action mask must equal the engine's legal actions, and
     # every action and flood the kernel's primitives play on the engine's state must land where
-    # the engine does (policies/island_escape/checks.py).
+    # the engine does (sim/island_escape/lockstep.py).
     with shadow() as seen:
         n = _check_games(rules, "random", seed=11, games=range(140))
         n += _check_games(rules, "idle", seed=12, games=range(10))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from policies.island_escape.checks import shadow
 from sim.island_escape.engine import (
     DOWN,
     DRY,
@@ -20,6 +19,7 @@ from sim.island_escape.engine import (
     deal,
     new_game,
 )
+from sim.island_escape.lockstep import shadow
 from sim.island_escape.records import RecordError, parse_record, result_json
 from sim.island_escape.rules import (
     FULL_GAUGE,
@@ -41,7 +41,7 @@ from .support import act, check, everything_but, grid, kinds, make_game, play, r
 def through_the_kernel():
     """Every scenario below also runs through the kernel: each action, `check` and flood the
     engine plays is played by the kernel's rule primitives on the same state and compared
-    (policies/island_escape/checks.py), so each ruling is pinned in the kernel as well."""
+    (sim/island_escape/lockstep.py), so each ruling is pinned in the kernel as well."""
     with shadow() as seen:
         yield seen
     KERNEL_STEPS.append(seen)

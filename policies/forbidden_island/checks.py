@@ -1,169 +1,19 @@
-"""Forbidden Island's checks of itself: its kernel against its reference engine, and its players
-against the hidden information (what tests/test_conformance.py asks of every game, and what the
-kernel tests use).
-
-The kernel played beside the reference engine, decision by decision (OpenSpiel style).
-
-`Lockstep` starts the kernel from an engine Setup, and at every decision point compares the two
-legal action sets and, after each step, the two whole states. The kernel's shuffles come from
-its own random stream; each one is handed to the engine's Shuffler as a script before the engine
-plays the same step, so both see the same cards.
+"""Forbidden Island's players against the hidden information: states at real decisions, the same
+states with the draw piles in another order, and a policy's choice at each (what
+tests/test_conformance.py asks of every game). Its kernel against its reference engine is
+sim/forbidden_island/lockstep.py.
 """
 
 from __future__ import annotations
-
-import random
-from collections import Counter
 
 import numpy as np
 
 from policies import checks as shared_checks
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.convert import (
-    decode,
-    encode,
-    engine_snapshot,
-    flood_top_layer_order,
-    kernel_snapshot,
-    params_of,
-    setup_into,
-    state_of,
-    treasure_pile_order,
-)
-from sim.forbidden_island.engine import ForbiddenIslandEngine, Setup, Shuffler, deal
-from sim.forbidden_island.rules import DIFFICULTIES, TREASURES, Rules
-from sim.streams import seed_streams
-
-NO_LOG = np.zeros(1, dtype=np.int32)  # the log the shared `apply_action` is given when nothing is logged (nlog -1)
-
-
-class Mismatch(AssertionError):
-    pass
-
-
-class Lockstep:
-    """One game played by the kernel and the engine together."""
-
-    def __init__(self, rules: Rules, setup: Setup | None, kernel_seed: int, game: ForbiddenIslandEngine | None = None):
-        """From a Setup (the kernel plays F3 and the engine follows), or from an engine `game` in
-        any state (the kernel starts from convert.state_of)."""
-        self.rules = rules
-        self.p = params_of(rules)
-        self.rng = np.zeros(3, dtype=np.uint64)
-        self.out = np.zeros(L.MAX_LEGAL, dtype=np.int64)
-        seed_streams(self.rng, kernel_seed, 0)
-        if game is None:
-            self.s = np.zeros(L.NSTATE, dtype=np.int32)
-            setup_into(self.s, setup)
-            K.set_up(self.s, self.p, self.rng)
-            script = [("treasure", treasure_pile_order(self.s))] if self.s[L.N_TSHUFFLES] else []
-            game = ForbiddenIslandEngine(rules, setup, Shuffler(seed=10**9, script=script))
-        else:
-            self.s = state_of(game)
-            game.shuffler = Shuffler(seed=10**9)
-        self.game = game
-        self.steps = 0
-        self.compare("at the start")
-
-    def compare(self, where: str) -> None:
-        want, got = engine_snapshot(self.game), kernel_snapshot(self.s, self.p)
-        for key in want:
-            if want[key] != got[key]:
-                raise Mismatch(f"{where}: {key} differs: engine {want[key]!r}, kernel {got[key]!r}")
-
-    def legal_codes(self) -> list[int]:
-        n = K.legal_actions(self.s, self.p, self.out)
-        codes = sorted(int(c) for c in self.out[:n])
-        want = sorted(encode(a) for a in self.game.legal_actions())
-        if codes != want:
-            extra = [str(decode(c)) for c in sorted(set(codes) - set(want))][:5]
-            missing = [str(decode(c)) for c in sorted(set(want) - set(codes))][:5]
-            raise Mismatch(f"step {self.steps}: legal actions differ: kernel also {extra}, kernel lacks {missing}")
-        if len(set(codes)) != len(codes):
-            raise Mismatch(f"step {self.steps}: the kernel lists an action twice")
-        return codes
-
-    def step(self, code: int) -> None:
-        s = self.s
-        tshuffles, fshuffles = int(s[L.N_TSHUFFLES]), int(s[L.N_FSHUFFLES])
-        K.apply_action(s, self.p, code, self.rng, NO_LOG, -1)
-        if s[L.N_FSHUFFLES] > fshuffles:  # the engine shuffles the flood deck first (F6, then F7)
-            self.game.shuffler.script.append(("flood", flood_top_layer_order(s)))
-        if s[L.N_TSHUFFLES] > tshuffles:
-            self.game.shuffler.script.append(("treasure", treasure_pile_order(s)))
-        self.game.apply(decode(code))
-        self.steps += 1
-        self.compare(f"step {self.steps} ({decode(code)})")
-
-
-def by_kind_choice(codes: list[int], rng: random.Random) -> int:
-    """A random legal action, the kind drawn first: uniform play would lift almost every time
-    (a Helicopter Lift has hundreds of codes), and the kinds are what the check must reach."""
-    groups: dict[str, list[int]] = {}
-    for c in codes:
-        groups.setdefault(decode(c).kind, []).append(c)
-    kinds = sorted(groups)
-    # the turn's own flow is the most common choice, so that games reach the late stages
-    weights = [4 if k in ("move", "shore", "draw", "flood", "capture", "give", "swim", "discard") else 1
-               for k in kinds]
-    return rng.choice(groups[rng.choices(kinds, weights)[0]])
-
-
-def play_lockstep(rules: Rules, setup: Setup | None, kernel_seed: int, choice_seed: int,
-                  seen: Counter | None = None, scout=None, limit: int = 5000,
-                  game: ForbiddenIslandEngine | None = None, freedoms: Counter | None = None) -> Lockstep:
-    """Play one game to its end in lockstep; raises Mismatch at the first difference.
-
-    The choices are random by kind (`by_kind_choice`) or, given `scout(engine game, rng) ->
-    action`, a goal-seeking chooser's (the tests' support.scout_choice reaches captures, water
-    losses and wins).
-    `freedoms` counts the choices the rules leave open that a player seldom takes: a flight to
-    a tile the Pilot could walk to (F10) and a swim ahead of a lower seat (F11)."""
-    game = Lockstep(rules, setup, kernel_seed, game)
-    rng = random.Random(choice_seed)
-    while not game.game.over and game.steps < limit:
-        codes = game.legal_codes()
-        code = encode(scout(game.game, rng)) if scout else by_kind_choice(codes, rng)
-        action = decode(code)
-        if seen is not None:
-            seen[action.kind] += 1
-        if freedoms is not None:
-            g = game.game
-            if action.kind == "fly" and action.place in g.move_targets(g.current):
-                freedoms["fly to a walkable tile"] += 1
-            if action.kind == "swim" and action.by != min(g.swimmers):
-                freedoms["swim ahead of a lower seat"] += 1
-        game.step(code)
-    if game.legal_codes():
-        raise Mismatch("the kernel offers actions after the end")
-    return game
-
-
-def late_game(rules: Rules, setup: Setup, mark: int) -> ForbiddenIslandEngine:
-    """A dealt game moved on to its end stage: all four treasures captured and the meter at
-    `mark`, so that lift-offs (F13) and the water's loss (F14) come within reach of the scout."""
-    game = ForbiddenIslandEngine(rules, setup)
-    game.captured = list(TREASURES)
-    game.mark = mark
-    return game
-
-
-# --- what the conformance suite asks of every game (tests/test_conformance.py) ------------------------
-
-# Random play over these keeps the game's invariants: every player count at every level.
-RULE_GRID = [Rules(players=players, difficulty=level) for players in (2, 3, 4) for level in DIFFICULTIES]
-
-
-def lockstep_games(rules: Rules, seed: int, games: int) -> dict:
-    """Games of random play by kind, kernel and engine side by side from the engine's deal:
-    the same legal actions at every decision and the same whole state after every step (raises
-    Mismatch, an AssertionError, at the first difference)."""
-    decisions = 0
-    for i in range(games):
-        game = play_lockstep(rules, deal(rules, seed * 1000 + i), kernel_seed=seed * 1000 + i, choice_seed=i)
-        decisions += game.steps
-    return {"decisions": decisions, "steps": decisions}
+from sim.forbidden_island.convert import params_of
+from sim.forbidden_island.rules import Rules
+from sim.lockstep import NO_LOG
 
 
 def quick_params(policy: str) -> np.ndarray:

@@ -1,6 +1,6 @@
 """The numba kernel agrees with the reference engine decision by decision.
 
-Lockstep games (policies/forbidden_island/checks.py): at every decision point the same set of legal actions, after
+Lockstep games (sim/forbidden_island/lockstep.py): at every decision point the same set of legal actions, after
 every step the same whole state (island, pawns, hands, both piles in order, discards, the flood
 pile's public layers, meter, turn, phase and what is left of it, swimmers, outcome). Games cover
 all four levels, 2-4 players, every role, random play by kind and a goal-seeking scout, and
@@ -15,11 +15,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from policies.forbidden_island.checks import Lockstep, Mismatch, kernel_snapshot, late_game, play_lockstep
 from sim.forbidden_island import kernel as K
 from sim.forbidden_island import layout as L
-from sim.forbidden_island.convert import decode, encode, params_of, state_of
+from sim.forbidden_island.convert import decode, encode, kernel_snapshot, params_of, state_of
 from sim.forbidden_island.engine import ACTION_KINDS, FLOODED, LOSS_CAUSES, Action, deal
+from sim.forbidden_island.lockstep import Lockstep, Mismatch, late_game, play_lockstep
 from sim.forbidden_island.rules import DIFFICULTIES, PLACES, ROLES, TILE_CODES, TREASURE_DECK, Rules
 
 from .support import (
@@ -39,20 +39,20 @@ def lockstep_games(games: int, first: int = 0,
                    freedoms: Counter | None = None) -> tuple[Counter, Counter, Counter]:
     """`games` dealt games plus a quarter as many late-game positions, all in lockstep.
     Returns the action kinds played, the outcomes and the roles seen; `freedoms` counts the
-    flights to walkable tiles and swims out of seat order (checks.play_lockstep)."""
+    flights to walkable tiles and swims out of seat order (lockstep.play_lockstep)."""
     kinds, outcomes, roles = Counter(), Counter(), Counter()
     for i in range(first, first + games):
         rules = Rules(players=2 + i % 3, difficulty=LEVELS[i // 3 % 4])
         game = play_lockstep(rules, deal(rules, i), kernel_seed=i, choice_seed=i, seen=kinds,
                              scout=scout_choice if i % 2 == 1 else None, freedoms=freedoms)
-        outcomes[game.game.outcome] += 1
-        roles.update(game.game.roles)
+        outcomes[game.engine.outcome] += 1
+        roles.update(game.engine.roles)
     for i in range(first, first + games // 4):
         rules = Rules(players=2 + i % 3)
         start = late_game(rules, deal(rules, 10**6 + i), mark=6 + i % 4)
         game = play_lockstep(rules, None, kernel_seed=i, choice_seed=i, seen=kinds,
                              scout=scout_choice if i % 2 == 0 else None, game=start)
-        outcomes[game.game.outcome] += 1
+        outcomes[game.engine.outcome] += 1
     return kinds, outcomes, roles
 
 
@@ -83,7 +83,7 @@ def test_the_pilot_flies_to_a_neighbouring_tile_in_kernel_and_engine_alike():
     assert encode(Action("move", place=(6, 3))) in both.legal_codes() and fly in both.legal_codes()
     assert K.fly_targets(both.s, both.p, 0) >> PLACES.index((6, 3)) & 1
     both.step(fly)  # compares the whole states
-    assert both.game.pawns[0] == (6, 3) and both.s[L.PAWN] == PLACES.index((6, 3)) and both.s[L.FLEW]
+    assert both.engine.pawns[0] == (6, 3) and both.s[L.PAWN] == PLACES.index((6, 3)) and both.s[L.FLEW]
     assert not [c for c in both.legal_codes() if decode(c).kind == "fly"]
 
 
@@ -101,7 +101,7 @@ def test_pawns_on_a_sunk_tile_swim_in_any_order_in_kernel_and_engine_alike():
     assert {decode(c).by for c in both.legal_codes()} == {0, 1} and both.s[L.SWIMMERS] == 0b011
     both.step(encode(Action("swim", by=1, place=(2, 4))))
     both.step(encode(Action("swim", by=0, place=(3, 3))))
-    assert both.game.pawns == [(3, 3), (2, 4), (4, 5)] and K.phase(both.s, both.p) == L.PH_FLOOD
+    assert both.engine.pawns == [(3, 3), (2, 4), (4, 5)] and K.phase(both.s, both.p) == L.PH_FLOOD
 
 
 @pytest.mark.parametrize("position, code, cause", [
@@ -114,7 +114,7 @@ def test_a_lost_game_shuffles_nothing_in_kernel_and_engine_alike(position, code,
     game = position()
     both = Lockstep(game.rules, None, kernel_seed=1, game=game)
     both.step(code)
-    assert both.game.outcome == cause and both.s[L.N_FSHUFFLES] == 0 and both.s[L.N_TSHUFFLES] == 0
+    assert both.engine.outcome == cause and both.s[L.N_FSHUFFLES] == 0 and both.s[L.N_TSHUFFLES] == 0
 
 
 def test_the_check_sees_a_difference():
@@ -132,7 +132,7 @@ def test_kernel_starts_from_any_engine_state():
     rules = Rules(players=4, difficulty="legendary")
     setup = deal(rules, 9)
     game = Lockstep(rules, setup, kernel_seed=1)
-    again = state_of(game.game)
+    again = state_of(game.engine)
     assert kernel_snapshot(again, game.p) == kernel_snapshot(game.s, game.p)
 
 

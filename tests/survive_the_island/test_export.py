@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from policies import runner as export
-from policies.survive_the_island.checks import RULE_GRID
+from sim.survive_the_island.lockstep import RULE_GRID
 from sim.survive_the_island.records import load_record, replay, result_json, write_record
 
 

@@ -1,5 +1,5 @@
-"""The kernel against the reference engine in lockstep (policies/survive_the_island/checks.py),
-and the hidden-information hooks the conformance suite uses."""
+"""The kernel against the reference engine in lockstep (sim/survive_the_island/lockstep.py),
+and the hidden-information hooks the conformance suite uses (policies/survive_the_island/checks.py)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,18 @@ import pytest
 from policies.survive_the_island import checks
 from sim.survive_the_island import kernel as K
 from sim.survive_the_island import layout as L
+from sim.survive_the_island import lockstep
 from sim.survive_the_island.engine import SurviveTheIslandEngine
 from sim.survive_the_island.rules import TILES, Rules
 
 
 def test_the_grid_covers_every_player_count():
-    assert {r.players for r in checks.RULE_GRID} == {2, 3, 4, 5} and len(checks.RULE_GRID) >= 8
+    assert {r.players for r in lockstep.RULE_GRID} == {2, 3, 4, 5} and len(lockstep.RULE_GRID) >= 8
 
 
-@pytest.mark.parametrize("k", range(len(checks.RULE_GRID)))
+@pytest.mark.parametrize("k", range(len(lockstep.RULE_GRID)))
 def test_uniform_random_games_agree_step_by_step(k):
-    seen = checks.lockstep_games(checks.RULE_GRID[k], seed=40 + k, games=3)
+    seen = lockstep.lockstep_games(lockstep.RULE_GRID[k], seed=40 + k, games=3)
     assert seen["decisions"] >= 3 * 100  # set-up alone is 60 decisions a game
 
 
@@ -33,7 +34,7 @@ def test_games_heading_for_the_rescue_islands_agree_and_reach_every_rule(rules):
     dolphins, displaced creatures all happen, and both sides agree on every one."""
     kinds: Counter = Counter()
     for g in range(8):
-        lock = checks.play_lockstep(rules, 300, g, g, choose=checks.homeward_choice)
+        lock = lockstep.play_lockstep(rules, 300, g, g, choose=lockstep.homeward_choice)
         kinds.update(e["kind"] for e in lock.engine.events)
         kinds.update(f"{e['kind']} {e['back']}" for e in lock.engine.events if e["kind"] == "flood")
     for kind in ("rescued", "raft_landed", "push", "repelled", "dive", "dolphin", "displaced", "shark_strikes",
@@ -45,14 +46,14 @@ def test_a_difference_is_caught_and_named(monkeypatch):
     every_tile = SurviveTheIslandEngine.land_left  # the flood rule read wrongly: any tile may flood
     monkeypatch.setattr(SurviveTheIslandEngine, "flood_choices", every_tile)
     wanted = r"step \d+ \(flood, turn 1\): legal actions differ: .*kernel lacks \['flood"
-    with pytest.raises(checks.Mismatch, match=wanted):
-        checks.lockstep_games(Rules(players=2), seed=1, games=1)
+    with pytest.raises(lockstep.Mismatch, match=wanted):
+        lockstep.lockstep_games(Rules(players=2), seed=1, games=1)
 
 
 def test_a_state_difference_is_caught_and_named(monkeypatch):
     monkeypatch.setattr(SurviveTheIslandEngine, "_start_turn", _start_turn_with_one_move)
-    with pytest.raises(checks.Mismatch, match=r"moves_left differs: engine 1, kernel 3"):
-        checks.lockstep_games(Rules(players=2), seed=1, games=1)
+    with pytest.raises(lockstep.Mismatch, match=r"moves_left differs: engine 1, kernel 3"):
+        lockstep.lockstep_games(Rules(players=2), seed=1, games=1)
 
 
 _start_turn = SurviveTheIslandEngine._start_turn
