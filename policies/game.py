@@ -74,6 +74,9 @@ class RuleOption:
     # one that only sets another (a gauge's length sets the gauge), or a file's path
     column: bool = True
     tag: str = ""  # what stands before its value in a file's name (p3: 3 players); none for a named level
+    # the option whose value this one gives in other words (a gauge's length gives the gauge): a
+    # sweep's grid takes it as a key of its own, never beside that one, and labels cells by it
+    stands_for: str = ""
 
     @property
     def rules_field(self) -> str:
@@ -248,19 +251,28 @@ class Game:
         return self.grid_keys
 
     @property
+    def aliases(self) -> tuple[RuleOption, ...]:
+        """The options that give another's value in other words (`RuleOption.stands_for`)."""
+        return tuple(o for o in self.options if o.stands_for)
+
+    @property
     def sweep_keys(self) -> tuple[str, ...]:
-        """The keys a sweep file's grid takes."""
-        return (*self.grid_keys, "policy")
+        """The keys a sweep file's grid takes: the rule keys and their other words, the variant
+        (for a game with variants), the player and its skill (for a game with a skill axis)."""
+        return (*self.grid_keys, *(o.name for o in self.aliases), *(("variant",) if self.variants else ()),
+                "policy", *(("skill",) if self.skill_policy else ()))
 
     @property
     def sweep_number_keys(self) -> tuple[str, ...]:
         """Grid keys whose values are whole numbers."""
-        return tuple(o.rules_field for o in self.columns if o.kind == "number")
+        return tuple(o.rules_field if o.column else o.name for o in (*self.columns, *self.aliases)
+                     if o.kind == "number")
 
     @property
     def sweep_name_keys(self) -> tuple[str, ...]:
-        """Grid keys whose values are names."""
-        return (*(o.rules_field for o in self.columns if o.kind != "number"), "policy")
+        """Grid keys whose values are names (cards are checked by `check_sweep_grid`)."""
+        return (*(o.rules_field for o in self.columns if o.kind not in ("number", "cards")),
+                *(("variant",) if self.variants else ()), "policy")
 
     @staticmethod
     def _text(option: RuleOption, value) -> Any:
@@ -337,40 +349,105 @@ class Game:
 
     def sweep_settings(self, grid: dict, bad) -> list:
         """The settings a sweep file's grid names, as (rules, policy, variant, labels): every
-        combination of its rule keys and players (labels are the game's own label columns of the
-        cell, as the grid named them: see `cell_labels`); `bad(key, why)` makes the error to raise
-        for a bad grid entry."""
+        combination of its rule keys, variants and players, the variant applied last (it has the
+        last word in a sweep); labels hold the values of the options given in other words
+        (`aliases`) where the variant left them standing (see `cell_labels`). `bad(key, why)`
+        makes the error to raise for a bad grid entry; each key's values are tried alone first,
+        so that an error names its key."""
         import itertools
         import re
 
         def as_list(value) -> list:
             return value if isinstance(value, list) else [value]
 
-        policies = as_list(grid.get("policy", [self.default_policy]))
+        def rules_of(options: dict, key: str):
+            try:
+                return self.rules_from_options(**options)
+            except (self.rule_error, TypeError) as exc:
+                found = re.match(r"rules\.(\w+):? (.*)", str(exc))
+                if found and found.group(1) in self.sweep_keys:
+                    raise bad(f"grid.{found.group(1)}", found.group(2)) from None
+                flag = next((o.flag for o in self.options if str(exc).startswith(f"{o.flag}: ")), None)
+                raise bad(key, str(exc)[len(flag) + 2:] if flag else str(exc)) from None
+
+        options = {}  # rules_from_options keyword -> the grid's values
+        for o in (*self.columns, *self.aliases):
+            key = o.rules_field if o.column else o.name
+            if key in grid:
+                options[o.name] = (self._card_sets(grid[key], f"grid.{key}", bad) if o.kind == "cards"
+                                   else as_list(grid[key]))
+                for value in options[o.name]:
+                    rules_of({o.name: value}, f"grid.{key}")
+        for o in self.aliases:
+            if o.name in options and o.stands_for in options:
+                raise bad(f"grid.{o.stands_for}", f"give {o.stands_for} or {o.name}, not both")
+        variants = as_list(grid.get("variant", ["normal"]))
+        for name in variants:
+            if name not in ("normal", *self.variants):
+                raise bad("grid.variant", f"unknown variant {name!r} (choose from normal, {', '.join(self.variants)})")
+        players = self._grid_players(as_list(grid.get("skill", [])), as_list(grid.get("policy", [
+            self.skill_policy if "skill" in grid else self.default_policy])), bad)
+        settings = []
+        for values in itertools.product(*options.values()):
+            given = dict(zip(options, values, strict=True))
+            plain = rules_of(given, "grid")
+            for variant in variants:
+                rules = plain.with_variant(variant) if variant != "normal" else plain
+                labels = {o.name: given[o.name] for o in self.aliases if o.name in given
+                          and getattr(rules, self.option(o.stands_for).rules_field)
+                          == getattr(plain, self.option(o.stands_for).rules_field)}
+                for policy in players:
+                    try:
+                        self.seat_players(policy, rules)
+                    except ValueError as exc:
+                        raise bad("grid.policy", str(exc)) from None
+                    settings.append((rules, policy, variant, labels))
+        return settings
+
+    def option(self, name: str) -> RuleOption:
+        return next(o for o in self.options if o.name == name)
+
+    def _card_sets(self, raw, key: str, bad) -> list[str]:
+        """A grid's value of kind "cards" as a list of settings, each one card text: one set of
+        cards ("AD 2C 2D" or ["AD", "2C", "2D"]) or a list of such sets."""
+        try:
+            one = isinstance(raw, str) or all(isinstance(c, str) and len(self.cards_from_text(c)) == 1 for c in raw)
+        except self.rule_error as exc:
+            raise bad(key, str(exc)) from None
+        return [g if isinstance(g, str) else " ".join(g) for g in ([raw] if one else raw)]
+
+    def _grid_players(self, skills: list, policies: list, bad) -> list[str]:
+        """A grid's players: its policies, or each at each of the grid's skills."""
+        out = []
         for name in policies:
             try:
                 self.check_policy(name)
             except ValueError as exc:
                 raise bad("grid.policy", str(exc)) from None
-        by_field = {o.rules_field: o.name for o in self.columns}
-        keys = [k for k in self.grid_keys if k in grid]
-        settings = []
-        for values in itertools.product(*(as_list(grid[k]) for k in keys)):
-            for policy in policies:
+            for skill in skills:
+                if isinstance(skill, bool) or not isinstance(skill, int | float):
+                    raise bad("grid.skill", f"must be numbers from 0 to 1, not {skill!r}")
                 try:
-                    rules = self.rules_from_options(**{by_field[k]: v for k, v in zip(keys, values, strict=True)})
-                    self.seat_players(policy, rules)
-                except self.rule_error as exc:
-                    found = re.match(r"rules\.(\w+):? (.*)", str(exc))
-                    key, why = (f"grid.{found.group(1)}", found.group(2)) if found else ("grid", str(exc))
-                    raise bad(key, why) from None
+                    out.append(self.with_skill(name, float(skill)))
                 except ValueError as exc:
-                    raise bad("grid.policy", str(exc)) from None
-                settings.append((rules, policy, "normal", {}))
-        return settings
+                    raise bad("grid.skill", str(exc)) from None
+            if not skills:
+                out.append(name)
+        return out
 
     def check_sweep_grid(self, grid: dict, bad) -> None:
-        """Checks of a grid's values beyond numbers and names, before any is read."""
+        """A grid's value of kind "cards" is cards ("AC 2C 2D" or ["AC", "2C", "2D"]) or a list
+        of such sets, checked before any is read."""
+        shape = "cards such as \"AC 2C 2D\" or ['AC', '2C', '2D'], or a list of such sets"
+        for key in (o.rules_field for o in self.columns if o.kind == "cards"):
+            raw = grid.get(key)
+            if raw is None:
+                continue
+            if not isinstance(raw, list | str):
+                raise bad(f"grid.{key}", f"must be {shape}, not {raw!r}")
+            for cards in [raw] if isinstance(raw, str) or all(isinstance(c, str) for c in raw) else raw:
+                if not (isinstance(cards, str) or isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+                    raise bad(f"grid.{key}", f"{cards!r} is not a {key}: must be {shape}")
 
     def cell_labels(self, rules, variant: str, extra: dict) -> dict:
         """A sweep cell's label columns besides its key (tables and figures group by them);

@@ -108,7 +108,7 @@ def test_adaptive_cell_stops_at_the_requested_half_width():
     ("[grid]\ncards_per_treasure = 0\n", "grid.cards_per_treasure"),
     ("[grid]\ncolour = [1]\n", "grid.colour: unknown key"),
     ("[grid]\nplayers = []\n", "grid.players: is empty"),
-    ("[grid]\npolicy = ['clever']\n", "grid.policy: unknown policy"),
+    ("[grid]\npolicy = ['clever']\n", "grid.policy: unknown Island Escape policy"),
     ("[grid]\nvariant = ['hard']\n", "grid.variant: unknown variant"),
     ("[grid]\ngauge_length = [11]\n", "grid.gauge_length"),
     ("[grid]\ngauge = [['AC', '9H']]\n", "grid.gauge"),

@@ -20,7 +20,8 @@ class IslandEscape(Game):
                    "Salvaged cards a raise needs, 1-5.  [default: 2]", words=("cards",), tag="c"),
         RuleOption("gauge", "--gauge", "cards", 'Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".', tag="g"),
         RuleOption("gauge_length", "--gauge-length", "number",
-                   "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom.", column=False),
+                   "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom.", column=False,
+                   stands_for="gauge"),
         RuleOption("swim_cost", "--swim-cost", "number", "Actions a swim costs.  [default: 2]", words=("swim",),
                    tag="s"),
         RuleOption("actions", "--actions", "number", "Actions per turn.  [default: 4]", words=("actions_per_turn",),
@@ -32,10 +33,6 @@ class IslandEscape(Game):
                           "divers, short)")
     setting_help = ("--players, --cards-per-treasure, --gauge or --gauge-length, --swim-cost, --actions "
                     "and --variant")
-    sweep_keys = ("players", "cards_per_treasure", "gauge_length", "gauge", "swim_cost", "actions_per_turn",
-                  "variant", "policy", "skill")
-    sweep_number_keys = ("players", "cards_per_treasure", "gauge_length", "swim_cost", "actions_per_turn")
-    sweep_name_keys = ("variant", "policy")
     action_columns = ("moves", "swims", "shores", "salvages", "gives", "raises", "unused")
     treasures_field = "treasures_raised"
     strength_settings = ({"players": 2}, {"players": 3, "cards_per_treasure": 3})
@@ -131,101 +128,6 @@ class IslandEscape(Game):
         from sim.island_escape.rules import gauge_name
 
         return gauge_name(str(value).split()) if key == "gauge" else str(value)  # a gauge named by its cards
-
-    def sweep_settings(self, grid: dict, bad) -> list:
-        """The settings a sweep grid names: (rules, policy, variant, labels) for every combination,
-        the variant applied last, labels holding the gauge length the grid named. `bad(key, why)`
-        is the error to raise."""
-        import itertools
-        import re
-
-        from policies.registry import UnknownPolicy
-        from sim.island_escape.rules import FULL_GAUGE, VARIANTS, RuleError, Rules, gauge_from_text, gauge_of_length
-
-        def as_list(value) -> list:
-            return value if isinstance(value, list) else [value]
-
-        def cards(text: str) -> list[str]:
-            try:
-                return gauge_from_text(text)
-            except RuleError as exc:
-                raise bad("grid.gauge", str(exc)) from None
-
-        if "gauge" in grid and "gauge_length" in grid:
-            raise bad("grid.gauge", "give gauge or gauge_length, not both")
-
-        def values(key: str, default: list) -> list:
-            return as_list(grid.get(key, default))
-
-        gauges: list[tuple[tuple[str, ...], int | None]] = []
-        if "gauge" in grid:
-            # One gauge: "AD 2C 2D" (as `simulate --gauge` takes it) or ["AD", "2C", "2D"]; several:
-            # a list of those, e.g. ["AC AD 2C", ["AD", "2C"]]. Cards may be separated by commas too.
-            raw = grid["gauge"]
-            one = isinstance(raw, str) or all(isinstance(c, str) and len(cards(c)) == 1 for c in raw)
-            for g in [raw] if one else raw:
-                gauge = tuple(cards(g) if isinstance(g, str) else [str(c).upper() for c in g])
-                problem = gauge_order_problem(gauge)
-                if problem:
-                    raise bad("grid.gauge", problem)
-                gauges.append((gauge, None))
-        else:
-            for length in values("gauge_length", [len(FULL_GAUGE)]):
-                try:
-                    if isinstance(length, bool) or not isinstance(length, int):
-                        raise RuleError(f"must be whole numbers from 1 to 10, not {length!r}")
-                    gauges.append((gauge_of_length(length), length))
-                except RuleError as exc:
-                    raise bad("grid.gauge_length", str(exc)) from None
-        for name in values("variant", ["normal"]):
-            if name not in VARIANTS:
-                raise bad("grid.variant", f"unknown variant {name!r} (choose from {', '.join(VARIANTS)})")
-        skills = values("skill", [])
-        players_grid = []  # policy names, or `name@skill` specs when the grid has skills
-        for name in values("policy", ["skilled"] if skills else [self.default_policy]):
-            if name not in self.registry.policies:
-                raise bad("grid.policy", f"unknown policy {name!r} (choose from {', '.join(self.registry.policies)})")
-            if not skills:
-                players_grid.append(name)
-                continue
-            for skill in skills:
-                if isinstance(skill, bool) or not isinstance(skill, int | float):
-                    raise bad("grid.skill", f"must be numbers from 0 to 1, not {skill!r}")
-                try:
-                    players_grid.append(self.with_skill(name, float(skill)))
-                except UnknownPolicy as exc:
-                    raise bad("grid.skill", str(exc)) from None
-
-        settings = []
-        for players, cpt, (gauge, length), swim, actions, variant, policy in itertools.product(
-                values("players", [2]), values("cards_per_treasure", [2]), gauges, values("swim_cost", [2]),
-                values("actions_per_turn", [4]), values("variant", ["normal"]), players_grid):
-            try:
-                rules = Rules(players=players, cards_per_treasure=cpt, gauge=gauge, swim_cost=swim,
-                              actions_per_turn=actions).with_variant(variant)  # the variant has the last word
-            except (RuleError, TypeError) as exc:
-                found = re.match(r"rules\.(\w+):? (.*)", str(exc))
-                if found and found.group(1) in self.sweep_keys:
-                    raise bad(f"grid.{found.group(1)}", found.group(2)) from None
-                raise bad("grid", str(exc)) from None
-            if len(rules.gauge) > 10:
-                raise bad("grid.gauge", "at most 10 cards")
-            named = length is not None and variant != "short"  # the short variant shortens the gauge itself
-            settings.append((rules, policy, variant, {"gauge_length": length} if named else {}))
-        return settings
-
-    def check_sweep_grid(self, grid: dict, bad) -> None:
-        """A grid's gauge is cards ("AC 2C 2D" or ["AC", "2C", "2D"]) or a list of such gauges."""
-        if "gauge" not in grid:
-            return
-        raw = grid["gauge"]
-        shape = "cards such as \"AC 2C 2D\" or ['AC', '2C', '2D'], or a list of such gauges"
-        if not isinstance(raw, list | str):
-            raise bad("grid.gauge", f"must be {shape}, not {raw!r}")
-        lists = [raw] if isinstance(raw, str) or all(isinstance(c, str) for c in raw) else raw
-        for gauge in lists:
-            if not (isinstance(gauge, str) or isinstance(gauge, list) and all(isinstance(c, str) for c in gauge)):
-                raise bad("grid.gauge", f"{gauge!r} is not a gauge: must be {shape}")
 
     def cell_labels(self, rules, variant, extra) -> dict:
         return {"variant": variant, "gauge_length": extra.get("gauge_length", len(rules.gauge))}
