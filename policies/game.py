@@ -77,6 +77,9 @@ class RuleOption:
     # the option whose value this one gives in other words (a gauge's length gives the gauge): a
     # sweep's grid takes it as a key of its own, never beside that one, and labels cells by it
     stands_for: str = ""
+    label: str = ""  # as a page's form shows it; an option without one is not a control there
+    low: int = 0  # a number's bounds on a form
+    high: int = 0
 
     @property
     def rules_field(self) -> str:
@@ -328,12 +331,46 @@ class Game:
                 f"-game{int(row['game']):07d}.json")
 
     def rule_controls(self) -> list[dict[str, Any]]:
-        """The rule options as a form shows them, one dict a control: `name` (the option),
-        `kind` ("cards", "number" or "choice"), `label`, `default` and the kind's own keys
-        (`cards` with their labels, `low`/`high`, `choices`); and the named variants as
-        {"kind": "variants", "variants": [{name, label, sets}]}, `sets` being the options a
-        variant changes and their values. A page draws its controls from this."""
-        return []
+        """The rule options that have a `label`, as a form shows them, one dict a control:
+        `name` (the option), `kind` ("cards", "number", "choice" or "variants"), `label`, and the
+        kind's own keys: `low`/`high` and the rules' `default` for a number, `choices` (value and
+        label) and `default` for a named level, `cards` (`card_choices`) and `default` for
+        cards, and for the named variants `variants`: [{name, label, sets}], `sets` being the
+        options a variant changes and their values. A page draws its controls from this."""
+        default = self.rules_from_options()
+        controls = []
+        for o in (o for o in self.options if o.label):
+            control: dict[str, Any] = {"name": o.name, "kind": "choice" if o.kind == "level" else o.kind,
+                                       "label": o.label}
+            if o.kind == "variants":
+                control["variants"] = [{"name": name, "label": self.variant_labels.get(name, name),
+                                        "sets": self._variant_sets(name)} for name in o.choices]
+            elif o.kind == "cards":
+                control |= {"cards": self.card_choices(o), "default": list(getattr(default, o.rules_field))}
+            elif o.kind == "level":
+                control |= {"choices": [{"value": c, "label": self.choice_label(o, c)} for c in o.choices],
+                            "default": getattr(default, o.rules_field)}
+            else:
+                control |= {"low": o.low, "high": o.high, "default": getattr(default, o.rules_field)}
+            controls.append(control)
+        return controls
+
+    variant_labels: dict[str, str] = {}  # a named variant as a form shows it
+
+    def _variant_sets(self, name: str) -> dict[str, Any]:
+        """The options a named variant changes (but the players) and their values; cards as a list."""
+        changed = self.rules_from_options(variants=(name,))
+        kinds = {o.name: o.kind for o in self.options}
+        return {option: value.split() if kinds[option] == "cards" else value
+                for option, value in self.options_of(changed).items() if option != "players"}
+
+    def card_choices(self, option: RuleOption) -> list[dict[str, Any]]:
+        """The cards an option of kind "cards" takes, each {code, label, red} as a form shows it."""
+        raise NotImplementedError
+
+    def choice_label(self, option: RuleOption, value: str) -> str:
+        """A named level as a form shows it."""
+        return value.capitalize()
 
     def cards_from_text(self, text: str) -> list[str]:
         """A rule value of kind "cards" (Island Escape's gauge) as written in a table cell or a

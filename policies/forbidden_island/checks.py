@@ -82,36 +82,3 @@ def hidden_redrawn(decision: tuple, other: tuple) -> bool:
 def decide(policy: str, decision: tuple) -> int:
     """The action code `policy` (with `quick_params`) chooses at a decision (policies/checks.py)."""
     return shared_checks.decide("forbidden_island", policy, quick_params(policy), decision)
-
-
-def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | None = None,
-                    care: float | None = None) -> float:
-    """The share of `skilled`'s actions at `skill` (in its own games; the actions of a turn, F5,
-    as Island Escape's decisions are) where it does not choose what the expert would in the
-    same state: how much error a skill means, counted in decisions (matched to Island Escape's
-    skill axis)."""
-    from policies.forbidden_island import expert, skilled
-
-    rules = rules or Rules(players=2, difficulty="normal")
-    p = params_of(rules)
-    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
-    pp = skilled.skill_params(skill, care)
-    own = expert.default_params()  # the expert's own scratch: its caches are not the player's
-    departed = seen = game = 0
-    while seen < decisions:
-        s = np.zeros(L.NSTATE, dtype=np.int32)
-        rng = np.zeros(3, dtype=np.uint64)
-        K.init_game(s, p, rng, seed, game)
-        while s[L.OUTCOME] < 0 and seen < decisions:
-            code = K.only_draw(s, p, K.phase(s, p))
-            if code < 0:
-                expert.choose(s.copy(), p, own, acts, 0, rng.copy())
-                want = int(acts[0])
-                actions = K.phase(s, p) == L.PH_ACTIONS
-                skilled.choose(s, p, pp, acts, 0, rng)
-                code = int(acts[0])
-                seen += actions
-                departed += actions and code != want
-            K.apply_action(s, p, code, rng, NO_LOG, -1)
-        game += 1
-    return departed / seen

@@ -19,7 +19,7 @@ class ForbiddenIsland(Game):
         RuleOption("players", "--players", "number", "Players 2-4.  [default: 2]", tag="p"),
         # F4: the printed levels are the starting water marks
         RuleOption("difficulty", "--difficulty", "level", "A printed level: its starting water mark (F4).  "
-                   "[default: novice]", choices=tuple(DIFFICULTIES)),
+                   "[default: novice]", choices=tuple(DIFFICULTIES), label="Level (the starting water mark, F4)"),
     )
     rule_words_example = "players=3 difficulty=elite"
     setting_help = "--players (2-4) and --difficulty"
@@ -50,13 +50,8 @@ class ForbiddenIsland(Game):
     def setting(self, rules) -> dict:
         return super().setting(rules) | {"start_mark": rules.start_mark}
 
-    def rule_controls(self) -> list[dict]:
-        from sim.forbidden_island.rules import DIFFICULTIES
-
-        return [{"name": "difficulty", "kind": "choice", "label": "Level (the starting water mark, F4)",
-                 "choices": [{"value": name, "label": f"{name.capitalize()} (water mark {mark})"}
-                             for name, mark in DIFFICULTIES.items()],
-                 "default": self.rules_from_options().difficulty}]
+    def choice_label(self, option, value: str) -> str:
+        return f"{value.capitalize()} (water mark {DIFFICULTIES[value]})"
 
 
 GAME = ForbiddenIsland()

@@ -61,7 +61,7 @@ FORGET = 0.9  # chance a decision overlooks the flooded tiles, at care 1
 WANDER = 0.5  # chance of a random walk instead of the plan, at care 1
 # care at these skills (linear between): the share of actions departing from the expert's choice
 # then matches Island Escape's skilled player at the same skill. Set from departure_share in
-# policies/*/checks.py (4,000 decisions each, seed 1): Island Escape departs in 57.3%, 50.6%,
+# policies/*/skilled.py (4,000 decisions each, seed 1): Island Escape departs in 57.3%, 50.6%,
 # 41.4%, 36.9%, 32.7%, 27.1%, 18.5%, 15.4% and 12.2% of its decisions at the skills below (0 at
 # skill 1: the noise that flips close choices vanishes there); Forbidden Island's player does at
 # the cares below.
@@ -131,3 +131,40 @@ def choose(s, p, pp, acts, n, rng):
     for w in FLOODS:
         epp[w] = OVERLOOKED if forget else 0.0
     return expert.choose(s, p, epp, acts, n, rng)
+
+
+def departure_share(skill: float, decisions: int, seed: int = 0, rules=None,
+                    care: float | None = None) -> float:
+    """The share of `skilled`'s actions at `skill` (in its own games; the actions of a turn, F5,
+    as Island Escape's decisions are) where it does not choose what the expert would in the
+    same state: how much error a skill means, counted in decisions (matched to Island Escape's
+    skill axis)."""
+    import sim.forbidden_island.kernel as K
+    from sim.forbidden_island import layout as L
+    from sim.forbidden_island.convert import params_of
+    from sim.forbidden_island.rules import Rules
+    from sim.lockstep import NO_LOG
+
+    rules = rules or Rules(players=2, difficulty="normal")
+    p = params_of(rules)
+    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
+    pp = skill_params(skill, care)
+    own = expert.default_params()  # the expert's own scratch: its caches are not the player's
+    departed = seen = game = 0
+    while seen < decisions:
+        s = np.zeros(L.NSTATE, dtype=np.int32)
+        rng = np.zeros(3, dtype=np.uint64)
+        K.init_game(s, p, rng, seed, game)
+        while s[L.OUTCOME] < 0 and seen < decisions:
+            code = K.only_draw(s, p, K.phase(s, p))
+            if code < 0:
+                expert.choose(s.copy(), p, own, acts, 0, rng.copy())
+                want = int(acts[0])
+                actions = K.phase(s, p) == L.PH_ACTIONS
+                choose(s, p, pp, acts, 0, rng)
+                code = int(acts[0])
+                seen += actions
+                departed += actions and code != want
+            K.apply_action(s, p, code, rng, NO_LOG, -1)
+        game += 1
+    return departed / seen

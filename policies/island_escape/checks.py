@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from policies.island_escape.decisions import escape_places
 from policies.island_escape.registry import REGISTRY
 from sim.island_escape import kernel as K
 from sim.island_escape import layout as L
@@ -63,15 +64,10 @@ def hide_differently(s: np.ndarray, gen: np.random.Generator) -> np.ndarray:
 
 def escape_options(s: np.ndarray, pawn: int) -> tuple[np.ndarray, int]:
     """The pawn's escape options if its place sank now (R15), in the default order, and how many."""
-    here = int(s[L.PAWN + pawn])
+    sunk = s.copy()
+    sunk[L.ESCAPE_FROM] = s[L.PAWN + pawn]
     opts = np.zeros(8, dtype=np.int64)
-    n = 0
-    for dc, dr in zip(L.ESC_DC, L.ESC_DR, strict=True):
-        c, r = here % 5 + dc, here // 5 + dr
-        if 0 <= c < 5 and 0 <= r < 5 and s[L.TSTATE + r * 5 + c] != L.SEA:
-            opts[n] = r * 5 + c
-            n += 1
-    return opts, n
+    return opts, int(escape_places(sunk, opts))
 
 
 # Cheap settings for the searches: 1 screening world, 2 confirmation worlds, z 1, rollouts of
@@ -155,32 +151,3 @@ def decide(policy: str, decision: tuple) -> tuple[int, int]:
         assert 0 <= e < n, (policy, e)
         assert r[L.STREAM_DEAL] == rng[L.STREAM_DEAL] and r[L.STREAM_FLOOD] == rng[L.STREAM_FLOOD], policy
     return a, e
-
-
-def departure_share(skill: float, decisions: int, seed: int = 0, rules: Rules | None = None) -> float:
-    """The share of `skilled`'s decisions at `skill` (in its own games) where it does not choose
-    what the expert would in the same state: how much error a skill means, counted in decisions
-    (the measure Forbidden Island's skill axis is matched to)."""
-    from policies.island_escape import expert, skilled
-
-    p = rules_to_params(rules or Rules())
-    s = np.zeros(L.NSTATE, dtype=np.int32)
-    rng = np.zeros(3, dtype=np.uint64)
-    pp = skilled.skill_params(skill)
-    none = np.zeros(32)
-    departed = seen = 0
-
-    def choose(legal):
-        nonlocal departed, seen
-        want = expert.action(s.copy(), p, none, legal, rng.copy())
-        a = skilled.action(s, p, pp, legal, rng)
-        seen += 1
-        departed += a != want
-        return a
-
-    game = 0
-    while seen < decisions:
-        for _ in kernel_decisions(s, p, rng, seed, game, "skilled", pp, choose):
-            pass
-        game += 1
-    return departed / seen

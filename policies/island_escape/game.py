@@ -17,18 +17,22 @@ class IslandEscape(Game):
     options = (
         RuleOption("players", "--players", "number", "Players 1-4 (solo plays two pawns).  [default: 2]", tag="p"),
         RuleOption("cards_per_treasure", "--cards-per-treasure", "number",
-                   "Salvaged cards a raise needs, 1-5.  [default: 2]", words=("cards",), tag="c"),
-        RuleOption("gauge", "--gauge", "cards", 'Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".', tag="g"),
+                   "Salvaged cards a raise needs, 1-5.  [default: 2]", words=("cards",), tag="c",
+                   label="Cards a treasure", low=1, high=5),
+        RuleOption("gauge", "--gauge", "cards", 'Gauge cards, top first, e.g. "AD 2C 2D 3C 3D 4C 4D 5C".', tag="g",
+                   label="Gauge, top first (where the water starts)"),
         RuleOption("gauge_length", "--gauge-length", "number",
                    "L<=9: the rulebook gauge without its top 9-L cards; 10: with 5D at the bottom.", column=False,
                    stands_for="gauge"),
         RuleOption("swim_cost", "--swim-cost", "number", "Actions a swim costs.  [default: 2]", words=("swim",),
-                   tag="s"),
+                   tag="s", label="Actions a swim costs", low=1, high=12),
         RuleOption("actions", "--actions", "number", "Actions per turn.  [default: 4]", words=("actions_per_turn",),
-                   field="actions_per_turn", tag="a"),
+                   field="actions_per_turn", tag="a", label="Actions a turn", low=1, high=12),
         RuleOption("variants", "--variant", "variants", "A named variant (repeatable); explicit options override it.",
-                   words=("variant",), choices=tuple(VARIANTS[1:])),
+                   words=("variant",), choices=tuple(VARIANTS[1:]), label="Named variants"),
     )
+    variant_labels = {"divers": "Divers: a swim costs 1 action",
+                      "short": "Short game: 1 card a treasure, A♣ off the gauge"}
     rule_words_example = ("players=3 cards=3 gauge=AD 2C 2D 3C 3D 4C 4D 5C swim=1 (or gauge_length=8, actions=4, "
                           "divers, short)")
     setting_help = ("--players, --cards-per-treasure, --gauge or --gauge-length, --swim-cost, --actions "
@@ -98,31 +102,10 @@ class IslandEscape(Game):
 
         super().tell(record, told, board)
 
-    def rule_controls(self) -> list[dict]:
-        from sim.island_escape.rules import FULL_GAUGE, GAUGE_CARDS, VARIANTS, Rules, pretty
+    def card_choices(self, option) -> list[dict]:
+        from sim.island_escape.rules import GAUGE_CARDS, pretty
 
-        default = Rules()
-        variants = []
-        for name in VARIANTS[1:]:
-            changed = Rules().with_variant(name)
-            sets = {option: value for option, value in self.options_of(changed).items() if option != "players"}
-            if "gauge" in sets:
-                sets["gauge"] = list(changed.gauge)
-            labels = {"divers": "Divers: a swim costs 1 action",
-                      "short": "Short game: 1 card a treasure, A♣ off the gauge"}
-            variants.append({"name": name, "label": labels.get(name, name), "sets": sets})
-        return [
-            {"name": "gauge", "kind": "cards", "label": "Gauge, top first (where the water starts)",
-             "cards": [{"code": c, "label": pretty(c), "red": c.endswith("D")} for c in GAUGE_CARDS],
-             "default": list(FULL_GAUGE)},
-            {"name": "cards_per_treasure", "kind": "number", "label": "Cards a treasure", "low": 1, "high": 5,
-             "default": default.cards_per_treasure},
-            {"name": "swim_cost", "kind": "number", "label": "Actions a swim costs", "low": 1, "high": 12,
-             "default": default.swim_cost},
-            {"name": "actions", "kind": "number", "label": "Actions a turn", "low": 1, "high": 12,
-             "default": default.actions_per_turn},
-            {"name": "variants", "kind": "variants", "label": "Named variants", "variants": variants},
-        ]
+        return [{"code": c, "label": pretty(c), "red": c.endswith("D")} for c in GAUGE_CARDS]
 
     def value_text(self, key, value) -> str:
         from sim.island_escape.rules import gauge_name

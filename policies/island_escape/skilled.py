@@ -97,3 +97,36 @@ def action(s, p, pp, legal, rng):
 @njit(cache=True)
 def choose(s, p, pp, acts, n, rng):  # the one signature (decisions.py)
     return by_mask(s, p, pp, acts, rng, action, escape)
+
+
+def departure_share(skill: float, decisions: int, seed: int = 0, rules=None) -> float:
+    """The share of `skilled`'s decisions at `skill` (in its own games) where it does not choose
+    what the expert would in the same state: how much error a skill means, counted in decisions
+    (the measure Forbidden Island's skill axis is matched to)."""
+    from policies.island_escape import expert
+    from policies.island_escape.checks import kernel_decisions
+    from sim.island_escape import layout as L
+    from sim.island_escape.convert import params_of
+    from sim.island_escape.rules import Rules
+
+    p = params_of(rules or Rules())
+    s = np.zeros(L.NSTATE, dtype=np.int32)
+    rng = np.zeros(3, dtype=np.uint64)
+    pp = skill_params(skill)
+    none = np.zeros(32)
+    departed = seen = 0
+
+    def choose(legal):
+        nonlocal departed, seen
+        want = expert.action(s.copy(), p, none, legal, rng.copy())
+        a = action(s, p, pp, legal, rng)
+        seen += 1
+        departed += a != want
+        return a
+
+    game = 0
+    while seen < decisions:
+        for _ in kernel_decisions(s, p, rng, seed, game, "skilled", pp, choose):
+            pass
+        game += 1
+    return departed / seen

@@ -7,10 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from policies.forbidden_island import checks as fi_checks
 from policies.forbidden_island import skilled
 from policies.forbidden_island.registry import REGISTRY
-from policies.island_escape import checks as ie_checks
+from policies.island_escape import skilled as ie_skilled
 from policies.registry import UnknownPolicy
 from policies.runner import run_games
 from sim.forbidden_island import layout as L
@@ -54,7 +53,7 @@ def test_a_skill_departs_from_the_expert_as_often_in_both_games(skill):
     """The normalisation: at the same skill, the share of actions where the player does not do
     what its game's expert would do is the same in both games, within 4 points, on games other
     than those the scale was set on (seed 1), at skills between its grid points too."""
-    ie = ie_checks.departure_share(skill, 3000, seed=2)
-    fi = fi_checks.departure_share(skill, 3000, seed=2)
+    ie = ie_skilled.departure_share(skill, 3000, seed=2)
+    fi = skilled.departure_share(skill, 3000, seed=2)
     assert abs(ie - fi) < 0.04, (skill, ie, fi)
     assert 0.0 < fi < 1.0
