@@ -483,19 +483,21 @@ def _check_folder(folder: Path, option: str, cleanup: Path | None = None) -> Non
 @click.option("--json", "as_json", is_flag=True, help="Print the comparison as one JSON object.")
 def compare_cmd(rules_a, rules_b, game_kind, policy, games, seed, threads, as_json):
     """Compare two rule settings on the same games: both win rates, the paired difference A - B
-    with its 95% interval, and the loss causes side by side.
+    with its 95% interval, and the loss causes side by side; in a competitive game each seat's
+    win share, its paired difference where both settings have the seat, how far the least
+    fairly treated seat is from a fair share, and how the games ended.
 
     A setting is written as words: players=N, cards=N (a treasure), gauge=CARDS (top first, spaces
     or commas) or gauge_length=L, swim=N, actions=N, and the variants divers and short; words not
     given keep the rulebook's value. The --players/--gauge options of simulate work too.
     Another game's setting is written in its own options' words (--game forbidden-island:
-    players=3 difficulty=elite). Rates in --json are fractions of the games played.
+    players=3 difficulty=elite; --game survive-the-island: players=4 sharks=4). Rates in --json
+    are fractions of the games played.
     """
     from experiments.compare import compare, compare_text, parse_rules_text
     from policies.game import game as game_named
 
     game = game_named(game_kind)
-    _win_rates_only(game, "compare")
     try:
         policy = game.player(policy, None)
     except ValueError as exc:

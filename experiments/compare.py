@@ -13,7 +13,6 @@ import re
 
 import numpy as np
 
-from experiments.runner import wilson_interval
 from experiments.sweep import paired_difference
 from policies.game import game as game_named
 from policies.game import game_of_rules
@@ -95,59 +94,73 @@ def parse_rules_text(text: str, game=None):
     return game.rules_from_options(**options)
 
 
-def _side(rules, raw: np.ndarray) -> dict:
-    causes = game_of_rules(rules).causes
-    n = len(raw)
-    won = raw[:, 0] == 0
-    wins = int(won.sum())
-    counts = np.bincount(raw[:, 0], minlength=len(causes))
-    return {"rules": rules.as_record(), "games": n, "wins": wins, "win_rate": wins / n,
-            "ci95": list(wilson_interval(wins, n)),
-            "loss_rates": {c: int(counts[causes.index(c)]) / n for c in causes[1:]}}
+def _side(game, rules, policy: str, raw: np.ndarray) -> tuple[dict, np.ndarray]:
+    """One setting's summary (its game's tally: a team's win rate and losses, or each seat's win
+    share and the endings) and what each side got a game."""
+    tally = game.tally(rules, policy)
+    tally.add(raw)
+    summary = tally.result()
+    del summary["games_per_second"]
+    names, outcomes = tally.sides(raw)
+    return {"rules": rules.as_record(), **summary, "sides": names}, outcomes
+
+
+def _difference(a: np.ndarray, b: np.ndarray) -> dict:
+    d = paired_difference(a, b)
+    return {"a_minus_b": d["difference"], "ci95": list(d["ci95"]), "unpaired_ci95": list(d["unpaired_ci95"]),
+            "games_ratio": d["games_ratio"]}
 
 
 def compare(rules_a, rules_b, policy: str, games: int, seed: int = 0, threads: int | None = None) -> dict:
-    """Both settings (of one game) on games 0 … games-1 of `seed`; the difference a - b with its
-    paired 95% CI. Rates are fractions of the games played (`rate_unit`).
-    """
+    """Both settings (of one game) on games 0 … games-1 of `seed`: each setting's summary and,
+    side by side (a cooperative game's team, a competitive game's seats where both settings have
+    the same), the difference a - b with its paired 95% interval. Rates are fractions of the
+    games played (`rate_unit`); `difference` is the team's where the game has one side."""
     game = game_of_rules(rules_a)
-    raw_a = game.run_games(rules_a, policy, games, seed, threads=threads)
-    raw_b = game.run_games(rules_b, policy, games, seed, threads=threads)
-    d = paired_difference(raw_a[:, 0] == 0, raw_b[:, 0] == 0)
-    return {"game": game.name, "policy": policy, "seed": seed, "games": games, "rate_unit": "fraction of games",
-            "a": _side(rules_a, raw_a), "b": _side(rules_b, raw_b),
-            "difference": {"a_minus_b": d["difference"], "ci95": list(d["ci95"]),
-                           "unpaired_ci95": list(d["unpaired_ci95"]), "games_ratio": d["games_ratio"]}}
+    a, out_a = _side(game, rules_a, policy, game.run_games(rules_a, policy, games, seed, threads=threads))
+    b, out_b = _side(game, rules_b, policy, game.run_games(rules_b, policy, games, seed, threads=threads))
+    result = {"game": game.name, "policy": policy, "seed": seed, "games": games, "rate_unit": "fraction of games",
+              "a": a, "b": b, "differences": []}
+    if a["sides"] == b["sides"]:  # a seat is compared with the same seat only
+        result["differences"] = [{"side": name, **_difference(out_a[:, k], out_b[:, k])}
+                                 for k, name in enumerate(a["sides"])]
+    if len(result["differences"]) == 1:
+        result["difference"] = {k: v for k, v in result["differences"][0].items() if k != "side"}
+    return result
 
 
 def compare_text(result: dict, game) -> str:
     """The comparison of two settings of `game` as the terminal shows it."""
-    a, b, d = result["a"], result["b"], result["difference"]
-    rules_line = game.setting_line
+    a, b = result["a"], result["b"]
     lines = [f"policy      {result['policy']}, seed {result['seed']}, {result['games']:,} games each: "
-             "A and B play the same islands and flood orders",
-             f"A           {rules_line(game.rules(**a['rules']))}",
-             f"B           {rules_line(game.rules(**b['rules']))}",
+             "A and B are dealt the same games (common random numbers)",
+             f"A           {game.setting_line(game.rules(**a['rules']))}",
+             f"B           {game.setting_line(game.rules(**b['rules']))}",
              "",
-             f"{'':<18}{'A':>20}{'B':>20}"]
-
-    def rate(side: dict) -> str:
-        lo, hi = side["ci95"]
-        return f"{100 * side['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
-
-    lines.append(f"{'win rate (95% CI)':<18}{rate(a):>20}{rate(b):>20}")
-    for cause in a["loss_rates"]:
-        lines.append(f"{'lost: ' + cause:<18}{100 * a['loss_rates'][cause]:>19.1f}%"
-                     f"{100 * b['loss_rates'][cause]:>19.1f}%")
-    lo, hi = d["ci95"]
-    ulo, uhi = d["unpaired_ci95"]
-    ratio = d["games_ratio"]
-    saved = f"{ratio:.1f}x" if np.isfinite(ratio) else "many times"
-    lines += ["", f"A - B       {100 * d['a_minus_b']:+.2f} points, paired 95% interval {100 * lo:+.2f} to "
-                  f"{100 * hi:+.2f}",
-              f"            (unpaired runs would give {100 * ulo:+.2f} to {100 * uhi:+.2f}; pairing the games "
-              f"is worth {saved} the games)"]
-    verdict = ("A wins more often" if lo > 0 else "B wins more often" if hi < 0
-               else "no difference shown at this number of games")
-    lines.append(f"verdict     {verdict}")
+             f"{'':<20}{'A':>20}{'B':>20}"]
+    rows = game.tally(game.rules(**a["rules"]), result["policy"]).rows(a, b)
+    lines += [f"{label:<20}{x:>20}{y:>20}" for label, x, y in rows]
+    lines.append("")
+    differences = result["differences"]
+    if not differences:
+        lines.append("A - B       the two settings have different seats: no seat is compared game by game")
+        return "\n".join(lines)
+    one = len(differences) == 1
+    verdicts = []
+    for d in differences:
+        lo, hi = d["ci95"]
+        who = "" if one else f"{d['side']} "
+        lines.append(f"{'A - B' if d is differences[0] else '':<12}{who}{100 * d['a_minus_b']:+.2f} points, paired 95% "
+                     f"interval {100 * lo:+.2f} to {100 * hi:+.2f}")
+        if one:
+            ulo, uhi = d["unpaired_ci95"]
+            ratio = d["games_ratio"]
+            saved = f"{ratio:.1f}x" if np.isfinite(ratio) else "many times"
+            lines.append(f"            (unpaired runs would give {100 * ulo:+.2f} to {100 * uhi:+.2f}; pairing the "
+                         f"games is worth {saved} the games)")
+        if lo > 0 or hi < 0:
+            verdicts.append(f"{'A' if lo > 0 else 'B'} wins more often" if one else
+                            f"{d['side']} wins more under {'A' if lo > 0 else 'B'}")
+    lines.append("verdict     " + ("; ".join(verdicts) if verdicts else
+                                   "no difference shown at this number of games"))
     return "\n".join(lines)

@@ -21,7 +21,7 @@ import numpy as np
 from experiments.sweep import SweepError, read_toml
 from policies.game import game as game_named
 from policies.game import with_seats
-from policies.outcomes import mean_interval, seats_summary
+from policies.outcomes import furthest_from_fair, mean_interval, seats_summary
 
 STUDY_KEYS = {"name", "game", "policy", "seed", "players", "games", "skill", "fairness"}
 SKILL_KEYS = {"games", "search_games", "weak"}
@@ -114,7 +114,7 @@ class SeatRun:
     @property
     def largest_unfairness(self) -> float:
         """The largest distance of a seat's win share from the fair 1/n, in share points."""
-        return float(np.abs(self.share.mean(axis=0) - 1 / self.seats).max())
+        return furthest_from_fair(self.summary)
 
 
 def play(game, rules, policy: str, games: int, seed: int, threads: int | None) -> SeatRun:

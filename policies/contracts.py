@@ -92,3 +92,11 @@ class Tally(Protocol):
 
     def text(self, summary: dict, threads: int) -> str:
         """The summary as `simulate` prints it."""
+
+    def sides(self, raw: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Who plays for a result of their own, and what each got a game, float64 [games, sides]:
+        a cooperative game's one team (1 a win, 0 a loss), a competitive game's seats (each its
+        share of the win). `compare` pairs two settings side by side on these."""
+
+    def rows(self, a: dict, b: dict) -> list[tuple[str, str, str]]:
+        """Two summaries side by side, as `compare` prints them: (label, A, B) a row."""

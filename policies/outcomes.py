@@ -53,6 +53,20 @@ class TeamTally:
         return summary_of(self.games, int(self.counts[0]), self.counts, self.turns, self.causes, seconds)
 
     @staticmethod
+    def sides(raw: np.ndarray) -> tuple[list[str], np.ndarray]:
+        return ["win rate"], (raw[:, :1] == 0).astype(float)  # cause 0 is the win
+
+    @staticmethod
+    def rows(a: dict, b: dict) -> list[tuple[str, str, str]]:
+        def rate(side: dict) -> str:
+            lo, hi = side["ci95"]
+            return f"{100 * side['win_rate']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+        return [("win rate (95% CI)", rate(a), rate(b))] + [
+            (f"lost: {cause}", f"{100 * a['loss_rates'][cause]:.1f}%", f"{100 * b['loss_rates'][cause]:.1f}%")
+            for cause in a["loss_rates"]]
+
+    @staticmethod
     def text(summary: dict, threads: int) -> str:
         """`simulate`'s lines: the win rate with its interval, the losses by cause, the mean
         turns and the speed."""
@@ -80,6 +94,12 @@ def mean_interval(total: float, squares: float, n: int) -> tuple[float, float, f
     var = max(squares / n - mean * mean, 0.0) * n / max(n - 1, 1)
     half = Z95 * (var / n) ** 0.5
     return mean, mean - half, mean + half
+
+
+def furthest_from_fair(summary: dict) -> float:
+    """How far the seat furthest from a fair share (1/seats) lies from it, as a fraction."""
+    seats = summary["seats"]
+    return max(abs(s["win_share"] - 1 / len(seats)) for s in seats) if seats else 0.0
 
 
 class SeatTally:
@@ -132,6 +152,29 @@ class SeatTally:
             "mean_turns": self.turns / n if n else 0.0, "mean_margin": self.margin / n if n else 0.0,
             "games_per_second": (n / seconds) if seconds else None,
         }
+
+    def sides(self, raw: np.ndarray) -> tuple[list[str], np.ndarray]:
+        return [f"seat {k + 1}" for k in range(len(self.players))], self.game.seat_results(raw, self.rules)[0]
+
+    @staticmethod
+    def rows(a: dict, b: dict) -> list[tuple[str, str, str]]:
+        """A row a seat (its win share with its 95% interval, where both settings have that seat),
+        how far the least fairly treated seat is from a fair share, and the endings."""
+        def share(summary: dict, k: int) -> str:
+            if k >= len(summary["seats"]):
+                return "-"
+            seat = summary["seats"][k]
+            lo, hi = seat["win_share_ci95"]
+            return f"{100 * seat['win_share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+        def unfair(summary: dict) -> str:
+            return f"{100 * furthest_from_fair(summary):.1f} points"
+
+        seats = max(len(a["seats"]), len(b["seats"]))
+        return ([(f"seat {k + 1} win share", share(a, k), share(b, k)) for k in range(seats)]
+                + [("furthest from fair", unfair(a), unfair(b))]
+                + [(f"ended: {name}", f"{100 * a['endings'][name]:.1f}%", f"{100 * b['endings'][name]:.1f}%")
+                   for name in a["endings"]])
 
     @staticmethod
     def text(summary: dict, threads: int) -> str:

@@ -8,13 +8,15 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent.parent
 
 
-# The modules of a game that face the commands or the tests rather than play: its game object
-# (game.py: its parts, settings and words), its players' checks (checks.py) and its kernel's
-# (lockstep.py), its levels and the rule changes a calibration tries (levels.py), a game served at
-# a table (table.py), its own benchmarks (bench.py); and the generator of policies/entries.py
-# (gen_entries.py: the file it writes is played, and counted). No compiled code or game result
-# depends on them, so editing one need not recompile every kernel.
-_NOT_PLAYED = ("game.py", "checks.py", "lockstep.py", "levels.py", "table.py", "bench.py", "gen_entries.py")
+# The modules that face the commands or the tests rather than play: a game's object (game.py: its
+# parts, settings and words), its players' checks (checks.py) and its kernel's (lockstep.py), its
+# levels and the rule changes a calibration tries (levels.py), a game served at a table
+# (table.py), its own benchmarks (bench.py); what every game's commands share to count a run
+# (outcomes.py) and the contracts they read (contracts.py); and the generator of
+# policies/entries.py (gen_entries.py: the file it writes is played, and counted). No compiled
+# code or game result depends on them, so editing one need not recompile every kernel.
+_NOT_PLAYED = ("game.py", "checks.py", "lockstep.py", "levels.py", "table.py", "bench.py", "outcomes.py",
+               "contracts.py", "gen_entries.py")
 
 
 def source_digest() -> str:

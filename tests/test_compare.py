@@ -110,3 +110,30 @@ def test_compare_plays_another_game_through_its_game_object():
     assert got["a"]["win_rate"] >= got["b"]["win_rate"]  # Elite starts the water higher (F4)
     bad = run("compare", "--game", "forbidden-island", "--a", "players=2 swim=1", "--b", "players=2")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Forbidden Island" in bad.stderr
+
+
+def test_compare_gives_each_seat_of_a_competitive_game_its_paired_difference():
+    """Survive the Island through the same command: each seat's win share in both settings, and
+    seat by seat the paired difference computed directly from the seats' results."""
+    from policies.game import game
+
+    sti = game("survive-the-island")
+    r = run("compare", "--game", "survive-the-island", "--a", "players=3", "--b", "players=3 sharks=2",
+            "--games", "400", "--policy", "random", "--json")
+    assert r.returncode == 0, r.stderr
+    got = json.loads(r.stdout)
+    shares = []
+    for rules in (sti.rules(players=3), sti.rules(players=3, sharks=2)):
+        shares.append(sti.seat_results(sti.run_games(rules, "random", 400, 0), rules)[0])
+    assert [d["side"] for d in got["differences"]] == ["seat 1", "seat 2", "seat 3"] and "difference" not in got
+    for k, d in enumerate(got["differences"]):
+        direct = paired_difference(shares[0][:, k], shares[1][:, k])
+        assert d["a_minus_b"] == pytest.approx(direct["difference"])
+        assert d["ci95"] == pytest.approx(list(direct["ci95"]))
+        assert got["a"]["seats"][k]["win_share"] == pytest.approx(shares[0][:, k].mean())
+    assert sum(s["win_share"] for s in got["b"]["seats"]) == pytest.approx(1)
+    text = run("compare", "--game", "survive-the-island", "--a", "players=3", "--b", "players=4", "--games", "200",
+               "--policy", "random")
+    assert text.returncode == 0, text.stderr
+    assert "seat 4 win share" in text.stdout and "furthest from fair" in text.stdout and "ended: volcano" in text.stdout
+    assert "different seats: no seat is compared game by game" in text.stdout
