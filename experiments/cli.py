@@ -637,7 +637,10 @@ def sweep_cmd(config, out, resume, force, games, threads, no_plots, scheduler, w
     A file with `game = "forbidden-island"` sweeps Forbidden Island: its grid takes players
     (2-4), difficulty (novice, normal, elite, legendary) and policy
     (experiments/configs/forbidden-island-ladder.toml); its figures put the published bot's
-    rates beside the lab's.
+    rates beside the lab's. A competitive game's sweep (`game = "survive-the-island"`) gives
+    each cell's seats their win shares with 95% intervals and the furthest seat from fair, and
+    its figures show the seats of every cell; an adaptive cell plays on until every seat's share
+    is pinned down.
     """
     from experiments.sweep import SweepError, load_config, prepare_out, run_sweep
 

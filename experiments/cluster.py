@@ -42,7 +42,6 @@ def play_cells(client, cells: list, config, write_cell: Callable, on_games: Call
     """Play `cells` on the cluster; `write_cell(cell, raw)` is called once per complete cell."""
     from dask.distributed import as_completed
 
-    from experiments.runner import half_width
 
     chunk = chunk or DEFAULT_CHUNK
     if stop_after is not None:
@@ -72,8 +71,9 @@ def play_cells(client, cells: list, config, write_cell: Callable, on_games: Call
         whole = np.concatenate([parts[cell.key][k] for k in sorted(parts[cell.key])])
         a = config.adaptive
         if a and planned[cell.key] < a.max_games:
-            wins = int((whole[:, 0] == 0).sum())
-            if half_width(wins, len(whole)) > a.half_width:  # the same rule as a local adaptive cell
+            tally = cell.game.tally(cell.rules, cell.policy)
+            tally.add(whole)
+            if tally.half_width() > a.half_width:  # the same rule as a local adaptive cell
                 extra = min(a.batch, a.max_games - planned[cell.key])
                 pending.add(submit(cell, planned[cell.key], extra))
                 planned[cell.key] += extra

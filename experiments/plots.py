@@ -428,6 +428,8 @@ def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path, game
     folder = Path(folder)
     if game is not None and game.levels:
         return printed_level_figures(games, summary, folder, game)
+    if "furthest_from_fair" in summary:  # the cells' seats, where seats play for themselves
+        return seat_sweep_figures(summary, folder)
     paths = win_rate_figures(summary, folder)
     paths += heatmaps(summary, folder)
     paths += loss_causes_pages(summary, folder / "loss_causes.png")
@@ -442,28 +444,57 @@ def sweep_figures(games: pd.DataFrame, summary: pd.DataFrame, folder: Path, game
 # --- a competitive game's seats (experiments/seats.py) ----------------------------------------------
 
 
-def seat_shares_figure(runs: dict, path: Path, title: str) -> Path:
-    """Each seat's win share with its 95% interval, a group of bars per player count, with each
-    count's fair share drawn across its group."""
-    fig, ax = plt.subplots(figsize=(8, 4))
+def seat_shares_figure(groups: list[tuple[str, list[dict]]], path: Path, title: str) -> Path:
+    """Each seat's win share with its 95% interval, a group of bars per (label, seats) - a player
+    count, a sweep's cell - with the group's fair share drawn across it. A seat is a summary's
+    seat: `win_share` and `win_share_ci95`."""
+    fig, ax = plt.subplots(figsize=(max(8, 1.1 * sum(len(seats) + 1.5 for _, seats in groups) / 2), 4))
     x = 0.0
     ticks, labels = [], []
-    for players, run in sorted(runs.items()):
-        seats = run.summary["seats"]
+    for label, seats in groups:
         for k, seat in enumerate(seats):
             lo, hi = seat["win_share_ci95"]
             share = seat["win_share"]
             ax.bar(x + k, 100 * share, color=f"C{k}", width=0.8)
             ax.errorbar(x + k, 100 * share, yerr=[[100 * (share - lo)], [100 * (hi - share)]], color="black",
                         capsize=3, linewidth=1)
-        ax.hlines(100 / players, x - 0.5, x + len(seats) - 0.5, colors="black", linestyles="dashed", linewidth=1)
+        ax.hlines(100 / len(seats), x - 0.5, x + len(seats) - 0.5, colors="black", linestyles="dashed", linewidth=1)
         ticks.append(x + (len(seats) - 1) / 2)
-        labels.append(f"{players} players")
+        labels.append(label)
         x += len(seats) + 1.5
-    ax.set_xticks(ticks, labels)
+    ax.set_xticks(ticks, labels, fontsize=8 if len(groups) > 4 else 10)
     ax.set_ylabel("win share (%)")
     ax.set_title(title + "\n(bars: seat 1, 2, ... in turn order; dashes: a fair share)", fontsize=10)
     return _save(fig, path)
+
+
+def seat_sweep_figures(summary: pd.DataFrame, folder: Path) -> list[Path]:
+    """A competitive game's sweep: the seats' win shares of every cell (`MAX_PANELS` cells a
+    figure) and how far each cell's furthest seat lies from fair."""
+    setting = list(summary.columns[:list(summary.columns).index("games")])  # labels, player, rules
+    keys = [k for k in setting if k != "cell" and summary[k].nunique(dropna=False) > 1] or ["policy"]
+
+    def label(row) -> str:
+        return "\n".join(f"{k} {row[k]}" for k in keys)
+
+    def seats(row) -> list[dict]:
+        out, k = [], 1
+        while f"seat{k}_share" in row and pd.notna(row[f"seat{k}_share"]):
+            out.append({"win_share": row[f"seat{k}_share"],
+                        "win_share_ci95": [row[f"seat{k}_low"], row[f"seat{k}_high"]]})
+            k += 1
+        return out
+
+    rows = [row for _, row in summary.iterrows()]
+    paths = [seat_shares_figure([(label(r), seats(r)) for r in page],
+                                _page_path(folder / "seat_shares.png", i), "Win share by seat, cell by cell")
+             for i, page in enumerate(_pages(rows))]
+    fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(rows)), 3.6))
+    ax.bar(range(len(rows)), [100 * r["furthest_from_fair"] for r in rows], color="C0")
+    ax.set_xticks(range(len(rows)), [label(r) for r in rows], fontsize=7)
+    ax.set_ylabel("furthest seat from fair (points)")
+    ax.set_title("How far each cell's least fairly treated seat is from a fair share", fontsize=10)
+    return paths + [_save(fig, folder / "furthest_from_fair.png")]
 
 
 def game_length_figure(runs: dict, endings: tuple[str, ...], path: Path, title: str) -> Path:

@@ -320,7 +320,8 @@ def build_seats_report(study_path: str, report_dir: str | Path = "reports", thre
     echo(f"{game.title}: every seat played by `{study.policy}`")
     runs = {p: play(game, game.rules_from_options(players=p), study.policy, study.games, study.seed, threads)
             for p in study.players}
-    shares_png = seat_shares_figure(runs, figures / f"{stem}_seat_shares.png", f"{game.title}: win share by seat")
+    shares_png = seat_shares_figure([(f"{p} players", run.summary["seats"]) for p, run in sorted(runs.items())],
+                                    figures / f"{stem}_seat_shares.png", f"{game.title}: win share by seat")
     length_png = game_length_figure(runs, game.causes, figures / f"{stem}_game_length.png",
                                     f"{game.title}: how long games last")
     echo("skill against luck")

@@ -23,8 +23,7 @@ import numpy as np
 import pandas as pd
 
 from experiments import MAX_SEED
-from experiments.runner import half_width, wilson_interval
-from policies.game import DEFAULT_GAME, GAMES, Game, counted, game_of_rules, with_win_rates
+from policies.game import DEFAULT_GAME, GAMES, Game, counted, game_of_rules
 from policies.game import game as game_named
 
 TOP_KEYS = {"name", "description", "game", "games", "seed", "grid", "adaptive"}
@@ -206,9 +205,6 @@ def parse_config(data: dict, path: str = "<sweep>") -> SweepConfig:
     if game_name not in GAMES:
         raise bad("game", f"unknown game {game_name!r} (choose from {', '.join(GAMES)})")
     game = game_named(game_name)
-    if game not in with_win_rates():
-        raise bad("game", f"{game.title} is competitive: a sweep counts a cooperative game's wins; its seats are "
-                          "measured by its own report study (island-escape report)")
     for key in grid:
         if key not in game.sweep_keys:
             raise bad(f"grid.{key}", f"unknown key (the {game.title} grid takes {', '.join(sorted(game.sweep_keys))})")
@@ -247,16 +243,16 @@ def _adaptive(data: dict, games: int, bad) -> Adaptive | None:
 
 
 def summarize_cell(cell: Cell, df: pd.DataFrame) -> dict:
-    """A row of the sweep summary: win rate with its 95% Wilson interval, causes, actions."""
-    n = len(df)
-    wins = int(df["won"].sum())
-    lo, hi = wilson_interval(wins, n)
+    """A row of the sweep summary: the cell, its setting and what its game's tally counts (a
+    team's win rate with its 95% Wilson interval and its losses by cause; each seat's win share
+    and the furthest seat from fair), then the mean actions."""
+    from policies.runner import raw_of_frame
+
     game = cell.game
-    row = {**cell.labels(), "policy": cell.policy, **game.setting(cell.rules), "games": n, "wins": wins,
-           "win_rate": wins / n, "ci_low": lo, "ci_high": hi, "mean_turns": float(df["turns"].mean())}
-    counts = df["cause"].value_counts()
-    for cause in game.causes[1:]:
-        row[f"loss_{cause}"] = int(counts.get(cause, 0)) / n
+    tally = game.tally(cell.rules, cell.policy)
+    tally.add(raw_of_frame(df, cell.rules))
+    row = {**cell.labels(), "policy": cell.policy, **game.setting(cell.rules), "games": len(df),
+           **tally.row(tally.result())}
     for col in game.action_columns:
         row[f"mean_{col}"] = float(df[col].mean())
     return row
@@ -318,24 +314,23 @@ def iter_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = Non
               on_games: Callable[[int], None] | None = None, threads: int | None = None,
               batch: int | None = None):
     """The raw kernel rows of one cell, batch by batch: games 0 … games-1, then (adaptive) more
-    batches of the next game indices until the win rate's half-width reaches the target or the
-    cap. Memory stays at one batch however many games the cell plays."""
-    n = wins = 0
+    batches of the next game indices until the half-width of what the game's tally measures (the
+    win rate; the widest seat's share) reaches the target or the cap. Memory stays at one batch
+    however many games the cell plays."""
+    tally = cell.game.tally(cell.rules, cell.policy)  # what the adaptive rule reads: its half-width
     batch = batch or CELL_BATCH
 
     def play(first: int, count: int):
-        nonlocal n, wins
         for lo in range(first, first + count, batch):
             raw = cell.game.run_games(cell.rules, cell.policy, min(batch, first + count - lo), seed,
                                       first_game=lo, threads=threads, on_batch=on_games)
-            n += len(raw)
-            wins += int((raw[:, 0] == 0).sum())
+            tally.add(raw)
             yield raw
 
     yield from play(0, games)
     if adaptive:
-        while half_width(wins, n) > adaptive.half_width and n < adaptive.max_games:
-            yield from play(n, min(adaptive.batch, adaptive.max_games - n))
+        while tally.half_width() > adaptive.half_width and tally.games < adaptive.max_games:
+            yield from play(tally.games, min(adaptive.batch, adaptive.max_games - tally.games))
 
 
 def play_cell(cell: Cell, games: int, seed: int, adaptive: Adaptive | None = None,
@@ -579,7 +574,9 @@ def summary_display(game: Game, summary: pd.DataFrame) -> pd.DataFrame:
     """The summary as the terminal shows it: every rule column of the game (so that no two rows
     look alike), the variant and policy, then the rates."""
     cols = [k for k in game.grid_keys if k in summary] + [
-        c for c in ("variant", "policy", "games", "win_rate", "ci_low", "ci_high", "mean_turns") if c in summary]
+        c for c in ("variant", "policy", "games", "win_rate", "ci_low", "ci_high") if c in summary] + [
+        c for c in summary if c.startswith("seat") and c.endswith("_share")] + [
+        c for c in ("furthest_from_fair", "mean_turns") if c in summary]
     shown = summary[cols].copy()
     for key in game.grid_keys:
         if key in shown:

@@ -100,3 +100,10 @@ class Tally(Protocol):
 
     def rows(self, a: dict, b: dict) -> list[tuple[str, str, str]]:
         """Two summaries side by side, as `compare` prints them: (label, A, B) a row."""
+
+    def row(self, summary: dict) -> dict:
+        """The summary as flat columns of a sweep's summary table."""
+
+    def half_width(self) -> float:
+        """The widest 95% half-width of what the run measures so far (an adaptive sweep stops
+        once it is narrow enough)."""

@@ -67,6 +67,18 @@ class TeamTally:
             for cause in a["loss_rates"]]
 
     @staticmethod
+    def row(summary: dict) -> dict:
+        lo, hi = summary["ci95"]
+        return {"wins": summary["wins"], "win_rate": summary["win_rate"], "ci_low": lo, "ci_high": hi,
+                "mean_turns": summary["mean_turns"],
+                **{f"loss_{cause}": rate for cause, rate in summary["loss_rates"].items()}}
+
+    def half_width(self) -> float:
+        """Half the width of the win rate's 95% Wilson interval."""
+        lo, hi = wilson_interval(int(self.counts[0]), self.games)
+        return (hi - lo) / 2
+
+    @staticmethod
     def text(summary: dict, threads: int) -> str:
         """`simulate`'s lines: the win rate with its interval, the losses by cause, the mean
         turns and the speed."""
@@ -175,6 +187,23 @@ class SeatTally:
                 + [("furthest from fair", unfair(a), unfair(b))]
                 + [(f"ended: {name}", f"{100 * a['endings'][name]:.1f}%", f"{100 * b['endings'][name]:.1f}%")
                    for name in a["endings"]])
+
+    @staticmethod
+    def row(summary: dict) -> dict:
+        """Each seat's win share with its interval, the furthest seat's distance from a fair
+        share, the mean turns and the endings."""
+        out: dict = {}
+        for seat in summary["seats"]:
+            k = seat["seat"]
+            out |= {f"seat{k}_share": seat["win_share"], f"seat{k}_low": seat["win_share_ci95"][0],
+                    f"seat{k}_high": seat["win_share_ci95"][1]}
+        return {**out, "furthest_from_fair": furthest_from_fair(summary), "mean_turns": summary["mean_turns"],
+                **{f"ended_{name}": rate for name, rate in summary["endings"].items()}}
+
+    def half_width(self) -> float:
+        """The widest seat's: half the width of its win share's 95% interval."""
+        return max(((hi - lo) / 2 for lo, hi in (mean_interval(self.share[0, k], self.share[1, k], self.games)[1:]
+                                                  for k in range(self.share.shape[1]))), default=1.0)
 
     @staticmethod
     def text(summary: dict, threads: int) -> str:

@@ -100,6 +100,17 @@ def iter_batches(rules, policy: str, games: int, seed: int = 0, threads: int | N
         yield results_frame(raw, rules, policy, seed, first_game=done)
 
 
+def raw_of_frame(df: pd.DataFrame, rules) -> np.ndarray:
+    """The kernel's raw rows back from a per-game table of `rules` (`results_frame`'s inverse)."""
+    layout = part(rules, "layout")
+    raw = np.empty((len(df), layout.NRESULT), dtype=np.int32)
+    first = layout.RESULT_FIELDS[0]
+    raw[:, 0] = df[first].astype(str).map({c: i for i, c in enumerate(layout.CAUSES)}).to_numpy()
+    for i, name in enumerate(layout.RESULT_FIELDS[1:], 1):
+        raw[:, i] = df[name].to_numpy()
+    return raw
+
+
 def simulate(rules, policy: str = "random", games: int = 1000, seed: int = 0, threads: int | None = None,
              progress: bool | None = None) -> pd.DataFrame:
     """Play `games` games and return the per-game table (`results_frame`).

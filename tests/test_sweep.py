@@ -7,11 +7,11 @@ import pandas as pd
 import pytest
 
 from experiments.plots import slices, swept
+from experiments.runner import half_width
 from experiments.sweep import (
     Adaptive,
     Cell,
     SweepError,
-    half_width,
     load_config,
     paired_difference,
     parse_config,
