@@ -695,7 +695,7 @@ def every_game() -> list[Game]:
 
 def with_win_rates() -> list[Game]:
     """The games whose games have one win rate (their seats win or lose together): the games a
-    playtest log, a sweep or the balance page may hold."""
+    playtest log or the balance page may hold."""
     out = []
     for candidate in every_game():
         try:

@@ -83,8 +83,8 @@ class SurviveTheIsland(Game):
 
     def check_win_rates(self, command: str) -> None:
         raise Unsupported(f"--game {self.name}: {self.title} is competitive and `{command}` reads one win rate "
-                          f"a game; its seats are measured by `simulate --game {self.name}` and its report "
-                          "(island-escape report)")
+                          f"a game; its seats are measured by `simulate`, `compare` and `sweep` (--game "
+                          f"{self.name}) and by its report (island-escape report)")
 
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """Win shares from the winners' mask (S14: k tied winners share the win, 1/k each) and the
