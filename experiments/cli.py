@@ -1428,8 +1428,10 @@ def explore_cmd(game_kind, players, seed, games, port, no_browser):
     Island: its level). Every change plays the same games as `simulate` and shows, within a
     second and then refined: the win rate with its 95% interval per player count and the band
     it falls in, the win rate across skill, how and when games are lost, near misses, all beside
-    the rulebook or a pinned setting on the same games. `GET /api/estimate` answers
-    `simulate --json`'s object for simulate's options (README). Needs the `play` extra.
+    the rulebook or a pinned setting on the same games; in a competitive game (Survive the
+    Island) each seat's share of the win, the seat furthest from a fair share and how games
+    end. `GET /api/estimate` answers `simulate --json`'s object for simulate's options
+    (README). Needs the `play` extra.
     """
     import socket
     import webbrowser
@@ -1443,7 +1445,6 @@ def explore_cmd(game_kind, players, seed, games, port, no_browser):
     from policies.game import game as game_named
 
     game = game_named(game_kind)
-    _win_rates_only(game, "explore")
     counts = _player_counts(game, players) if players else None
     with socket.socket() as probe:
         try:

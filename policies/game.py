@@ -80,6 +80,7 @@ class RuleOption:
     label: str = ""  # as a page's form shows it; an option without one is not a control there
     low: int = 0  # a number's bounds on a form
     high: int = 0
+    file: bool = False  # a file's path (a board): the command line takes it, a page never does
 
     @property
     def rules_field(self) -> str:
@@ -506,6 +507,12 @@ class Game:
     @property
     def nresult(self) -> int:
         return self.layout.NRESULT
+
+    def kept_fields(self, rules) -> tuple[str, ...]:
+        """The result columns a summary of games reads (`tally`) and a page keeps of each game: how
+        it ended and its turns (the first two), then the treasures raised, then whatever else the
+        tally reads in this setting."""
+        return (self.result_fields[0], "turns", self.treasures_field)
 
     # --- players -------------------------------------------------------------------------------
 

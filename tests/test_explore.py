@@ -57,6 +57,9 @@ SETTINGS = [
      ["--game", "forbidden-island", "--players", "3", "--difficulty", "elite", "--games", "400", "--seed", "2"]),
     ({"game": "forbidden-island", "players": 4, "policy": "random", "games": 900},
      ["--game", "forbidden-island", "--players", "4", "--policy", "random", "--games", "900"]),
+    ({"game": "survive-the-island", "players": 3, "sharks": 4, "setup": "snake", "games": 700, "seed": 6},
+     ["--game", "survive-the-island", "--players", "3", "--sharks", "4", "--setup", "snake", "--games", "700",
+      "--seed", "6"]),
 ]
 
 
@@ -69,7 +72,7 @@ def test_the_estimate_is_simulate_json(client, query, options):
     got.pop("games_per_second"), want.pop("games_per_second")
     assert got == want
     again = client.get("/api/estimate?" + urlencode(query)).json()  # kept from before: the same object
-    assert again["win_rate"] == got["win_rate"] and again["games_per_second"] is None
+    assert again.pop("games_per_second") is None and again == got
 
 
 BAD_QUERIES = [
@@ -83,6 +86,8 @@ BAD_QUERIES = [
     ("seed=99999999999999999999", "seed"), ("game=chess", "game"), ("colour=red", "colour"),
     ("game=forbidden-island&gauge=AC", "gauge"), ("game=forbidden-island&difficulty=hard", "difficulty"),
     ("game=forbidden-island&players=1", "players"), ("game=forbidden-island&policy=expert&skill=0.5", "skill"),
+    ("game=survive-the-island&board=/etc/hostname", "board"), ("game=survive-the-island&sharks=0", "sharks"),
+    ("game=survive-the-island&setup=spiral", "setup"), ("game=survive-the-island&players=6", "players"),
 ]
 
 
@@ -283,10 +288,44 @@ def test_forbidden_island_updates_through_the_same_interface(client):
     assert {c.rules.difficulty for c in config.cells} == {"elite"}
 
 
+def test_a_competitive_game_updates_seat_by_seat_as_compare_pairs_them(client):
+    pid = new_page(client)
+    body = {"request": 1, "game": "survive-the-island", "players": [2, 4], "seed": 3, "games": 2000,
+            "setting": {"rules": {"sharks": 3, "setup": "snake"}}}
+    assert client.post(f"/api/pages/{pid}/explore", json=body).status_code == 200
+    done = wait_done(client, pid)
+    assert done["state"] == "done" and done["measure"] == "seat shares" and done["curve"] is None
+    assert done["figures"] == ["rates", "causes"] and done["endings"] == list(game("survive-the-island").causes)
+    row = done["counts"][1]
+    seats = row["setting"]["seats"]
+    assert [s["seat"] for s in seats] == [1, 2, 3, 4] and sum(s["win_share"] for s in seats) == pytest.approx(1)
+    assert row["difference"] is None and "band" not in row
+    want = simulate_json("--game", "survive-the-island", "--players", "4", "--sharks", "3", "--setup", "snake",
+                         "--games", "2000", "--seed", "3")
+    assert [s["win_share"] for s in seats] == [s["win_share"] for s in want["seats"]]
+    g = game("survive-the-island")
+    paired = compare(g.rules(players=4, sharks=3, setup="snake"), g.rules(players=4), "expert", 2000, seed=3)
+    assert [d["side"] for d in row["differences"]] == [d["side"] for d in paired["differences"]]
+    for got, expected in zip(row["differences"], paired["differences"], strict=True):
+        assert got["a_minus_b"] == pytest.approx(expected["a_minus_b"])
+        assert got["ci95"] == pytest.approx(expected["ci95"])
+    furthest = max(abs(s["win_share"] - 0.25) for s in seats)
+    assert row["furthest_from_fair"]["setting"] == pytest.approx(furthest)
+    for name in FIGURES:
+        res = client.get(f"/api/pages/{pid}/figures/{name}.svg?job={done['job']}")
+        if name in done["figures"]:
+            assert res.status_code == 200 and "<title" in res.text
+        else:
+            assert res.status_code == 404 and name in res.json()["error"]
+    assert "seat 4" in client.get(f"/api/pages/{pid}/figures/rates.svg?job={done['job']}").text
+
+
 def test_setup_describes_every_control_with_a_label(client):
     setup = client.get("/api/setup").json()
     names = {g["name"] for g in setup["games"]}
-    assert names == {"island-escape", "forbidden-island"}
+    assert names == {"island-escape", "forbidden-island", "survive-the-island"}
+    sti = next(g for g in setup["games"] if g["name"] == "survive-the-island")
+    assert sti["measure"] == "seat shares" and "board" not in {c["name"] for c in sti["controls"]}
     for g in setup["games"]:
         for control in g["controls"]:
             assert control["label"]
@@ -315,6 +354,20 @@ def test_a_run_is_simulates_games_however_it_grows():
         run.grow(target, batch=256)
     raw = g.run_games(rules, "greedy", 1000, 4)
     assert (run.cause[:1000] == raw[:, 0]).all() and (run.turns[:1000] == raw[:, 1]).all()
+
+
+@pytest.mark.parametrize("name", ["island-escape", "forbidden-island", "survive-the-island"])
+def test_a_run_keeps_every_column_its_summary_reads(name):
+    # what a run keeps of a game is enough for the game's own summary of the full rows
+    g = game(name)
+    rules = g.rules(players=3)
+    run = E.Run(g, rules, g.default_policy, 2)
+    run.grow(300)
+    raw = g.run_games(rules, g.default_policy, 300, 2)
+    tally = g.tally(rules, g.default_policy)
+    tally.add(raw)
+    assert run.summary() == tally.result()
+    assert (run.sides(300)[1] == tally.sides(raw)[1]).all()
 
 
 def test_the_first_answer_waits_in_a_thread_not_the_server(client):

@@ -98,3 +98,42 @@ def test_switching_a_gauge_card_off_shows_simulates_win_rate(browser):
         browser.find_element(By.ID, "undo").click()
         settled(4)
         assert shown(2)[0] == rate
+
+
+def test_a_competitive_game_shows_each_seats_share_as_a_rule_changes(browser):
+    app = create_app({"game": "survive-the-island", "players": [3, 4], "seed": SEED, "games": GAMES})
+    wait = WebDriverWait(browser, 300)
+
+    def body(name: str) -> str:
+        return browser.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
+
+    def settled(request: int) -> None:
+        wait.until(lambda d: body("request") == str(request) and body("state") == "done")
+
+    def shares(players: int) -> list[float]:
+        cells = browser.find_elements(By.CSS_SELECTOR, f'#rates tr[data-players="{players}"] td[data-role=setting]')
+        return [float(c.get_attribute("data-share")) for c in cells]
+
+    with ServerThread(app) as url:
+        browser.get(url + "/")
+        settled(1)
+        assert browser.find_element(By.ID, "rates-title").text == "Share of the win by seat"
+        assert not browser.find_element(By.ID, "curve-part").is_displayed()
+        assert not browser.find_element(By.ID, "hazard-part").is_displayed()
+        assert browser.execute_script(UNNAMED) == []
+        rulebook = shares(4)
+        assert len(rulebook) == 4 and sum(rulebook) == pytest.approx(1)
+        sharks = browser.find_element(By.ID, "rule-sharks")
+        sharks.send_keys(Keys.CONTROL, "a")
+        sharks.send_keys("2", Keys.TAB)
+        settled(2)
+        want = simulate_rate("--game", "survive-the-island", "--players", "4", "--sharks", "2",
+                             "--games", str(GAMES))
+        assert shares(4) == [s["win_share"] for s in want["seats"]]
+        differences = browser.find_elements(By.CSS_SELECTOR, '#rates tr[data-players="4"] td[data-difference]')
+        assert [float(d.get_attribute("data-difference")) for d in differences] == pytest.approx(
+            [a - b for a, b in zip(shares(4), rulebook, strict=True)])
+        for name in ("rates", "causes"):
+            wait.until(lambda d, name=name: d.find_elements(By.CSS_SELECTOR, f"#figure-{name} svg title"))
+        assert not browser.find_elements(By.CSS_SELECTOR, "#figure-hazard svg")
+        assert "furthest seat" in browser.find_element(By.ID, "card").get_attribute("textContent")

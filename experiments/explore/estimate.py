@@ -31,9 +31,10 @@ import numpy as np
 
 from experiments import MAX_SEED
 from experiments.pages import PageError, clip, shorten
-from experiments.runner import summary_object, summary_of, wilson_interval
+from experiments.runner import summary_object, wilson_interval
 from policies.game import DEFAULT_GAME, GAMES, Game, counted, every_game, with_win_rates
 from policies.game import game as game_named
+from policies.outcomes import furthest_from_fair
 
 FIRST_GAMES = 2_000  # a run's first answer: a 95% interval of about +-2 points, in a few hundredths of a second
 CURVE_FIRST = 1_000  # a curve point's first answer (+-3 points): five of them, twice, stay within the second
@@ -53,8 +54,6 @@ SEARCH_BATCH = 10  # a search's games between two looks at whether a newer reque
 BATCH = 2_000  # games between two looks at whether a newer request superseded the job
 SKILLS = (0.0, 0.25, 0.5, 0.75, 1.0)  # the skill curve's points
 STORE_GAMES = 4_000_000  # games the store keeps over all its runs (4 bytes a game)
-ESTIMATE_PARAMETERS = ("game", "players", "difficulty", "cards_per_treasure", "gauge", "gauge_length", "swim_cost",
-                       "actions", "variant", "policy", "skill", "games", "seed")
 
 
 def bands() -> dict[str, tuple[float, float]]:
@@ -106,30 +105,38 @@ class Kernels:
 
 
 class Run:
-    """One setting and player on games 0 … n-1 of a seed: per game its outcome (cause), turns
-    and treasures raised, grown on demand (`grow`), never played twice."""
+    """One setting and player on games 0 … n-1 of a seed: per game the columns of its raw row that
+    the game's tally and the page read (`Game.kept_fields`: how it ended, its turns, the treasures
+    raised, a competitive game's winners and scores), grown on demand (`grow`), never played twice."""
 
     def __init__(self, game: Game, rules, player: str, seed: int, threads: int | None = None,
                  kernels: Kernels | None = None):
         self.game, self.rules, self.player, self.seed, self.threads = game, rules, player, seed, threads
         self.kernels = kernels
         self.search = player.partition("@")[0] in game.search_policies()
-        self.cause = np.empty(0, dtype=np.int8)
-        self.turns = np.empty(0, dtype=np.int16)
-        self.treasures = np.empty(0, dtype=np.int8)
+        self.columns = [game.result_fields.index(name) for name in game.kept_fields(rules)]
+        self.rows = np.empty((0, len(self.columns)), dtype=np.int16)  # every kept value is small
         self.n = 0
         self.seconds = 0.0  # spent playing its games
         self.lock = threading.Lock()
-        self._treasure_column = game.result_fields.index(game.treasures_field)
+
+    @property
+    def cause(self) -> np.ndarray:
+        return self.rows[:, 0]
+
+    @property
+    def turns(self) -> np.ndarray:
+        return self.rows[:, 1]
+
+    @property
+    def treasures(self) -> np.ndarray:
+        return self.rows[:, 2]
 
     def _reserve(self, size: int) -> None:
-        if size > len(self.cause):
-            size = max(size, 2 * len(self.cause))
-            for name in ("cause", "turns", "treasures"):
-                old = getattr(self, name)
-                new = np.empty(size, dtype=old.dtype)
-                new[:self.n] = old[:self.n]
-                setattr(self, name, new)
+        if size > len(self.rows):
+            new = np.empty((max(size, 2 * len(self.rows)), len(self.columns)), dtype=self.rows.dtype)
+            new[:self.n] = self.rows[:self.n]
+            self.rows = new
 
     def grow(self, target: int, stop: Callable[[], bool] = lambda: False, batch: int = BATCH,
              threads: int | None = None) -> bool:
@@ -148,23 +155,36 @@ class Run:
                 raw = self.game.run_games(self.rules, self.player, count, self.seed, first_game=self.n,
                                           threads=threads or self.threads)
                 self.seconds += time.perf_counter() - start
-                lo, hi = self.n, self.n + count
-                self.cause[lo:hi] = raw[:, 0]
-                self.turns[lo:hi] = raw[:, 1]
-                self.treasures[lo:hi] = raw[:, self._treasure_column]
-                self.n = hi
+                kept = raw[:, self.columns]
+                if len(kept) and np.abs(kept).max() > np.iinfo(self.rows.dtype).max:
+                    raise ValueError(f"{self.game.name}: a kept result beyond {np.iinfo(self.rows.dtype).max}")
+                self.rows[self.n:self.n + count] = kept
+                self.n += count
         return True
 
-    def summary(self, n: int | None = None, seconds: float | None = None) -> dict:
-        """`simulate`'s summary of the first `n` games (all of them by default)."""
+    def raw(self, n: int | None = None) -> np.ndarray:
+        """The first `n` games' raw rows as the kernel gave them, in the columns kept (zero in the
+        others, which neither the tally nor the page reads)."""
         n = self.n if n is None else min(n, self.n)
-        causes = self.game.causes
-        counts = np.bincount(self.cause[:n], minlength=len(causes))
-        return summary_of(n, int(counts[0]), counts, int(self.turns[:n].sum(dtype=np.int64)), causes, seconds)
+        out = np.zeros((n, len(self.game.result_fields)), dtype=np.int32)
+        out[:, self.columns] = self.rows[:n]
+        return out
+
+    def summary(self, n: int | None = None, seconds: float | None = None) -> dict:
+        """`simulate`'s summary of the first `n` games (all of them by default): the game's tally
+        of them (a team's win rate and losses, or each seat's win share and the endings)."""
+        tally = self.game.tally(self.rules, self.player)
+        tally.add(self.raw(n))
+        return tally.result(seconds)
 
     def estimate(self, n: int | None = None, seconds: float | None = None) -> dict:
         """`simulate --json`'s object for the first `n` games."""
         return summary_object(self.game, self.rules, self.player, self.seed, self.summary(n, seconds))
+
+    def sides(self, n: int) -> tuple[list[str], np.ndarray]:
+        """What each side got in each of the first `n` games (the game's tally: the team's win, or
+        each seat's share of the win) and the sides' names."""
+        return self.game.tally(self.rules, self.player).sides(self.raw(n))
 
     def won(self, n: int) -> np.ndarray:
         return self.cause[:n] == 0
@@ -219,11 +239,13 @@ class RunStore:
 # --- reading a setting ------------------------------------------------------------------------------
 
 def _option_names() -> dict[str, Any]:
-    """Every game's rule options by name (RuleOption): a page's parameters are their names."""
+    """Every game's rule options by name (RuleOption): a page's parameters are their names. An
+    option that names a file is the command line's only: a page would read the server's files."""
     out: dict[str, Any] = {}
     for g in every_game():
         for option in g.options:
-            out.setdefault(option.name, option)
+            if not option.file:
+                out.setdefault(option.name, option)
     return out
 
 
@@ -240,6 +262,9 @@ def _field_names() -> dict[str, str]:
 
 
 RULE_OPTION_NAMES = _option_names()
+# `GET /api/estimate`'s parameters: simulate's option names (a variant once for each variant on)
+ESTIMATE_PARAMETERS = ("game", "players", *(n for n in RULE_OPTION_NAMES if n not in ("players", "variants")),
+                       "variant", "policy", "skill", "games", "seed")
 _FIELD_NAMES = _field_names()
 
 
@@ -288,8 +313,6 @@ def game_of(value: object) -> Game:
         return game_named(DEFAULT_GAME)
     if not isinstance(value, str) or value not in GAMES:
         raise PageError(f"game: must be one of {', '.join(GAMES)}, not {clip(value)}")
-    if game_named(value) not in with_win_rates():
-        raise PageError(f"game: {value} is competitive; the page estimates cooperative games' win rates")
     return game_named(value)
 
 
@@ -307,7 +330,8 @@ def rule_options(game: Game, given: dict[str, Any], players: int | None) -> dict
             raise PageError(f"{name}: not a rule option (the rule options: "
                             f"{', '.join(n for n in RULE_OPTION_NAMES if n != 'variants')}, variant)")
         if option not in game.rule_options:
-            takes = ", ".join("variant" if o == "variants" else o for o in game.rule_options if o != "players")
+            takes = ", ".join("variant" if o == "variants" else o for o in game.rule_options
+                              if o != "players" and o in RULE_OPTION_NAMES)
             raise PageError(f"{name}: not an option of {game.title} (it takes players, {takes})")
         if kinds[option] == "number":
             value = any_whole(name, value)
@@ -533,7 +557,7 @@ def plan(store: RunStore, spec: Spec) -> Plan:
                           run(spec.reference, spec.curve_players, None, **level)))
     fair_searches = sorted(game.search_policies() - game.unfair_policies())
     search = None
-    if fair_searches:
+    if fair_searches and curve:  # the search is a mark beside the curve
         name = fair_searches[0]
         search = (name, run(spec.setting, spec.curve_players, name), run(spec.reference, spec.curve_players, name))
 
@@ -634,18 +658,35 @@ def band_of(rate: float, ci: list[float]) -> dict:
     return {"level": level, "inside": inside, "verdict": verdict(rate, bands())}
 
 
-def difference(a: Run, b: Run) -> dict | None:
-    """The setting's win rate minus the reference's on the games both have played, with the
-    paired 95% interval (experiments.sweep.paired_difference, as `compare` gives it)."""
+def differences(a: Run, b: Run) -> list[dict]:
+    """The setting minus the reference on the games both have played, side by side as `compare`
+    gives it (a cooperative game's team: its win rate; a competitive game's seats: each one's
+    share of the win, a seat against the same seat), each with its paired 95% interval
+    (experiments.sweep.paired_difference)."""
     from experiments.sweep import paired_difference
 
     n = min(a.n, b.n)
     if n < 2:
-        return None
-    d = paired_difference(a.won(n), b.won(n))
-    return {"games": n, "a_minus_b": d["difference"], "ci95": list(d["ci95"]),
-            "unpaired_ci95": list(d["unpaired_ci95"]),
-            "games_ratio": d["games_ratio"] if math.isfinite(d["games_ratio"]) else None}
+        return []
+    names_a, got_a = a.sides(n)
+    names_b, got_b = b.sides(n)
+    if names_a != names_b:  # another number of seats: no seat to pair with
+        return []
+    out = []
+    for k, name in enumerate(names_a):
+        d = paired_difference(got_a[:, k], got_b[:, k])
+        out.append({"side": name, "games": n, "a_minus_b": d["difference"], "ci95": list(d["ci95"]),
+                    "unpaired_ci95": list(d["unpaired_ci95"]),
+                    "games_ratio": d["games_ratio"] if math.isfinite(d["games_ratio"]) else None})
+    return out
+
+
+def has_win_rates(game: Game) -> bool:
+    """Whether the game's seats win or lose together (one win rate a game) or each their own."""
+    return game in with_win_rates()
+
+
+FIGURES_OF = {True: ("rates", "curve", "causes", "hazard"), False: ("rates", "causes")}  # by has_win_rates
 
 
 def estimate_url(run: Run) -> str:
@@ -666,14 +707,21 @@ def answer(job: Job) -> dict:
     if state == "done":  # a search's time ran out before its games: what it played is the plan
         progress = {**progress, "planned": progress["games"], "fraction": 1.0}
     rows = []
+    team = has_win_rates(game)
     longest = max([int(r.turns[:r.n].max(initial=0)) for pair in p.counts.values() for r in pair] + [1])
     for n, (a, b) in p.counts.items():
-        mine = a.estimate()
-        rows.append({"players": n, "setting": mine, "reference": b.estimate(), "difference": difference(a, b),
-                     "band": band_of(mine["win_rate"], mine["ci95"]) if a.n else None,
-                     "near_misses": {"setting": a.near_misses(), "reference": b.near_misses()},
-                     "hazard": {"setting": a.hazard(longest), "reference": b.hazard(longest)},
-                     "estimate_url": estimate_url(a), "reference_url": estimate_url(b)})
+        mine, theirs = a.estimate(), b.estimate()
+        sides = differences(a, b)
+        row = {"players": n, "setting": mine, "reference": theirs, "differences": sides,
+               "difference": {k: v for k, v in sides[0].items() if k != "side"} if len(sides) == 1 else None,
+               "estimate_url": estimate_url(a), "reference_url": estimate_url(b)}
+        if team:
+            row |= {"band": band_of(mine["win_rate"], mine["ci95"]) if a.n else None,
+                    "near_misses": {"setting": a.near_misses(), "reference": b.near_misses()},
+                    "hazard": {"setting": a.hazard(longest), "reference": b.hazard(longest)}}
+        else:
+            row["furthest_from_fair"] = {"setting": furthest_from_fair(mine), "reference": furthest_from_fair(theirs)}
+        rows.append(row)
     curve = None
     if p.curve:
         curve = {"axis": "skill" if game.skill_policy else "level", "players": spec.curve_players,
@@ -692,7 +740,9 @@ def answer(job: Job) -> dict:
         "reference": {"player": spec.reference.player, "label": spec.reference_label,
                       "line": game.setting_line(spec.reference.rules(game, spec.counts[0])),
                       "options": dict(spec.reference.options)},
-        "causes": list(game.causes[1:]), "counts": rows, "curve": curve, "commands": commands(spec),
+        "measure": "win rate" if team else "seat shares", "figures": list(FIGURES_OF[team]),
+        "causes": list(game.causes[1:]) if team else [], "endings": [] if team else list(game.causes),
+        "counts": rows, "curve": curve, "commands": commands(spec),
         "seconds": (job.ended or time.perf_counter()) - job.started if job.started else 0.0,
     }
 

@@ -54,8 +54,47 @@ def _bands(ax, bands: dict) -> None:
                 va="center", ha="left", fontsize=8, color="#555555")
 
 
+def seat_shares(a: dict) -> tuple[Figure, str, str]:
+    """A competitive game's seats: each seat's share of the win with its 95% interval, a group per
+    player count, the setting's bar beside the reference's, a fair share dashed across."""
+    fig = Figure(figsize=(5.6, 3.4), layout="constrained")
+    ax = fig.add_subplot()
+    x, ticks, labels, words = 0.0, [], [], []
+    for row in a["counts"]:
+        seats = row["setting"]["seats"]
+        for k in range(len(seats)):
+            for side, colour, offset in (("setting", SETTING, -0.2), ("reference", REFERENCE, 0.2)):
+                seat = row[side]["seats"][k] if k < len(row[side]["seats"]) else None
+                if seat is None:
+                    continue
+                share, (lo, hi) = seat["win_share"], seat["win_share_ci95"]
+                ax.bar(x + k + offset, 100 * share, width=0.38, color=colour if side == "setting" else "white",
+                       edgecolor=colour, label=(a["reference"]["label"] if side == "reference" else "this setting")
+                       if row is a["counts"][0] and k == 0 else None)
+                ax.errorbar(x + k + offset, 100 * share, yerr=[[100 * (share - lo)], [100 * (hi - share)]],
+                            color="black", capsize=2, lw=0.8)
+        ax.hlines(100 / len(seats), x - 0.5, x + len(seats) - 0.5, colors="black", linestyles="dashed", lw=1)
+        ticks += [x + k for k in range(len(seats))]
+        labels += [f"{k + 1}" if k else f"{row['players']}p: 1" for k in range(len(seats))]
+        words.append(f"{row['players']} players: " + ", ".join(
+            f"seat {s['seat']} {_pct(s['win_share'])}" for s in seats) + f" (fair {_pct(1 / len(seats))})")
+        x += len(seats) + 1
+    ax.set_xticks(ticks, labels, fontsize=7)
+    ax.set_xlabel("seat, in turn order, by player count (dashes: a fair share)")
+    ax.set_ylabel("share of the win, % (95% interval)")
+    top = max([s["win_share_ci95"][1] for row in a["counts"] for side in ("setting", "reference")
+               for s in row[side]["seats"]] + [0.0])
+    ax.set_ylim(0, min(100.0, max(50.0, 125 * top)))  # room above the tallest bar for the legend
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=8, loc="upper right")
+    return fig, "Share of the win by seat", "; ".join(words)
+
+
 def rates(a: dict) -> tuple[Figure, str, str]:
-    """Win rate per player count, the setting beside its reference, over the bands."""
+    """Win rate per player count, the setting beside its reference, over the bands; a competitive
+    game's seats their shares of the win."""
+    if a["measure"] == "seat shares":
+        return seat_shares(a)
     fig = Figure(figsize=(5.6, 3.4), layout="constrained")
     ax = fig.add_subplot()
     _bands(ax, a["bands"])
@@ -133,25 +172,33 @@ def curve(a: dict) -> tuple[Figure, str, str]:
     return fig, title, "; ".join(words)
 
 
+def endings(a: dict, est: dict) -> list[tuple[str, float, str]]:
+    """How an estimate's games ended, as (name, fraction of the games, colour): the win and each
+    loss cause, or a competitive game's endings."""
+    if a["measure"] == "seat shares":
+        return [(name, est["endings"].get(name, 0.0), f"C{k}") for k, name in enumerate(a["endings"])]
+    return [("win", est["win_rate"], "#27ae60")] + [
+        (cause, est["loss_rates"].get(cause, 0.0), COLOURS.get(cause, "#95a5a6")) for cause in a["causes"]]
+
+
 def causes(a: dict) -> tuple[Figure, str, str]:
-    """How games end: wins and each loss cause, the setting above its reference, per count."""
+    """How games end: wins and each loss cause (a competitive game: its endings), the setting
+    above its reference, per count."""
     rows = [(f"{row['players']}p {label}", row[side]) for row in a["counts"]
             for side, label in (("setting", "setting"), ("reference", "reference"))]
     fig = Figure(figsize=(5.6, 0.42 * len(rows) + 1.4), layout="constrained")
     ax = fig.add_subplot()
     for y, (_, est) in enumerate(rows):
-        left = 100 * est["win_rate"]
-        ax.barh(y, left, color="#27ae60", label="win" if y == 0 else None)
-        for cause in a["causes"]:
-            v = 100 * est["loss_rates"].get(cause, 0.0)
-            ax.barh(y, v, left=left, color=COLOURS.get(cause, "#95a5a6"), label=cause if y == 0 else None)
-            left += v
+        left = 0.0
+        for name, share, colour in endings(a, est):
+            ax.barh(y, 100 * share, left=left, color=colour, label=name if y == 0 else None)
+            left += 100 * share
     ax.set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=8)
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of games")
     ax.legend(ncol=4, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18 - 0.3 / len(rows)))
-    words = "; ".join(f"{label}: " + ", ".join(f"{c} {_pct(est['loss_rates'].get(c, 0.0))}" for c in a["causes"])
+    words = "; ".join(f"{label}: " + ", ".join(f"{name} {_pct(share)}" for name, share, _ in endings(a, est))
                       for label, est in rows)
     return fig, "How games end", words
 

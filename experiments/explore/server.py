@@ -5,8 +5,8 @@ Endpoints (JSON unless said otherwise):
 - `GET  /`                                  the page (static/index.html)
 - `GET  /api/setup`                         every game's controls, players, judges, bands and limits
 - `GET  /api/estimate?players=3&gauge=…`    `simulate --json`'s object for `simulate`'s options
-  (`game`, `players`, `difficulty`, `cards_per_treasure`, `gauge`, `gauge_length`, `swim_cost`,
-  `actions`, `variant`, `policy`, `skill`, `games`, `seed`): the same games, the same numbers
+  (`game`, `players`, every game's rule options by name but a file's, `variant` once a variant,
+  `policy`, `skill`, `games`, `seed`): the same games, the same numbers
 - `POST /api/pages`                         an open page: its `id` and `token` (sent back in the
   X-Game-Token header)
 - `POST /api/pages/{id}/explore`            an update `{request, game, players, setting,
@@ -114,8 +114,6 @@ def setup_json(defaults: dict) -> dict:
     players (fair first), and the bands and limits."""
     games = []
     for g in every_game():
-        if g not in with_win_rates():  # the page reads win rates: a competitive game's seats are its report's
-            continue
         unfair, searches = g.unfair_policies(), g.search_policies()
         judges = [{"name": name, "description": text, "fair": name not in unfair, "search": name in searches,
                    "skill": name == g.skill_policy}
@@ -123,7 +121,8 @@ def setup_json(defaults: dict) -> dict:
         judges.sort(key=lambda j: (not j["fair"], j["name"] != g.default_policy))
         games.append({"name": g.name, "title": g.title, "players": list(g.players), "controls": g.rule_controls(),
                       "default_policy": g.default_policy, "policies": judges, "skill_policy": g.skill_policy,
-                      "levels": list(g.levels or ()), "rulebook": g.setting_line(g.rules_from_options())})
+                      "levels": list(g.levels or ()), "rulebook": g.setting_line(g.rules_from_options()),
+                      "measure": "win rate" if g in with_win_rates() else "seat shares"})
     return {"games": games, "bands": E.bands(), "defaults": defaults,
             "limits": {"first_games": E.FIRST_GAMES, "target_games": E.TARGET_GAMES, "max_target": E.MAX_TARGET,
                        "max_games": E.MAX_GAMES, "max_search_games": E.MAX_SEARCH_GAMES,
@@ -203,6 +202,9 @@ def create_app(defaults: dict | None = None, hosts=LOOPBACK_HOSTS, store: E.RunS
         if not job.first.is_set() or not job.plan.progress()["games"]:
             raise PageError("job: its first answer is not ready yet", 409)
         answer = await run_in_threadpool(page.answer, job)
+        if name not in answer["figures"]:
+            figures = ", ".join(answer["figures"])
+            raise PageError(f"no figure {name} for {answer['title']} (its figures: {figures})", 404)
         svg = await run_in_threadpool(figure_svg, name, answer)
         return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 

@@ -23,23 +23,30 @@ class SurviveTheIsland(Game):
         RuleOption("players", "--players", "number", "Players 2-5 (two colours each in a game of two, S6).  "
                    "[default: 4]", tag="p"),
         RuleOption("moves", "--moves", "number", "Moves a turn, shared by adventurers and rafts (S9).  [default: 3]",
-                   tag="m"),
-        RuleOption("sharks", "--sharks", "number", "Sharks in the game (S5).  [default: 6]", tag="sh"),
-        RuleOption("kaijus", "--kaijus", "number", "Kaijus in the game (S5).  [default: 2]", tag="k"),
-        RuleOption("serpents", "--serpents", "number", "Sea serpents at the start (S2).  [default: 5]", tag="se"),
+                   tag="m", label="Moves a turn", low=1, high=9),
+        RuleOption("sharks", "--sharks", "number", "Sharks in the game (S5).  [default: 6]", tag="sh",
+                   label="Sharks", low=1, high=8),
+        RuleOption("kaijus", "--kaijus", "number", "Kaijus in the game (S5).  [default: 2]", tag="k",
+                   label="Kaijus", low=1, high=4),
+        RuleOption("serpents", "--serpents", "number", "Sea serpents at the start (S2).  [default: 5]",
+                   tag="se", label="Sea serpents at the start", low=0, high=5),
         RuleOption("rafts", "--rafts", "number", "Rafts in all, the players' own and the supply (S6).  "
-                   "[default: 12]", tag="r"),
+                   "[default: 12]", tag="r", label="Rafts in all (five players place ten)", low=10, high=24),
         RuleOption("raft_capacity", "--raft-capacity", "number", "Adventurers a raft holds (S6).  [default: 3]",
-                   words=("capacity",), tag="rc"),
+                   words=("capacity",), tag="rc", label="Adventurers a raft holds", low=1, high=5),
         RuleOption("volcanoes_to_end", "--volcanoes", "number", "The volcano that ends the game (S14).  "
-                   "[default: 3]", words=("volcanoes",), tag="v"),
+                   "[default: 3]", words=("volcanoes",), tag="v", label="The volcano that ends the game",
+                   low=1, high=4),
         RuleOption("die", "--die", "text", "The creature die's faces: serpent,shark,kaiju (S5).  [default: 2,2,2]",
                    tag="d"),
         RuleOption("board", "--board", "text", "A board file (S1; docs/RULES-STI.md).  [default: the printed board]",
-                   column=False),
+                   column=False, file=True),
         RuleOption("setup", "--setup", "level", "The set-up's order (S7): round (the printed rule) or snake "
-                   "(every second round backwards).  [default: round]", choices=("round", "snake")),
+                   "(every second round backwards).  [default: round]", choices=("round", "snake"),
+                   label="Set-up order (S7)"),
     )
+    choice_labels = {"round": "Round (the printed rule: seat 1 first every round)",
+                     "snake": "Snake (every second round backwards)"}
     rule_words_example = "players=4 sharks=4"
     setting_help = "--players (2-5), --moves, --sharks, --kaijus, --serpents, --rafts, --raft-capacity, " \
                    "--volcanoes, --die, --board and --setup"
@@ -83,8 +90,8 @@ class SurviveTheIsland(Game):
 
     def check_win_rates(self, command: str) -> None:
         raise Unsupported(f"--game {self.name}: {self.title} is competitive and `{command}` reads one win rate "
-                          f"a game; its seats are measured by `simulate`, `compare` and `sweep` (--game "
-                          f"{self.name}) and by its report (island-escape report)")
+                          f"a game; its seats are measured by `simulate`, `compare`, `sweep` and `explore` "
+                          f"(--game {self.name}) and by its report (island-escape report)")
 
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """Win shares from the winners' mask (S14: k tied winners share the win, 1/k each) and the
@@ -98,6 +105,12 @@ class SurviveTheIsland(Game):
         first = fields.index("score0")
         score = raw[:, first:first + seats].astype(np.float64)
         return share, score
+
+    def choice_label(self, option, value: str) -> str:
+        return self.choice_labels[value]
+
+    def kept_fields(self, rules) -> tuple[str, ...]:
+        return (*super().kept_fields(rules), "winners", *(f"score{k}" for k in range(rules.players)))
 
     def seat_outcome(self, raw: np.ndarray, rules, seat: int) -> np.ndarray:
         return self.seat_results(raw, rules)[0][:, seat]

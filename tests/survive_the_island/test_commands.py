@@ -78,7 +78,7 @@ def test_a_board_file_with_a_hole_is_refused_with_its_line(tmp_path):
     assert str(board) in line and "line" in line and "a hole in the board" in line
 
 
-@pytest.mark.parametrize("command", [["calibrate"], ["explore", "--no-browser"]])
+@pytest.mark.parametrize("command", [["calibrate"]])
 def test_commands_that_read_win_rates_refuse_a_competitive_game(command):
     r = run(*command, "--game", "survive-the-island")
     assert r.returncode == 2 and "is competitive" in r.stderr and len(r.stderr.strip().splitlines()) == 1

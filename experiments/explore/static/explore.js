@@ -209,6 +209,10 @@ function draw() {
   $("undo").disabled = !past.length;
   $("redo").disabled = !future.length;
   $("curve-title").textContent = g.skill_policy ? "Win rate across skill" : "Win rate across the levels";
+  // a competitive game's seats each win their own share: no win rate to draw across skill or turns
+  const seats = g.measure === "seat shares";
+  $("rates-title").textContent = seats ? "Share of the win by seat" : "Win rate by player count";
+  for (const id of ["curve-part", "hazard-part", "curve-players-label"]) $(id).hidden = seats;
 }
 
 function clone(x) { return JSON.parse(JSON.stringify(x)); }
@@ -308,7 +312,10 @@ function show(answer) {
 
 async function figures(answer) {
   const mine = requestNo;
-  await Promise.all(["rates", "curve", "causes", "hazard"].map(async (name) => {
+  for (const name of ["rates", "curve", "causes", "hazard"]) {
+    if (!answer.figures.includes(name)) $(`figure-${name}`).innerHTML = "";
+  }
+  await Promise.all(answer.figures.map(async (name) => {
     try {
       const svg = await api("GET", `/api/pages/${page.id}/figures/${name}.svg?job=${answer.job}`);
       if (mine === requestNo) $(`figure-${name}`).innerHTML = svg;
@@ -327,7 +334,85 @@ function cell(row, text, attrs = {}) {
   return td;
 }
 
+function tableHead(table, names) {
+  table.tHead.innerHTML = "";
+  const tr = document.createElement("tr");
+  for (const h of names) {
+    const th = document.createElement("th"); th.scope = "col"; th.textContent = h; tr.appendChild(th);
+  }
+  table.tHead.appendChild(tr);
+}
+
+function jsonLink(td, r) {
+  const link = document.createElement("a");
+  link.href = r.estimate_url;
+  link.textContent = "estimate";
+  link.target = "_blank";
+  link.setAttribute("aria-label", `the estimate for ${r.players} players as JSON`);
+  td.appendChild(link);
+}
+
+function seatNumbers(a) {
+  // a competitive game: a row a seat, its share of the win beside the reference's, paired
+  $("rates-caption").textContent = `${a.title}, played by ${a.setting.player}; reference: ${a.reference.label}` +
+    (a.reference.player !== a.setting.player ? ` played by ${a.reference.player}` : "") +
+    "; a fair share is one in the number of seats";
+  const rates = $("rates");
+  tableHead(rates, ["players", "seat", "share of the win (95% interval)", "fair", "reference",
+               "difference (paired 95% interval)", "games", "as JSON"]);
+  rates.tBodies[0].innerHTML = "";
+  for (const r of a.counts) {
+    const seats = r.setting.seats;
+    seats.forEach((s, k) => {
+      const tr = document.createElement("tr");
+      tr.dataset.players = r.players;
+      tr.dataset.seat = s.seat;
+      cell(tr, k ? "" : String(r.players), {th: true});
+      cell(tr, String(s.seat));
+      cell(tr, `${pct(s.win_share, 1)} (${interval(s.win_share_ci95)})`, {share: s.win_share, role: "setting"});
+      cell(tr, pct(1 / seats.length));
+      const ref = r.reference.seats[k];
+      cell(tr, ref ? `${pct(ref.win_share, 1)} (${interval(ref.win_share_ci95)})` : "-", {role: "reference"});
+      const d = r.differences[k];
+      cell(tr, d ? `${points(d.a_minus_b)} points (${points(d.ci95[0])} to ${points(d.ci95[1])})` : "",
+           {difference: d ? d.a_minus_b : ""});
+      cell(tr, k ? "" : r.setting.games.toLocaleString("en"));
+      const td = cell(tr, "");
+      if (!k) jsonLink(td, r);
+      rates.tBodies[0].appendChild(tr);
+    });
+    const tr = document.createElement("tr");
+    tr.className = "furthest";
+    tr.dataset.players = r.players;
+    cell(tr, "", {th: true});
+    cell(tr, "furthest from fair");
+    cell(tr, `${(100 * r.furthest_from_fair.setting).toFixed(1)} points`, {furthest: r.furthest_from_fair.setting});
+    cell(tr, "");
+    cell(tr, `${(100 * r.furthest_from_fair.reference).toFixed(1)} points`);
+    for (let k = 0; k < 3; k++) cell(tr, "");
+    rates.tBodies[0].appendChild(tr);
+  }
+  const causes = $("causes");
+  tableHead(causes, ["players", "", ...a.endings.map((e) => `ended: ${e}`), "mean turns", "mean winning margin"]);
+  causes.tBodies[0].innerHTML = "";
+  for (const r of a.counts) {
+    for (const which of ["setting", "reference"]) {
+      const s = r[which];
+      const tr = document.createElement("tr");
+      cell(tr, String(r.players), {th: true});
+      cell(tr, which === "setting" ? "this setting" : a.reference.label);
+      for (const e of a.endings) cell(tr, pct(s.endings[e] || 0));
+      cell(tr, s.mean_turns.toFixed(1));
+      cell(tr, s.mean_margin.toFixed(2));
+      causes.tBodies[0].appendChild(tr);
+    }
+  }
+}
+
 function numbers(a) {
+  if (a.measure === "seat shares") { seatNumbers(a); return; }
+  tableHead($("rates"), ["players", "win rate (95% interval)", "band", "reference", "difference (paired 95% interval)",
+                    "games", "as JSON"]);
   $("rates-caption").textContent = `${a.title}, judged by ${a.setting.player}; reference: ${a.reference.label}` +
     (a.reference.player !== a.setting.player ? ` played by ${a.reference.player}` : "");
   const rates = $("rates").tBodies[0];
@@ -344,13 +429,7 @@ function numbers(a) {
     const d = r.difference;
     cell(tr, d ? `${points(d.a_minus_b)} points (${points(d.ci95[0])} to ${points(d.ci95[1])})` : "", {difference: d ? d.a_minus_b : ""});
     cell(tr, r.setting.games.toLocaleString("en"));
-    const td = cell(tr, "");
-    const link = document.createElement("a");
-    link.href = r.estimate_url;
-    link.textContent = "estimate";
-    link.target = "_blank";
-    link.setAttribute("aria-label", `the estimate for ${r.players} players as JSON`);
-    td.appendChild(link);
+    jsonLink(cell(tr, ""), r);
     rates.appendChild(tr);
   }
   const curve = $("curve");
@@ -427,6 +506,14 @@ function card(a) {
   const list = document.createElement("ul");
   for (const r of a.counts) {
     const li = document.createElement("li");
+    if (a.measure === "seat shares") {
+      li.textContent = `${plural(r.players, "player")}: seats ${r.setting.seats.map((s) => pct(s.win_share, 0)).join(" / ")} ` +
+        `of the wins (fair ${pct(1 / r.setting.seats.length, 0)}); the furthest seat ` +
+        `${(100 * r.furthest_from_fair.setting).toFixed(1)} points from fair ` +
+        `(${(100 * r.furthest_from_fair.reference).toFixed(1)} with ${a.reference.label})`;
+      list.appendChild(li);
+      continue;
+    }
     const d = r.difference;
     li.textContent = `${plural(r.players, "player")}: ${pct(r.setting.win_rate)} of games won (${interval(r.setting.ci95)}), ` +
       `${r.band ? r.band.verdict : ""}` + (d ? `; ${points(d.a_minus_b)} points against ${a.reference.label}` : "");
