@@ -1,7 +1,7 @@
 """The reference engine for Desert Island, in plain readable Python.
 
 This is the lab's definition of the game: slow on purpose, every rule in one place citing its
-ruling D1-D23 (docs/RULES-DI.md). The data (characters, places, decks, parameters) comes from
+ruling D1-D22 (docs/RULES-DI.md). The data (characters, places, decks, parameters) comes from
 `sim.desert_island.rules`, the action codes from `sim.desert_island.actions` (D10), the lookout,
 the week's event and whom it strikes from `sim.desert_island.week`, the scores from
 `sim.desert_island.scoring`.
@@ -166,6 +166,8 @@ class DesertIslandEngine:
         self.owner = [IN_DECK] * ITEM_CARDS  # a character, IN_DECK or IN_BOX
         self.face_up = [False] * ITEM_CARDS
         self.item_deck = list(deal.items)
+        names = [item.name for item in self.decks.items]
+        self.name_good = [names.index(name) for name in names]
         self.fate_deck = list(deal.fate)
         self.played: list[tuple[int, int]] = []  # (character, fate card) this week, in order
         self.fire = 0
@@ -370,13 +372,17 @@ class DesertIslandEngine:
 
     def _goods_held(self, c: int) -> list[int]:
         """D16: what a character may give in a trade: one of its item cards (by name) or 1-4 portions."""
-        goods = self._distinct(self.cards_of(c))
+        goods = sorted({self._name_good(k) for k in self.cards_of(c)})
         return goods + [A.food_good(p) for p in range(1, min(self.food[c], MAX_TRADE_FOOD) + 1)]
+
+    def _name_good(self, card: int) -> int:
+        """D16: an item good is a card name, written as the lowest card number with that name."""
+        return self.name_good[card]
 
     def _offers(self, me: int) -> list[int]:
         """D16: one good of one's own for one good of another living character: any item name in
         the deck (its hand is hidden) or portions it visibly has; never food for food."""
-        names = self._distinct(list(range(ITEM_CARDS)))
+        names = sorted({self._name_good(k) for k in range(ITEM_CARDS)})
         codes = []
         for other in self.living():
             if other == me:
@@ -675,7 +681,8 @@ class DesertIslandEngine:
     def _last_card(self) -> None:
         f = self.fight
         f.cards.append(self._turn_up())
-        if self.place[f.defender] == CAVE and f.defender not in f.fled:
+        cave = self.at(CAVE) if self.n > CAVE else -1
+        if f.side.get(cave) == 1 and cave not in f.fled:  # D14: whoever defends from the Cave
             f.cards.append(self._turn_up())
         attack = self._strength(0)
         defence = self._strength(1) + sum(self.decks.fate[k].number for k in f.cards)
@@ -811,6 +818,7 @@ class DesertIslandEngine:
         self.phase = "fate"
         event = week_event([self.decks.fate[k].event for _, k in self.played])
         living = self.living()
+        # D21: with no token on anyone, every living character ties and is struck
         hit = struck({c: self.tokens[c] + self.place_tokens[self.place[c]] for c in living})
         hit = sorted(hit, key=lambda c: self.place[c])
         self._event("fate", event=event, struck=hit)
@@ -945,7 +953,7 @@ class DesertIslandEngine:
             need = max(0, STRENGTH[c] - (JUNGLE_MEAL if self.place[c] == JUNGLE else 0))
             larders = sorted((k for k in self.cards_of(c) if self.item(k).kind == "food"),
                              key=lambda k: (self.item(k).value, k))
-            while self.food[c] < need and larders:  # D19
+            while self.food[c] < need and larders:  # D19: food cards are eaten only when needed
                 card = larders.pop(0)
                 self._box(card)
                 self._gain_food(c, self.item(card).value)
