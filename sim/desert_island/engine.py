@@ -49,6 +49,13 @@ BOAR_WOUNDS, MALARIA_WOUNDS, STORM_WOUNDS = 2, 1, 1
 MAX_WEEKS = 40  # D22: a game still going after this many weeks ends where it stands
 
 ENDINGS = ("rescued", "lost", "stranded")  # D4/D8/D22
+# The parts of play that wait for a choice, each with its handler `_on_<phase>`: the Beach
+# player's deal, a castaway's fate card, its action, a defender's answer, joining a fight, a
+# single-use weapon, Ladle's flight, the item a won claim takes, a hidden food split, the fist
+# picked, an ability, a monkey's victim naming a neighbour, the card that neighbour throws away,
+# a trade's offer and its answer.
+DECISIONS = ("deal", "keep", "act", "yield", "join", "weapon", "flee", "claim", "fists", "pick", "ability",
+             "neighbour", "monkey", "offer", "answer")
 IN_DECK, IN_BOX = -1, -2  # an item card's owner when no character holds it
 STREAM_DEAL, STREAM_DRAW = 0, 1  # sim/streams.py streams (D11)
 

@@ -14,6 +14,7 @@ from sim.desert_island import actions as A
 from sim.desert_island.engine import (
     BOSUN,
     CAP,
+    DECISIONS,
     IN_BOX,
     KID,
     LADLE,
@@ -192,6 +193,16 @@ def test_looking_for_food_adds_the_card_the_stream_bosun_and_one_shovel():
     assert e.food[BOSUN] >= food  # the week went on: hunger may have eaten some
 
 
+def test_the_rulebooks_example_card_marks_the_beach_and_milady_and_finds_one_portion():
+    e = game(players=5, places=(1, 0, 2, 3, 4))  # Cap on the Beach
+    to_keep(e, CAP)
+    keep(e, 16)  # Milady 1 rats
+    e.apply(A.FOOD)
+    assert e.place_tokens[0] == 1 and e.tokens[MILADY] == 1
+    assert events(e, "found")[-1]["portions"] == 1
+    assert e.phase == "ability" and A.ABILITY + MILADY in e.legal_actions()  # Cap may take it off
+
+
 def test_playing_a_card_marks_its_place_and_its_character():
     e = game()
     to_keep(e, BOSUN)
@@ -343,6 +354,19 @@ def test_ladle_may_flee_with_one_more_token_and_no_wound():
     fight = events(e, "fight")[-1]
     assert fight["fled"] == [LADLE] and fight["attack"] == 0 and not fight["attacker_won"]
     assert e.wounds[LADLE] == 0 and e.tokens[LADLE] == 2 and e.place[LADLE] == 0
+
+
+def test_ladle_defending_flees_unhurt_but_still_gives_up_the_claim():
+    e = game()
+    to_keep(e, BOSUN)
+    keep(e, 28)
+    e.apply(A.FIGHT + 3 * LADLE + 2)
+    e.apply(A.RESIST)
+    e.apply(A.STAY_OUT)  # Cap
+    e.apply(A.STAY_OUT)  # Snob
+    e.apply(A.FLEE)
+    assert events(e, "fight")[-1]["attacker_won"]
+    assert e.place[BOSUN] == 2 and e.place[LADLE] == 0 and e.wounds[LADLE] == 0
 
 
 @pytest.mark.parametrize("joiner", [False, True])
@@ -641,7 +665,7 @@ def test_the_friends_and_enemies_of_others_never_reach_a_seat(seed):
 # --- games of random choices ---------------------------------------------------------------------------
 
 
-def random_game(players: int, seed: int, game_index: int) -> DesertIslandEngine:
+def random_game(players: int, seed: int, game_index: int, phases: set | None = None) -> DesertIslandEngine:
     rules = Rules(players=players)
     engine = DesertIslandEngine(rules, Deal.random(rules, seed, game_index), random_draws(rules, seed, game_index))
     rnd = random.Random(seed * 7919 + game_index)
@@ -649,6 +673,8 @@ def random_game(players: int, seed: int, game_index: int) -> DesertIslandEngine:
         codes = engine.legal_actions()
         assert codes and codes == sorted(set(codes)), engine.phase
         assert engine.alive[engine.deciding], "the dead never decide"
+        if phases is not None:
+            phases.add(engine.phase)
         engine.apply(rnd.choice(codes))
         assert all(0 <= f <= A.MAX_FOOD for f in engine.food)
         assert all(t >= 0 for t in engine.tokens) and engine.fire >= 0
@@ -663,14 +689,16 @@ def random_game(players: int, seed: int, game_index: int) -> DesertIslandEngine:
 
 @pytest.mark.parametrize("players", [4, 5, 6])
 def test_random_games_end_with_shares_that_sum_to_one_or_a_general_loss(players):
+    phases: set[str] = set()
     for g in range(600):
-        engine = random_game(players, 11, g)
+        engine = random_game(players, 11, g, phases)
         assert 1 <= engine.week <= MAX_WEEKS and len(engine.history) < 2000
         shares = engine.win_shares()
         if any(engine.alive):
             assert sum(shares) == pytest.approx(1.0)
         else:
             assert engine.ending == "lost" and shares == [0.0] * players
+    assert phases == set(DECISIONS)  # every kind of decision came up
 
 
 @given(st.integers(4, 6), st.integers(0, 2**32 - 1), st.integers(0, 1000))
