@@ -174,7 +174,7 @@ class DesertIslandEngine:
         self.face_up = [False] * ITEM_CARDS
         self.item_deck = list(deal.items)
         names = [item.name for item in self.decks.items]
-        self.name_good = [names.index(name) for name in names]
+        self.name_good = [names.index(name) for name in names]  # D10: a trade names a card by its name
         self.fate_deck = list(deal.fate)
         self.played: list[tuple[int, int]] = []  # (character, fate card) this week, in order
         self.fire = 0
@@ -189,6 +189,7 @@ class DesertIslandEngine:
         # the week's working state
         self.acted: set[int] = set()
         self.actor = -1
+        self.giver = -1  # the week's Beach player, who deals the items washed up
         self.drawn: list[int] = []  # the Beach player's cards still to give
         self.receivers: list[int] = []
         self.dealt: list[tuple[int, int]] = []  # (receiver, card) of the Beach player's deal
@@ -278,7 +279,8 @@ class DesertIslandEngine:
             "hand_sizes": [len(self.cards_of(c, face_up=False)) for c in range(self.n)],
             "items_left": len(self.item_deck), "fire": self.fire, "ships": self.ships, "week": self.week,
             "played": list(self.played), "phase": self.phase, "decider": self.decider, "fight": fight,
-            "dealt": list(self.dealt) if self.dealt and self._distributor() == me else [],
+            "drawn": list(self.drawn) if self.giver == me else [],
+            "dealt": list(self.dealt) if self.giver == me else [],
             "choice": list(self.choice) if self.actor == me and self.phase == "keep" else [],
             "fists": self.fists[1:] if self.fists[0] == me else None,
             "offer": self.offer, "ending": self.ending,
@@ -379,17 +381,13 @@ class DesertIslandEngine:
 
     def _goods_held(self, c: int) -> list[int]:
         """D16: what a character may give in a trade: one of its item cards (by name) or 1-4 portions."""
-        goods = sorted({self._name_good(k) for k in self.cards_of(c)})
+        goods = sorted({self.name_good[k] for k in self.cards_of(c)})
         return goods + [A.food_good(p) for p in range(1, min(self.food[c], MAX_TRADE_FOOD) + 1)]
-
-    def _name_good(self, card: int) -> int:
-        """D16: an item good is a card name, written as the lowest card number with that name."""
-        return self.name_good[card]
 
     def _offers(self, me: int) -> list[int]:
         """D16: one good of one's own for one good of another living character: any item name in
         the deck (its hand is hidden) or portions it visibly has; never food for food."""
-        names = sorted({self._name_good(k) for k in range(ITEM_CARDS)})
+        names = sorted({self.name_good[k] for k in range(ITEM_CARDS)})
         codes = []
         for other in self.living():
             if other == me:
@@ -509,21 +507,17 @@ class DesertIslandEngine:
         self.phase = "deal"
         self._event("week", ships=self.ships, fire=self.fire)
         living = self.living()
-        giver = self._distributor()
+        self.giver = living[0]  # the Beach's castaway, or the living one nearest the Beach
         count = min(len(living), len(self.item_deck))
         self.drawn = [self.item_deck.pop(0) for _ in range(count)]
-        self.receivers = [c for c in living if c != giver]  # D18: in turn order
-        self._event("washed_up", giver=giver, count=count)
+        self.receivers = living[1:]  # D18: in turn order
+        self._event("washed_up", giver=self.giver, count=count)
         self._continue_deal()
-
-    def _distributor(self) -> int:
-        """The living character nearest the Beach deals (the Beach's own when it lives)."""
-        return self.living()[0] if any(self.alive) else -1
 
     def _continue_deal(self) -> None:
         """D18: the Beach player gives one card to each other castaway in turn order and keeps the
         last; when the deck runs short the castaways last in turn order receive none."""
-        giver = self._distributor()
+        giver = self.giver
         if len(self.drawn) > 1 and self.receivers:
             self._ask("deal", giver)
             return

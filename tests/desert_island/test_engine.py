@@ -156,6 +156,7 @@ def test_a_draw_picks_a_hand_card_as_rand_below_does():
 def test_the_beach_player_gives_in_turn_order_keeps_the_last_and_only_receivers_see_their_card():
     e = game()
     assert e.legal_actions() == [A.DEAL + FISH, A.DEAL + STORES]  # one fish basket stands for all three
+    assert e.known_to(0)["drawn"] == [4, 5, 6, 7] and e.known_to(1)["drawn"] == []
     e.apply(A.DEAL + STORES)  # to Cap, first after the Beach
     e.apply(A.DEAL + FISH)  # to Ladle
     assert e.legal_actions() == [A.DEAL + FISH + 1]  # the fish baskets left
