@@ -857,12 +857,11 @@ class DesertIslandEngine:
             self._ask("fists", self.queue.pop(0))
             return
         self.phase = "fate"
-        if self.rat_fists:
-            card = self._turn_up()
-            odd = self.decks.fate[card].number % 2 == 1
-            for c, (left, right) in self.rat_fists.items():
-                self.food[c] -= left if odd else right
-            self._event("rats", card=card, lost="left" if odd else "right")
+        card = self._turn_up()  # turned up even when no one had food to split, as the rulebook says
+        odd = self.decks.fate[card].number % 2 == 1
+        for c, (left, right) in self.rat_fists.items():
+            self.food[c] -= left if odd else right
+        self._event("rats", card=card, lost="left" if odd else "right")
         self._after_fate()
 
     def _next_monkey(self) -> None:

@@ -483,6 +483,16 @@ def test_malaria_wounds_once_and_the_first_played_of_equal_events_happens():
     assert e.wounds == [0, 0, 1, 0]
 
 
+def test_with_no_token_on_anyone_fate_strikes_everyone_alive():
+    e = game()
+    week_keeping(e, {BOSUN: QUIET_BOAR, CAP: QUIET_MONKEY, LADLE: QUIET_STORM, SNOB: 22},
+                 lambda g: g.phase == "ability" and g.actor == SNOB)
+    e.place_tokens = [0] * 4  # as if the Jungle's token had been taken off
+    e.apply(A.PASS)
+    assert events(e, "fate")[-1]["struck"] == [BOSUN, CAP, LADLE, SNOB]
+    assert e.wounds == [2, 2, 2, 2]
+
+
 def test_a_storm_reaches_from_the_beach_to_the_struck_and_washes_away_face_up_cards():
     e = game()
     to_keep(e, BOSUN)
@@ -672,7 +682,7 @@ def random_game(players: int, seed: int, game_index: int, phases: set | None = N
     rnd = random.Random(seed * 7919 + game_index)
     while not engine.over:
         codes = engine.legal_actions()
-        assert codes and codes == sorted(set(codes)), engine.phase
+        assert codes and codes == sorted(set(codes)) and codes[-1] < A.ACTION_LIMIT, engine.phase
         assert engine.alive[engine.deciding], "the dead never decide"
         if phases is not None:
             phases.add(engine.phase)
