@@ -166,6 +166,7 @@ def test_the_beach_player_gives_in_turn_order_keeps_the_last_and_only_receivers_
     assert e.known_to(0)["dealt"] == [(CAP, STORES), (LADLE, FISH), (SNOB, 5)]
     assert e.known_to(1)["dealt"] == [] and e.known_to(1)["hand"] == [1, 7]
     assert e.phase == "keep" and e.actor == BOSUN
+    assert e.known_to(0)["choice"] == e.choice and len(e.choice) == 2 and e.known_to(1)["choice"] == []
 
 
 def test_a_short_item_deck_leaves_the_last_in_turn_order_without_a_card():
