@@ -6,9 +6,10 @@ creature can reach it in the next creature phase; rescued it is worth v * RESCUE
 adventurers count the same way at the average value (it knows only its own values, S16) and
 against it (OTHERS of their worth).
 
-- Set-up: an adventurer on the free space nearest a rescue island, the sea around it counted
-  (the higher its value, the more that matters: ties go to the lowest code); a raft next to the
-  most of its own adventurers' value, near a rescue island.
+- Set-up: its highest value still unplaced on the free space nearest a rescue island, the sea
+  around it counted (ties go to the lowest space), so its high values take the best spaces and
+  its low ones what is left; a raft next to the most of its own adventurers' value, near a
+  rescue island.
 - Action phase: one step of the greedy ascent: the move (adventurer, raft, oars or dolphin) that
   gains the most; an empty raft it may move is worth steering toward its own loose adventurers.
   `end` when nothing gains.
@@ -57,7 +58,6 @@ from sim.survive_the_island.layout import (
     PH_PUSH,
     PH_RAFT,
     PHASE,
-    PLACED,
     PUSH_SPACE,
     RAFT_AT,
     RAFT_LOAD,
@@ -90,8 +90,10 @@ from sim.survive_the_island.rules import (
     OARS,
     OARS_MOVE,
     PLACE,
+    PLACE_ADVENTURER,
     PUSH,
     SHARK,
+    TILES_TOTAL,
     VALUES,
 )
 
@@ -111,6 +113,7 @@ OARS_ID, DOLPHIN_ID = OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY
 # the pull of an own loose adventurer of value v, d steps away, on an empty raft: v / (1 + d),
 # divided here once (the same numbers as dividing at each raft)
 PULL_SHARE = np.array([[v / (1.0 + d) for d in range(MAX_SPACES)] for v in range(max(VALUES) + 1)])
+MAX_VALUE = max(VALUES)
 PULL = 5  # a creature's pull toward a piece afloat at 0, 1, 2, 3 steps, and none beyond
 AFLOAT_ROOM = 64  # pieces afloat a creature move weighs (at most every adventurer)
 PULL_ROOM = AFLOAT_ROOM * PULL
@@ -471,20 +474,26 @@ def _push(s, p, acts):
 
 @njit(cache=True)
 def _place(s, p, acts):
-    """S7: the next adventurer (its value it sees) on the free space nearest a rescue island."""
+    """S7: its highest value still unplaced, on the free space nearest a rescue island (the sea
+    around it counted). The best spaces go first, so the high values take them and the low ones
+    are left the spaces the others did not want: a space's worth is its value times its nearness."""
     s, p, acts = borrowed(s), borrowed(p), borrowed(acts)
-    n = K.place_list(s, p, acts)
-    seat = s[SEAT]
-    v = s[VALUE + seat * p[P_ADV_EACH] + s[PLACED + seat]]
+    spaces = stack_empty(TILES_TOTAL, np.int64)
+    n = K.place_spaces(s, p, spaces)
+    mask = K.unplaced_values(s, p, s[SEAT])
+    v = MAX_VALUE
+    while not (mask >> v) & 1:
+        v -= 1
     best = -1e18
-    pick = 0
+    pick = spaces[0]
     for i in range(n):
-        q = acts[i] - PLACE
+        q = spaces[i]
         g = v * (REACH - p[P_RESCUE_DIST + q]) + (v * 1.5 if s[SEA_NEAR + q] > 0 else 0.0)
         if g > best:
             best = g
-            pick = i
-    return pick
+            pick = q
+    acts[0] = PLACE_ADVENTURER + MAX_SPACES * (v - 1) + pick
+    return 0
 
 
 @njit(cache=True)

@@ -1,6 +1,7 @@
 """`random`: a quick random player, the sanity floor.
 
-Set-up, floods, creature moves and pushes: uniform over the legal actions. An action phase:
+Set-up (which value on which space, S7), floods, creature moves and pushes: uniform over the
+legal actions. An action phase:
 a uniform draw among `end`, each of the seat's adventurers and each raft; a piece with no legal
 move (off the board, stuck, a raft it may not move, no move left) is drawn again, up to eight
 times, then it ends the phase; a piece gets a uniform legal direction. It never uses its
@@ -11,7 +12,7 @@ only from the policy stream.
 import numpy as np
 from numba import njit
 
-from sim.intrinsics import borrowed, stack_empty
+from sim.intrinsics import borrowed, popcount, stack_empty
 from sim.streams import rand_below
 from sim.survive_the_island import kernel as K
 from sim.survive_the_island.layout import (
@@ -40,7 +41,7 @@ from sim.survive_the_island.layout import (
     STREAM_POLICY,
     SWAM,
 )
-from sim.survive_the_island.rules import END, MOVE_ADVENTURER, MOVE_RAFT, PLACE
+from sim.survive_the_island.rules import END, MAX_SPACES, MOVE_ADVENTURER, MOVE_RAFT, PLACE, PLACE_ADVENTURER
 
 DESCRIPTION = "uniform over the legal set-up, flood, creature and push choices; a random piece, then a random move"
 USES_LEGAL = False  # it finds its own moves: the play loop need not list every dive
@@ -111,8 +112,19 @@ def choose(s, p, pp, acts, n, rng):
     elif ph == PH_PUSH:
         n = K.push_list(s, p, acts)
     elif ph == PH_PLACE:
-        # S7 on an untouched island: an empty space while any is left, else one holding one;
-        # drawn until one fits (a uniform choice among those that fit, without listing them)
+        # S7: the legal codes are every unplaced value on every open space, so a uniform value
+        # and then a uniform space is a uniform legal code
+        mask = K.unplaced_values(s, p, s[SEAT])
+        k = rand_below(rng, STREAM_POLICY, popcount(mask))
+        v = 0
+        while True:
+            v += 1
+            if (mask >> v) & 1:
+                if k == 0:
+                    break
+                k -= 1
+        # on an untouched island: an empty space while any is left, else one holding one; drawn
+        # until one fits (a uniform choice among those that fit, without listing them)
         nland = p[P_NLAND]
         placed = 0
         for seat in range(p[P_PLAYERS]):
@@ -121,7 +133,7 @@ def choose(s, p, pp, acts, n, rng):
         while True:
             q = p[P_LAND + rand_below(rng, STREAM_POLICY, nland)]
             if s[ADV_N + q] == crowd:
-                acts[0] = PLACE + q
+                acts[0] = PLACE_ADVENTURER + MAX_SPACES * (v - 1) + q
                 return 0
     else:
         nshore = p[P_NSHORE]

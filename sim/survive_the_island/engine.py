@@ -397,11 +397,17 @@ class SurviveTheIslandEngine:
         return []
 
     def _placements(self) -> list[int]:
-        """S7: an island space holding no adventurer; with none left, one holding exactly one."""
+        """S7: any value among the seat's unplaced adventurers, on an island space holding no
+        adventurer; with none left, one holding exactly one."""
         land = self.board.land
         held = {q: len(self.adventurers_at(q)) for q in land}
         empty = [q for q in land if held[q] == 0]
-        return [R.PLACE + q for q in (empty or [q for q in land if held[q] == 1])]
+        spaces = empty or [q for q in land if held[q] == 1]
+        return sorted(encode(("adventurer", v, q)) for v in self.unplaced_values(self.seat) for q in spaces)
+
+    def unplaced_values(self, seat: int) -> list[int]:
+        """The values a seat may still place (S7), each once, ascending."""
+        return sorted({a.value for a in self.seat_adventurers(seat) if a.space == UNPLACED})
 
     def _raft_start_allowed(self, space: int) -> bool:
         """S7: an empty sea space (no raft, no creature) next to an island space."""
@@ -471,7 +477,7 @@ class SurviveTheIslandEngine:
         self.history.append((self.turn, code))
         kind, *rest = decode(code)
         if self.phase == "place":
-            self._place_adventurer(rest[0])
+            self._place_adventurer(*rest)
         elif self.phase == "raft":
             self._place_raft(rest[0])
         elif kind == "end":
@@ -523,13 +529,14 @@ class SurviveTheIslandEngine:
 
     # -- set-up (S2, S7) --
 
-    def _place_adventurer(self, space: int) -> None:
-        """S7: the seat places its next adventurer in number order."""
+    def _place_adventurer(self, value: int, space: int) -> None:
+        """S7: the seat places one of its unplaced adventurers of the value it chose; adventurers
+        of one value are alike, and the lowest-numbered of them is the one placed."""
         players = self.rules.players
-        seat = placing_seat(self.placed, players, self.rules.setup)
-        a = self.seat_adventurers(seat)[self.placed // players]
+        seat = self.seat
+        a = next(a for a in self.seat_adventurers(seat) if a.space == UNPLACED and a.value == value)
         a.space = space
-        self._event("place", adventurer=a.number, space=space)
+        self._event("place", adventurer=a.number, value=value, space=space)
         self.placed += 1
         if self.placed < self.rules.adventurers:
             self.seat = placing_seat(self.placed, players, self.rules.setup)

@@ -154,6 +154,7 @@ from sim.survive_the_island.rules import (
     OARS,
     OARS_MOVE,
     PLACE,
+    PLACE_ADVENTURER,
     PUSH,
     RAFT_TILE,
     REPELLENT,
@@ -163,6 +164,7 @@ from sim.survive_the_island.rules import (
     TILES,
     TILES_TOTAL,
     USE_DIE,
+    VALUES,
     VOLCANO,
     WHIRLPOOL,
 )
@@ -170,6 +172,7 @@ from sim.survive_the_island.rules import (
 A_OARS, A_DOLPHIN, A_REPELLENT, A_DIVE, A_DIE = (OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY,
                                                  REPELLENT - FIRST_ABILITY, DIVE - FIRST_ABILITY, DIE - FIRST_ABILITY)
 SHARK_BASE, KAIJU_BASE = CREATURE_BASE[SHARK], CREATURE_BASE[KAIJU]
+MAX_VALUE = max(VALUES)  # the highest treasure value (S6), the last of S7's placement codes
 # the directions (S1's order: E, NE, NW, W, SW, SE) in the ascending order of the neighbours'
 # space numbers, the board being numbered row by row: NW and NE above, W and E beside, SW and SE below
 ASCENDING_DIRECTIONS = (2, 1, 3, 0, 4, 5)
@@ -918,19 +921,49 @@ def flood_list(s, p, out):
 
 
 @njit(cache=True)
-def place_list(s, p, out):
-    """S7: an island space holding no adventurer; with none left, one holding exactly one."""
+def place_spaces(s, p, out):
+    """S7: the island spaces holding no adventurer, ascending; with none left, those holding
+    exactly one. Spaces, not codes, into out[:n]."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
     for crowd in range(2):
         n = 0
         for i in range(p[P_NLAND]):
             q = p[P_LAND + i]
             if s[KIND + q] == K_LAND and s[ADV_N + q] == crowd:
-                out[n] = PLACE + q
+                out[n] = q
                 n += 1
         if n > 0:
             return n
     return 0
+
+
+@njit(cache=True)
+def unplaced_values(s, p, seat):
+    """S7: the values among the seat's unplaced adventurers, as bits (bit v for value v)."""
+    s, p = borrowed(s), borrowed(p)
+    each = p[P_ADV_EACH]
+    mask = 0
+    for a in range(seat * each, seat * each + each):
+        if s[ADV_SPACE + a] == UNPLACED_SPACE:
+            mask |= 1 << s[VALUE + a]
+    return mask
+
+
+@njit(cache=True)
+def place_list(s, p, out):
+    """S7: each value the placing seat has unplaced, ascending, on each space `place_spaces` lists."""
+    s, p, out = borrowed(s), borrowed(p), borrowed(out)
+    spaces = stack_empty(TILES_TOTAL, np.int64)
+    ns = place_spaces(s, p, spaces)
+    mask = unplaced_values(s, p, s[SEAT])
+    n = 0
+    for v in range(1, MAX_VALUE + 1):
+        if (mask >> v) & 1:
+            base = PLACE_ADVENTURER + MAX_SPACES * (v - 1)
+            for i in range(ns):
+                out[n] = base + spaces[i]
+                n += 1
+    return n
 
 
 @njit(cache=True, forceinline=True)
@@ -1077,12 +1110,16 @@ def init_game(s, p, rng, seed, game):
 
 
 @njit(cache=True)
-def _place(s, p, q):
-    """S7: the placing seat's next adventurer onto island space q; the next seat places; after the
-    last adventurer, the rafts."""
+def _place(s, p, code):
+    """S7: the placing seat's lowest-numbered unplaced adventurer of the value it chose onto
+    island space q; the next seat places; after the last adventurer, the rafts."""
     s, p = borrowed(s), borrowed(p)
+    v, q = divmod(code - PLACE_ADVENTURER, MAX_SPACES)
+    v += 1
     seat = s[SEAT]
-    a = seat * p[P_ADV_EACH] + s[PLACED + seat]
+    a = seat * p[P_ADV_EACH]
+    while s[ADV_SPACE + a] != UNPLACED_SPACE or s[VALUE + a] != v:
+        a += 1
     s[PLACED + seat] += 1
     s[ON_BOARD + seat] += 1
     s[ADV_SPACE + a] = q
@@ -1281,7 +1318,7 @@ def play_action(s, p, a, rng):
     elif ph == PH_PUSH:
         _push(s, p, a - PUSH)
     elif ph == PH_PLACE:
-        _place(s, p, a - PLACE)
+        _place(s, p, a)
     elif ph == PH_RAFT:
         _place_raft(s, p, a - PLACE)
     if s[TURN] > 0 and not _cleared(s, p):

@@ -42,7 +42,7 @@ def describe(game: SurviveTheIslandEngine, event: dict) -> str | None:
     """One event as a line of text (None for the ones a story leaves out)."""
     k = event["kind"]
     seat = f"seat {event['seat']}"
-    if k == "place":
+    if k == "place":  # which value the seat chose is its own to know (S7, S16): the piece is told, not its value
         return f"{seat} places {_adventurer(game, event['adventurer'])} on {_where(game, event['space'])}"
     if k == "raft_placed":
         return f"{seat} puts raft {event['raft']} on the sea at {_where(game, event['space'])}"

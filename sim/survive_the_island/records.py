@@ -29,10 +29,16 @@ from sim.survive_the_island.rules import (
     RuleError,
     Rules,
     action_text,
+    encode,
     parse_action,
+    placing_seat,
 )
 
-FORMAT = "survive-the-island-record/1"
+FORMAT = "survive-the-island-record/2"
+# The first format's set-up placed each seat's adventurers in number order (the old S7), writing
+# `place <space>` alone; such a record is read as the placements of the values those adventurers
+# had, which replays the same game under the present S7 (`_upgrade_setup`).
+FORMAT_1 = "survive-the-island-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "game", "deal", "rolls", "setup", "turns", "result"}
 DEAL_KEYS = ("tiles", "values")
 
@@ -121,8 +127,8 @@ def parse_record(data: object) -> Record:
     unknown = sorted(set(data) - RECORD_KEYS)
     if unknown:
         raise RecordError(f"unknown key {unknown[0]!r} (a record has {', '.join(sorted(RECORD_KEYS))})")
-    if data.get("format") != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    if data.get("format") not in (FORMAT, FORMAT_1):
+        raise RecordError(f"format must be {FORMAT!r} (or the older {FORMAT_1!r}), not {data.get('format')!r}")
     rules = _parse_rules(data.get("rules", {}))
     seed = _whole(data.get("seed", 0), "seed")
     game = _whole(data.get("game", 0), "game")
@@ -137,8 +143,36 @@ def parse_record(data: object) -> Record:
     if result is not None and not isinstance(result, dict):
         raise RecordError("result must be an object")
     record = Record(rules, seed, game, deal, rolls, setup, turns, result)
-    record.full_deal()  # refuse a deal that does not fit the rules before any play
+    full = record.full_deal()  # refuse a deal that does not fit the rules before any play
+    if data["format"] == FORMAT_1:
+        record.setup = _upgrade_setup(setup, rules, full)
     return record
+
+
+def _upgrade_setup(setup: list[str], rules: Rules, deal: Deal) -> list[str]:
+    """A first-format set-up in the present texts: its adventurer placements, `place <space>`,
+    took each seat's adventurers in number order (the old S7), so each becomes `place <value>
+    <space>` with the value the deal gave that adventurer. The lowest-numbered unplaced
+    adventurer of that value is then the very adventurer the old rule placed (those before it
+    are all placed), so the game replays unchanged. Entries that are not such a placement are
+    left as they are, for the replay to judge."""
+    board = rules.board_data
+    e = rules.adventurers_each
+    placed = [0] * rules.players
+    out = list(setup)
+    for i, entry in enumerate(setup[:rules.adventurers]):
+        words = entry.split()
+        if len(words) != 2 or words[0] != "place":
+            continue
+        try:
+            space = board.parse_space(words[1])
+        except ValueError:
+            continue
+        seat = placing_seat(i, rules.players, rules.setup)
+        value = deal.values[seat * e + placed[seat]]
+        placed[seat] += 1
+        out[i] = action_text(encode(("adventurer", value, space)), board)
+    return out
 
 
 def _parse_rules(obj: object) -> Rules:

@@ -329,7 +329,7 @@ def first_adventurer(rules: Rules, seat: int) -> int:
 # --- action codes (S17) ----------------------------------------------------------------------
 
 END = 0  # end the action phase
-PLACE = 1  # + space: place the next adventurer, or a raft, during set-up
+PLACE = 1  # + space: place a raft during set-up
 MOVE_ADVENTURER = 300  # + 6 * adventurer + direction
 MOVE_RAFT = 600  # + 6 * raft + direction
 FLOOD = 800  # + space: the tile to remove
@@ -339,14 +339,18 @@ OARS_MOVE = 1200  # + 12 * raft + 2 * direction + (distance - 1)
 DOLPHIN_MOVE = 1500  # + 12 * adventurer + 2 * direction + (distance - 1)
 CREATURE_MOVE = 2200  # + MAX_SPACES * creature slot + space
 DIVE_MOVE = 7000  # + MAX_SPACES * creature slot + space
-ACTION_LIMIT = DIVE_MOVE + MAX_SPACES * MAX_CREATURES
+# S7: + MAX_SPACES * (value - 1) + space: place one of one's own adventurers of that treasure value
+# (adventurers of one value are alike, so the value is the choice, not the adventurer's number)
+PLACE_ADVENTURER = 12000
+ACTION_LIMIT = PLACE_ADVENTURER + MAX_SPACES * max(VALUES)
 
 
 def decode(code: int) -> tuple:
-    """An action code as (kind, fields...): ("end",), ("place", space), ("move", adventurer,
-    direction), ("raft", raft, direction), ("flood", space), ("push", direction), ("die",),
-    ("oars", raft, direction, distance), ("dolphin", adventurer, direction, distance),
-    ("creature", slot, space), ("dive", slot, space)."""
+    """An action code as (kind, fields...): ("end",), ("place", space) (a raft),
+    ("adventurer", value, space) (its placement), ("move", adventurer, direction), ("raft", raft,
+    direction), ("flood", space), ("push", direction), ("die",), ("oars", raft, direction,
+    distance), ("dolphin", adventurer, direction, distance), ("creature", slot, space),
+    ("dive", slot, space)."""
     if code == END:
         return ("end",)
     if PLACE <= code < PLACE + MAX_SPACES:
@@ -369,8 +373,11 @@ def decode(code: int) -> tuple:
         return ("dolphin", adventurer, rest // 2, rest % 2 + 1)
     if CREATURE_MOVE <= code < DIVE_MOVE:
         return ("creature", *divmod(code - CREATURE_MOVE, MAX_SPACES))
-    if DIVE_MOVE <= code < ACTION_LIMIT:
+    if DIVE_MOVE <= code < DIVE_MOVE + MAX_SPACES * MAX_CREATURES:
         return ("dive", *divmod(code - DIVE_MOVE, MAX_SPACES))
+    if PLACE_ADVENTURER <= code < ACTION_LIMIT:
+        value, space = divmod(code - PLACE_ADVENTURER, MAX_SPACES)
+        return ("adventurer", value + 1, space)
     raise ValueError(f"{code} is no Survive the Island action code")
 
 
@@ -399,12 +406,17 @@ def encode(action: tuple) -> int:
         return CREATURE_MOVE + MAX_SPACES * rest[0] + rest[1]
     if kind == "dive":
         return DIVE_MOVE + MAX_SPACES * rest[0] + rest[1]
+    if kind == "adventurer" and rest[0] in VALUES:
+        return PLACE_ADVENTURER + MAX_SPACES * (rest[0] - 1) + rest[1]
     raise ValueError(f"{action!r} is no Survive the Island action")
 
 
 def action_text(code: int, board: Board) -> str:
-    """An action as records write it: `move 12 NE`, `flood r4c7`, `creature 6 r2c3`."""
+    """An action as records write it: `move 12 NE`, `flood r4c7`, `creature 6 r2c3`; an
+    adventurer's placement names its value and space, `place 5 r4c7`, a raft's its space alone."""
     kind, *rest = decode(code)
+    if kind == "adventurer":
+        return f"place {rest[0]} {board.space_text(rest[1])}"
     if kind in ("place", "flood"):
         return f"{kind} {board.space_text(rest[0])}"
     if kind in ("move", "raft"):
@@ -429,6 +441,8 @@ def parse_action(text: str, board: Board) -> int:
             return encode((kind,))
         if kind in ("place", "flood") and len(rest) == 1:
             return encode((kind, board.parse_space(rest[0])))
+        if kind == "place" and len(rest) == 2:
+            return encode(("adventurer", int(rest[0]), board.parse_space(rest[1])))
         if kind in ("move", "raft") and len(rest) == 2:
             return encode((kind, int(rest[0]), DIRECTIONS.index(rest[1])))
         if kind == "push" and len(rest) == 1:

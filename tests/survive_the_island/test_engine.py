@@ -104,12 +104,15 @@ def test_set_up_places_serpents_then_adventurers_in_turn_then_rafts():
     assert [c.space for c in game.in_game if c.kind == SERPENT] == list(board.serpent_starts[:4])  # S2
     assert all(c.space == SUPPLY for c in game.in_game if c.kind != SERPENT)
     assert game.phase == "place" and game.turn == 0 and game.decider == 0
-    assert game.legal_actions() == [R.PLACE + q for q in board.land]
-    game.apply(R.PLACE + board.land[0])
-    assert game.adventurers[0].space == board.land[0] and game.seat == 1
-    assert R.PLACE + board.land[0] not in game.legal_actions()  # a space holding no adventurer (S7)
-    game.apply(R.PLACE + board.land[1])
-    assert game.adventurers[10].space == board.land[1]  # seat 1's first adventurer
+    # S7: any of the seat's values on any island space
+    assert game.legal_actions() == [encode(("adventurer", v, q)) for v in (1, 2, 3, 4, 5) for q in board.land]
+    five = next(a for a in game.seat_adventurers(0) if a.value == 5)  # the lowest-numbered 5
+    game.apply(encode(("adventurer", 5, board.land[0])))
+    assert five.space == board.land[0] and game.seat == 1
+    assert encode(("adventurer", 1, board.land[0])) not in game.legal_actions()  # it holds one now
+    one = next(a for a in game.seat_adventurers(1) if a.value == 1)
+    game.apply(encode(("adventurer", 1, board.land[1])))
+    assert one.space == board.land[1]  # seat 1's lowest-numbered 1
     while game.phase == "place":
         game.apply(game.legal_actions()[0])
     assert game.phase == "raft" and game.seat == 0

@@ -212,7 +212,10 @@ def test_s7_five_players_place_on_empty_spaces_then_on_spaces_holding_one():
     for k in range(50):
         codes = legal(s, p)
         assert s[L.SEAT] == k % 5
-        assert len(codes) == (40 - k if k < 40 else 40 - (k - 40))
+        spaces = 40 - k if k < 40 else 40 - (k - 40)
+        values = len({int(s[L.VALUE + a]) for a in range(10 * (k % 5), 10 * (k % 5) + 10)
+                      if s[L.ADV_SPACE + a] == L.UNPLACED_SPACE})
+        assert len(codes) == values * spaces  # S7: each value left, on each open space
         play(s, p, rng, codes[-1])
     assert s[L.PHASE] == L.PH_RAFT
     assert sorted(int(x) for x in s[L.ADV_N:L.ADV_N + 163] if x) == [1] * 30 + [2] * 10

@@ -24,7 +24,8 @@ def test_the_story_has_the_setting_every_turn_and_the_ending_with_scores():
     lines: list[str] = []
     tell(record, lines.append)
     assert lines[0].startswith("Survive the Island, 3 players")
-    assert lines[1] == "Set-up:" and "places adventurer 0 (seat 0)" in lines[2]
+    first = next(e for e in game.events if e["kind"] == "place")
+    assert lines[1] == "Set-up:" and f"seat 0 places adventurer {first['adventurer']} (seat 0) on r" in lines[2]
     for turn in range(1, game.turn + 1):
         assert f"Turn {turn}, seat {(turn - 1) % 3}:" in lines
     assert lines[-3].startswith(f"The game ends in turn {game.turn}")
