@@ -14,6 +14,7 @@ from policies import checks as shared_checks
 from sim.lockstep import NO_LOG
 from sim.survive_the_island import kernel as K
 from sim.survive_the_island import layout as L
+from sim.survive_the_island.convert import recount
 from sim.survive_the_island.lockstep import new_kernel_game
 from sim.survive_the_island.rules import TILES, Rules
 
@@ -61,6 +62,7 @@ def rehide(decision: tuple, gen: np.random.Generator) -> tuple:
         t[lo:lo + each] = gen.permutation(t[lo:lo + each])
         rescued = t[L.ADV_SPACE + other * each:L.ADV_SPACE + (other + 1) * each] == -1
         t[L.SCORE + other] = int(t[lo:lo + each][rescued].sum())
+    recount(t, p)  # the placement bits follow the values (S7)
     r = rng.copy()
     r[STREAM_DICE] = np.uint64(gen.integers(1 << 62))
     return t, p, r

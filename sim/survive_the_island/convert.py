@@ -167,7 +167,7 @@ def deal_of(s: np.ndarray, p: np.ndarray) -> dict:
 
 
 COUNT_FIELDS = ("ADV_N", "LOOSE_N", "RAFT_AT", "SERPENT_N", "SHARK_N", "KAIJU_AT", "MAY", "SEA_NEAR", "RAFT_LOAD",
-                "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT", "SHORE_BITS", "TILE_BITS")
+                "RAFT_SEAT_N", "ON_BOARD", "TERRAIN_LEFT", "SHORE_BITS", "TILE_BITS", "UNPLACED_BITS", "VALUE_BITS")
 
 
 def may_bits(kind: int, kaiju: bool) -> int:
@@ -192,7 +192,7 @@ def _bit_on(s: np.ndarray, at: int, q: int) -> None:
 
 def recount(s: np.ndarray, p: np.ndarray) -> None:
     """Rebuild the kernel's occupancy counts (COUNT_FIELDS) from where the pieces are (the space
-    kinds and tiles, ADV_SPACE, ADV_RAFT, RAFT_SPACE, CREATURE_SPACE): a state arranged by hand
+    kinds and tiles, ADV_SPACE, ADV_RAFT, RAFT_SPACE, CREATURE_SPACE) and the values: a state arranged by hand
     becomes one the kernel can play, and a played state can be checked against its own counts."""
     from sim.survive_the_island.rules import CREATURE_BASE, KAIJU, MAX_PLAYERS, MAX_RAFTS, MAX_SPACES, SHARK
 
@@ -209,11 +209,17 @@ def recount(s: np.ndarray, p: np.ndarray) -> None:
     s[L.TERRAIN_LEFT:L.TERRAIN_LEFT + 3] = 0
     s[L.SHORE_BITS:L.SHORE_BITS + L.BIT_WORDS] = 0
     s[L.TILE_BITS:L.TILE_BITS + 3 * L.BIT_WORDS] = 0
+    s[L.UNPLACED_BITS:L.UNPLACED_BITS + MAX_PLAYERS] = 0
+    s[L.VALUE_BITS:L.VALUE_BITS + MAX_PLAYERS * L.VALUE_ROOM] = 0
     for r in range(int(p[L.P_RAFTS])):
         if s[L.RAFT_SPACE + r] >= 0:
             s[L.RAFT_AT + s[L.RAFT_SPACE + r]] = r
     for a in range(nadv):
+        seat, i = divmod(a, each)
+        s[L.VALUE_BITS + L.VALUE_ROOM * seat + s[L.VALUE + a]] |= 1 << i
         q = s[L.ADV_SPACE + a]
+        if q == L.UNPLACED_SPACE:
+            s[L.UNPLACED_BITS + seat] |= 1 << i
         if q < 0:
             continue
         s[L.ON_BOARD + a // each] += 1

@@ -127,8 +127,11 @@ from sim.survive_the_island.layout import (
     TILE_AT,
     TILE_BITS,
     TURN,
+    UNPLACED_BITS,
     UNPLACED_SPACE,
     VALUE,
+    VALUE_BITS,
+    VALUE_ROOM,
     VOLCANOES,
 )
 from sim.survive_the_island.rules import (
@@ -937,16 +940,26 @@ def place_spaces(s, p, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def unplaced_values(s, p, seat):
     """S7: the values among the seat's unplaced adventurers, as bits (bit v for value v)."""
+    left = s[UNPLACED_BITS + seat]
+    mask = 0
+    for v in range(1, MAX_VALUE + 1):
+        if left & s[VALUE_BITS + VALUE_ROOM * seat + v]:
+            mask |= 1 << v
+    return mask
+
+
+@njit(cache=True)
+def _value_bits(s, p, seat):
+    """VALUE_BITS of a seat from its adventurers' values (after the deal, or a world's redraw)."""
     s, p = borrowed(s), borrowed(p)
     each = p[P_ADV_EACH]
-    mask = 0
-    for a in range(seat * each, seat * each + each):
-        if s[ADV_SPACE + a] == UNPLACED_SPACE:
-            mask |= 1 << s[VALUE + a]
-    return mask
+    for v in range(VALUE_ROOM):
+        s[VALUE_BITS + VALUE_ROOM * seat + v] = 0
+    for i in range(each):
+        s[VALUE_BITS + VALUE_ROOM * seat + s[VALUE + seat * each + i]] |= 1 << i
 
 
 @njit(cache=True)
@@ -1095,6 +1108,8 @@ def init_game(s, p, rng, seed, game):
         _shuffle(values, each, rng)
         for i in range(each):
             s[VALUE + seat * each + i] = values[i]
+        _value_bits(s, p, seat)
+        s[UNPLACED_BITS + seat] = (1 << each) - 1
     for i in range(p[P_SERPENTS]):
         _creature_to(s, i, p[P_SERPENT_STARTS + i])
     s[ENDING] = -1
@@ -1115,11 +1130,11 @@ def _place(s, p, code):
     island space q; the next seat places; after the last adventurer, the rafts."""
     s, p = borrowed(s), borrowed(p)
     v, q = divmod(code - PLACE_ADVENTURER, MAX_SPACES)
-    v += 1
     seat = s[SEAT]
-    a = seat * p[P_ADV_EACH]
-    while s[ADV_SPACE + a] != UNPLACED_SPACE or s[VALUE + a] != v:
-        a += 1
+    x = s[UNPLACED_BITS + seat] & s[VALUE_BITS + VALUE_ROOM * seat + v + 1]
+    low = x & -x  # the lowest-numbered of them
+    s[UNPLACED_BITS + seat] ^= low
+    a = seat * p[P_ADV_EACH] + popcount(low - 1)
     s[PLACED + seat] += 1
     s[ON_BOARD + seat] += 1
     s[ADV_SPACE + a] = q
@@ -1379,6 +1394,7 @@ def sample_world(s, p, rng, out):
         for i in range(each - 1, 0, -1):
             j = rand_below(rng, STREAM_POLICY, i + 1)
             out[base + i], out[base + j] = out[base + j], out[base + i]
+        _value_bits(out, p, other)
         score = 0
         for a in range(other * each, other * each + each):
             if out[ADV_SPACE + a] == RESCUED_SPACE:

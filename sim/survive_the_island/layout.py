@@ -87,6 +87,12 @@ SCORE = STATE.field("SCORE", MAX_PLAYERS)  # treasure rescued by each seat
 RESCUED = STATE.field("RESCUED", MAX_PLAYERS)  # adventurers rescued by each seat
 ON_BOARD = STATE.field("ON_BOARD", MAX_PLAYERS)  # each seat's adventurers on the board
 PLACED = STATE.field("PLACED", MAX_PLAYERS)  # each seat's adventurers placed so far (S7)
+# S7's choice read as bits, so that listing or playing a placement reads a word, not the adventurers:
+# bit i of UNPLACED_BITS + seat while the seat's adventurer seat*E+i is unplaced, and of
+# VALUE_BITS + VALUE_ROOM * seat + v when that adventurer bears value v (set by the deal)
+UNPLACED_BITS = STATE.field("UNPLACED_BITS", MAX_PLAYERS)
+VALUE_ROOM = 8  # values 1-5 (rules.VALUES), room to spare
+VALUE_BITS = STATE.field("VALUE_BITS", MAX_PLAYERS * VALUE_ROOM)
 TERRAIN_LEFT = STATE.field("TERRAIN_LEFT", 3)  # unflooded tiles of each terrain
 TURN = STATE.field("TURN")  # 0 during set-up, 1 at the first action phase, +1 a seat turn (S8)
 SEAT = STATE.field("SEAT")  # whose turn it is; the placing seat during set-up

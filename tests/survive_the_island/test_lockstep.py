@@ -12,6 +12,7 @@ from policies.survive_the_island import checks
 from sim.survive_the_island import kernel as K
 from sim.survive_the_island import layout as L
 from sim.survive_the_island import lockstep
+from sim.survive_the_island.convert import count_errors
 from sim.survive_the_island.engine import SurviveTheIslandEngine
 from sim.survive_the_island.rules import TILES, Rules
 
@@ -87,6 +88,9 @@ def test_rehide_redraws_only_what_the_deciding_seat_cannot_see():
         rest[start:start + size] = False
         rest[L.VALUE:L.VALUE + int(p[L.P_PLAYERS]) * each] = False
         rest[L.SCORE:L.SCORE + int(p[L.P_PLAYERS])] = False
+        rest[L.VALUE_BITS:L.VALUE_BITS + L.MAX_PLAYERS * L.VALUE_ROOM] = False  # they follow the values
+        own = slice(L.VALUE_BITS + L.VALUE_ROOM * seat, L.VALUE_BITS + L.VALUE_ROOM * (seat + 1))
+        assert np.array_equal(s[own], t[own]) and count_errors(t, p) == []
         assert np.array_equal(s[rest], t[rest])  # everything public is as it was
         assert r[checks.STREAM_DEAL] == rng[checks.STREAM_DEAL] and r[checks.STREAM_PLAYER] == rng[checks.STREAM_PLAYER]
     assert changed == len(states)
