@@ -54,7 +54,7 @@ def rehide(decision: tuple, gen: np.random.Generator) -> tuple:
         at = [q for q in range(spaces) if t[L.TILE_AT + q] >= 0 and TILES[t[L.TILE_AT + q]][0] == terrain]
         tiles = t[[L.TILE_AT + q for q in at]]
         t[[L.TILE_AT + q for q in at]] = gen.permutation(tiles)
-    seat, each = int(t[L.SEAT]), int(p[L.P_ADV_EACH])
+    seat, each = int(K.decider(t)), int(p[L.P_ADV_EACH])
     for other in range(int(p[L.P_PLAYERS])):
         if other == seat:
             continue

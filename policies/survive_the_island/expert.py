@@ -57,6 +57,7 @@ from sim.survive_the_island.layout import (
     PH_PLACE,
     PH_PUSH,
     PH_RAFT,
+    PH_REPEL,
     PHASE,
     PUSH_SPACE,
     RAFT_AT,
@@ -67,6 +68,9 @@ from sim.survive_the_island.layout import (
     REACH_SPACE_MASK,
     REACH_STEP_SHIFT,
     REACH_VIA_SHIFT,
+    REPEL_SEAT,
+    REPEL_SLOT,
+    REPEL_SPACE,
     SEA_NEAR,
     SEAT,
     SERPENT_N,
@@ -83,6 +87,7 @@ from sim.survive_the_island.rules import (
     FIRST_ABILITY,
     FLOOD,
     KAIJU,
+    KEEP_REPELLENT,
     MAX_PLAYERS,
     MAX_SPACES,
     MOVE_ADVENTURER,
@@ -94,6 +99,7 @@ from sim.survive_the_island.rules import (
     PUSH,
     SHARK,
     TILES_TOTAL,
+    USE_REPELLENT,
     VALUES,
 )
 
@@ -108,6 +114,9 @@ SERPENT_RISK = 6.0  # a swimmer or raft a serpent can reach
 SERPENTS, SHARKS_SHIFT = 0xFFFF, 16  # a space's danger count: serpents next to it, and sharks reaching it
 OTHERS = 0.5  # the weight of the others' worth against its own
 AVERAGE_VALUE = 3.0  # the others' values as it estimates them (S16)
+# S15: a repellent is one use, and a later threat most often puts a single adventurer at stake,
+# worth the average value (3) of 1-5: spending it on less than that gives up more than it saves
+REPEL_STAKE = 3.0
 FETCH = 1.0  # an empty raft one step nearer its own loose adventurers, per point of their value
 OARS_ID, DOLPHIN_ID = OARS - FIRST_ABILITY, DOLPHIN - FIRST_ABILITY
 # the pull of an own loose adventurer of value v, d steps away, on an empty raft: v / (1 + d),
@@ -529,6 +538,26 @@ def _place_raft(s, p, acts):
 
 
 @njit(cache=True)
+def _repel(s, p):
+    """S15: spend the repellent when what the creature is about to take of its own is worth
+    REPEL_STAKE or more, else keep it. A kaiju's adventurers are pushed, not taken: half their
+    value when the seat pushes them itself (to the best space it finds), all of it when another
+    seat does."""
+    s, p = borrowed(s), borrowed(p)
+    seat = s[REPEL_SEAT]
+    q = s[REPEL_SPACE]
+    shark = s[REPEL_SLOT] < KAIJU_BASE
+    each = p[P_ADV_EACH]
+    stake = 0.0
+    for a in range(seat * each, seat * each + each):
+        if s[ADV_SPACE + a] == q and (not shark or s[ADV_RAFT + a] < 0):
+            stake += s[VALUE + a]
+    if not shark and s[SEAT] == seat:
+        stake *= 0.5
+    return USE_REPELLENT if stake >= REPEL_STAKE else KEEP_REPELLENT
+
+
+@njit(cache=True)
 def choose(s, p, pp, acts, n, rng):
     s, p, pp, acts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(acts), borrowed(rng)
     ph = s[PHASE]
@@ -545,5 +574,8 @@ def choose(s, p, pp, acts, n, rng):
         return _place(s, p, acts)
     if ph == PH_RAFT:
         return _place_raft(s, p, acts)
+    if ph == PH_REPEL:
+        acts[0] = _repel(s, p)
+        return 0
     return 0
 

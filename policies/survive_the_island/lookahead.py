@@ -36,7 +36,7 @@ from policies.search import KNOBS
 from policies.survive_the_island import expert
 from sim.intrinsics import borrowed, stack_empty
 from sim.survive_the_island import kernel as K
-from sim.survive_the_island.layout import ENDING, P_PLAYERS, PH_CREATURE, PH_FLOOD, PH_PUSH, PHASE, SCORE, SEAT
+from sim.survive_the_island.layout import ENDING, P_PLAYERS, PH_CREATURE, PH_FLOOD, PH_PUSH, PHASE, SCORE
 
 DESCRIPTION = "expert, its floods, creature moves and pushes searched by expert rollouts on redrawn hidden facts"
 USES_LEGAL = False  # as the expert: the loop need not list every dive
@@ -103,5 +103,5 @@ def choose(s, p, pp, acts, n, rng):
     knobs = stack_empty(KNOBS, np.float64)
     for k in range(KNOBS):
         knobs[k] = pp[k] if pp[k] != 0.0 else KNOB_VALUES[k]
-    acts[0] = S.search(GAME_ID, LOOKAHEAD_ID, EXPERT_ID, s, p, pp, rng, cand, nc, s[SEAT], knobs, False)
+    acts[0] = S.search(GAME_ID, LOOKAHEAD_ID, EXPERT_ID, s, p, pp, rng, cand, nc, K.decider(s), knobs, False)
     return 0

@@ -17,7 +17,7 @@ from policies.registry import PARAMS_LENGTH, UnknownPolicy
 from policies.survive_the_island import expert, lookahead, uniform_random
 from policies.survive_the_island.registry import REGISTRY
 from sim.intrinsics import borrowed
-from sim.survive_the_island.layout import SEAT
+from sim.survive_the_island import kernel as K
 from sim.survive_the_island.rules import MAX_PLAYERS
 
 DESCRIPTION = "a policy a seat, as the player string names them"
@@ -47,7 +47,7 @@ def seat_params(names: list[str], pp: np.ndarray | None = None) -> np.ndarray:
 def choose(s, p, pp, acts, n, rng):
     """The deciding seat's policy's choice (blind: its code in acts[0], returns 0)."""
     s, p, pp, acts, rng = borrowed(s), borrowed(p), borrowed(pp), borrowed(acts), borrowed(rng)
-    pid = int(pp[SEAT_POLICY + s[SEAT]])
+    pid = int(pp[SEAT_POLICY + K.decider(s)])
     if pid == EXPERT_ID:
         return expert.choose(s, p, pp, acts, 0, rng)
     if pid == LOOKAHEAD_ID:

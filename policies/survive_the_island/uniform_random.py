@@ -34,6 +34,7 @@ from sim.survive_the_island.layout import (
     PH_FLOOD,
     PH_PLACE,
     PH_PUSH,
+    PH_REPEL,
     PHASE,
     PLACED,
     RAFT_SPACE,
@@ -111,6 +112,8 @@ def choose(s, p, pp, acts, n, rng):
         n = K.creature_list(s, p, acts)
     elif ph == PH_PUSH:
         n = K.push_list(s, p, acts)
+    elif ph == PH_REPEL:  # S15: spend it or keep it, evenly
+        n = K.repel_list(s, p, acts)
     elif ph == PH_PLACE:
         # S7: the legal codes are every unplaced value on every open space, so a uniform value
         # and then a uniform space is a uniform legal code

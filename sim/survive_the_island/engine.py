@@ -60,7 +60,7 @@ from sim.survive_the_island.rules import (
 VOLCANO_SPACE = 3
 SPACE_KINDS = ("sea", "land", "rescue", "volcano")
 
-PHASES = ("place", "raft", "action", "flood", "creature", "push", "over")
+PHASES = ("place", "raft", "action", "flood", "creature", "push", "over", "repel")
 ENDINGS = ("cleared", "volcano")
 
 # adventurer_space codes for an adventurer off the board
@@ -215,6 +215,11 @@ class SurviveTheIslandEngine:
         self.rolled = -1
         self.push_space = -1
         self.return_to = ""  # where play goes after a creature move or a push: "action", "flood" or "turn"
+        # S15: a shark or kaiju waiting while a seat decides whether to repel it: its slot and space,
+        # the seat asked (k seats on from the seat whose turn it is), whether it met swimmers entering
+        # its space (the other sharks there then follow), the phase it interrupted and what was
+        # being played ("then": "action", "push", "flood" or "creature")
+        self.repel: dict | None = None
         self.ending: str | None = None
         self.rolls: list[int] = []
         self.placed = 0  # set-up placements made (adventurers, then rafts)
@@ -234,7 +239,10 @@ class SurviveTheIslandEngine:
 
     @property
     def decider(self) -> int:
-        """The seat placing (set-up) or the seat whose turn it is (the contract)."""
+        """The seat placing (set-up), the seat asked whether to repel a creature (S15), or the
+        seat whose turn it is (the contract)."""
+        if self.phase == "repel":
+            return (self.seat + self.repel["k"]) % self.rules.players
         return self.seat
 
     @property
@@ -394,6 +402,8 @@ class SurviveTheIslandEngine:
                           for q in self.creature_targets(c))
         if phase == "push":
             return [R.PUSH + d for d in self.push_directions(self.push_space)]
+        if phase == "repel":  # S15
+            return [R.KEEP_REPELLENT, R.USE_REPELLENT]
         return []
 
     def _placements(self) -> list[int]:
@@ -473,13 +483,15 @@ class SurviveTheIslandEngine:
         legal = self.legal_actions()
         if code not in legal:
             raise IllegalAction(f"{self._text(code)} is not legal in the {self.phase} phase of turn {self.turn} "
-                                f"(seat {self.seat} decides)")
+                                f"(seat {self.decider} decides)")
         self.history.append((self.turn, code))
         kind, *rest = decode(code)
         if self.phase == "place":
             self._place_adventurer(*rest)
         elif self.phase == "raft":
             self._place_raft(rest[0])
+        elif self.phase == "repel":
+            self._answer_repel(kind == "repel")
         elif kind == "end":
             self._end_action_phase()
         elif kind == "move":
@@ -498,8 +510,8 @@ class SurviveTheIslandEngine:
             a = self.adventurers[rest[0]]
             target = self.step(a.space, rest[1], rest[2])
             self._event("dolphin", adventurer=a.number, to=target)
-            self._arrive([a], target)  # S11: not counted as its swim
-            self._after_action_step()
+            self._arrive([a], target, "action")  # S11: not counted as its swim
+            self._go_on("action")
         elif kind == "dive":
             self._use_ability(R.DIVE)
             creature = self.creatures[rest[0]]
@@ -627,8 +639,8 @@ class SurviveTheIslandEngine:
         if swim:
             a.swam = True  # S9: once a turn
         self._event("move", adventurer=number, start=a.space, to=target, swim=swim)
-        self._arrive([a], target)
-        self._after_action_step()
+        self._arrive([a], target, "action")
+        self._go_on("action")
 
     def _use_ability(self, back: int) -> None:
         self.hand[self.seat][back - FIRST_ABILITY] -= 1
@@ -671,11 +683,11 @@ class SurviveTheIslandEngine:
             a.raft = -1
         raft.space = SUPPLY
 
-    def _arrive(self, group: list[Adventurer], space: int) -> None:
+    def _arrive(self, group: list[Adventurer], space: int, then: str) -> None:
         """Adventurers entering a space together (a move, a dolphin, a push): rescued on a rescue
         island (S9); otherwise they board a raft there while it has room, in number order (S9,
-        S13), and meet the creatures there (S13, S15): a serpent takes them all, a shark its
-        swimmers."""
+        S13), and meet the creatures there (S13, S15): a serpent takes them all, the sharks the
+        swimmers. `then` is what was being played (S15's question may interrupt it)."""
         if self.kind[space] == RESCUE:
             for a in group:
                 self._rescue(a)
@@ -690,33 +702,101 @@ class SurviveTheIslandEngine:
             for a in group:
                 self._lose(a)
             return
+        self._meet_sharks(space, then)
+
+    def _meet_sharks(self, space: int, then: str) -> None:
+        """S13: swimmers that entered a shark's space meet its sharks in slot order, each of which
+        may be repelled (S15); the first one not repelled takes them all."""
         for shark in [c for c in self.creatures_at(space) if c.kind == SHARK]:
-            swimmers = [a for a in group if self.is_swimmer(a)]
-            if not swimmers or self._repelled(shark, swimmers):
-                continue
-            self._event("shark_strikes", slot=shark.slot, space=space, lost=[a.number for a in swimmers])
-            for a in swimmers:
-                self._lose(a)
+            swimmers = self.swimmers_at(space)
+            if not swimmers:
+                return
+            if self._ask_repel(shark, then, meet=True):
+                return
+            self._shark_strikes(shark, swimmers)
+
+    def _shark_strikes(self, shark: Creature, swimmers: list[Adventurer]) -> None:
+        self._event("shark_strikes", slot=shark.slot, space=shark.space, lost=[a.number for a in swimmers])
+        for a in swimmers:
+            self._lose(a)
 
     # -- repellent (S15) --
 
-    def _repelled(self, creature: Creature, affected: list[Adventurer]) -> bool:
-        """S15: the first seat from the seat whose turn it is onward with an adventurer affected
-        and a repellent in hand spends it; the creature leaves the board and does nothing."""
-        seats = {a.seat for a in affected}
-        for k in range(self.rules.players):
+    def _affected(self, creature: Creature) -> list[Adventurer]:
+        """S15: the adventurers a creature is about to act on: a shark's swimmers, every
+        adventurer on a kaiju's space."""
+        if creature.kind == SHARK:
+            return self.swimmers_at(creature.space)
+        return self.adventurers_at(creature.space)
+
+    def _repel_asker(self, creature: Creature, first: int) -> int:
+        """S15: the first seat, `first` or more seats on from the seat whose turn it is, with an
+        adventurer the creature is about to act on and a repellent in hand, as that number of
+        seats on (-1 with none)."""
+        seats = {a.seat for a in self._affected(creature)}
+        for k in range(first, self.rules.players):
             seat = (self.seat + k) % self.rules.players
             if seat in seats and self.hand[seat][REPELLENT - FIRST_ABILITY] > 0:
-                self.hand[seat][REPELLENT - FIRST_ABILITY] -= 1
-                self._event("repelled", by=seat, slot=creature.slot, creature=creature.name, space=creature.space)
-                creature.space = SUPPLY
-                return True
-        return False
+                return k
+        return -1
+
+    def _ask_repel(self, creature: Creature, then: str, meet: bool = False) -> bool:
+        """S15: a shark or kaiju is about to act on adventurers: when a seat with one of them holds
+        a repellent, play stops for it to choose (`repel` or `keep`); True then, and the creature
+        waits. `then` is what was being played; `meet` says swimmers entered its space."""
+        k = self._repel_asker(creature, 0)
+        if k < 0:
+            return False
+        self.repel = {"slot": creature.slot, "space": creature.space, "k": k, "meet": meet, "then": then,
+                      "phase": self.phase}
+        self.phase = "repel"
+        return True
+
+    def _answer_repel(self, use: bool) -> None:
+        """S15: the seat asked spends a repellent (the creature leaves the board and does nothing)
+        or keeps it (the next seat on with an adventurer affected and a repellent is asked; with
+        none, the creature acts). Then play goes on where the creature interrupted it."""
+        wait = self.repel
+        creature = self.creatures[wait["slot"]]
+        if use:
+            seat = self.decider
+            self.hand[seat][REPELLENT - FIRST_ABILITY] -= 1
+            self._event("repelled", by=seat, slot=creature.slot, creature=creature.name, space=creature.space)
+            creature.space = SUPPLY
+        else:
+            k = self._repel_asker(creature, wait["k"] + 1)
+            if k >= 0:
+                wait["k"] = k
+                return
+        self.repel, self.phase = None, wait["phase"]
+        if not use:
+            if creature.kind == SHARK:
+                self._shark_strikes(creature, self.swimmers_at(creature.space))
+            else:
+                self._kaiju_acts(creature, creature.space)
+        if wait["meet"]:
+            self._meet_sharks(wait["space"], wait["then"])
+        self._go_on(wait["then"])
+
+    def _go_on(self, then: str) -> None:
+        """Play on after a step that a creature may have interrupted (S15): nothing while a seat
+        decides whether to repel it, else what follows the step that was being played."""
+        if self.phase == "repel":
+            return
+        if then == "action":
+            self._after_action_step()
+        elif then == "push":
+            self._resume()
+        elif then == "flood":
+            self._after_flood()
+        else:
+            self._after_creature()
 
     # -- creatures (S13) --
 
-    def _creature_arrives(self, creature: Creature, space: int) -> None:
-        """S13: what a creature does where it stops (moved, placed by a tile or moved there by one)."""
+    def _creature_arrives(self, creature: Creature, space: int, then: str) -> None:
+        """S13: what a creature does where it stops (moved, placed by a tile or moved there by one);
+        a shark or kaiju about to act on adventurers may have to wait for S15's question."""
         creature.space = space
         if creature.kind == SERPENT:
             rafts = [r for r in self.rafts if r.space == space]
@@ -730,20 +810,16 @@ class SurviveTheIslandEngine:
                 self._remove_raft(r)
         elif creature.kind == SHARK:
             swimmers = self.swimmers_at(space)
-            if swimmers and not self._repelled(creature, swimmers):
-                self._event("shark_strikes", slot=creature.slot, space=space, lost=[a.number for a in swimmers])
-                for a in swimmers:
-                    self._lose(a)
-        else:
-            self._kaiju_arrives(creature, space)
+            if swimmers and not self._ask_repel(creature, then):
+                self._shark_strikes(creature, swimmers)
+        elif not (self.adventurers_at(space) and self._ask_repel(creature, then)):
+            self._kaiju_acts(creature, space)
 
-    def _kaiju_arrives(self, kaiju: Creature, space: int) -> None:
+    def _kaiju_acts(self, kaiju: Creature, space: int) -> None:
         """S13: a kaiju removes the rafts there (their passengers swim), moves the other creatures
         there to the first neighbouring space they may stand on that holds no piece, and then
         its adventurers wait to be pushed (lost when there is nowhere to push them)."""
         group = self.adventurers_at(space)
-        if group and self._repelled(kaiju, group):  # S15
-            return
         for raft in [r for r in self.rafts if r.space == space]:
             self._event("kaiju_sinks_raft", slot=kaiju.slot, raft=raft.number, space=space)
             self._remove_raft(raft)
@@ -801,8 +877,8 @@ class SurviveTheIslandEngine:
     def _move_creature(self, creature: Creature, target: int) -> None:
         self._event("creature_move", slot=creature.slot, creature=creature.name, start=creature.space, to=target)
         self.rolled = -1
-        self._creature_arrives(creature, target)
-        self._after_creature()
+        self._creature_arrives(creature, target, "creature")
+        self._go_on("creature")
 
     def _after_creature(self) -> None:
         if self._game_ended():
@@ -819,8 +895,8 @@ class SurviveTheIslandEngine:
         group = self.adventurers_at(space)
         self.push_space = -1
         self._event("push", start=space, to=target, adventurers=[a.number for a in group])
-        self._arrive(group, target)
-        self._resume()
+        self._arrive(group, target, "push")
+        self._go_on("push")
 
     # -- flooding (S12) --
 
@@ -842,6 +918,9 @@ class SurviveTheIslandEngine:
             self._whirlpool(space)
         else:
             self.hand[self.seat][back - FIRST_ABILITY] += 1  # kept face down (S11, S16)
+        self._go_on("flood")
+
+    def _after_flood(self) -> None:
         if self._game_ended():
             return
         if self.push_space >= 0:
@@ -879,7 +958,7 @@ class SurviveTheIslandEngine:
         free = [c for c in mine if c.space < 0]
         creature = free[0] if free else mine[0]
         self._event("creature_placed", slot=creature.slot, creature=creature.name, start=creature.space, to=space)
-        self._creature_arrives(creature, space)
+        self._creature_arrives(creature, space, "flood")
 
     def _raft_tile(self, space: int) -> None:
         """S12: a raft from the supply (the lowest number), or with none the empty raft on the
@@ -926,6 +1005,7 @@ class SurviveTheIslandEngine:
             "volcanoes": self.volcanoes,
             "rolled": self.rolled,
             "push_space": self.push_space,
+            "repel": [self.repel["slot"], self.repel["space"]] if self.repel else None,
             "ending": self.ending,
             "rolls": list(self.rolls),
         }

@@ -92,6 +92,7 @@ from sim.survive_the_island.layout import (
     PH_PLACE,
     PH_PUSH,
     PH_RAFT,
+    PH_REPEL,
     PHASE,
     PLACED,
     PUSH_FROM,
@@ -107,6 +108,11 @@ from sim.survive_the_island.layout import (
     REACH_ROOM,
     REACH_SPACE_MASK,
     REACH_VIA_SHIFT,
+    REPEL_FROM,
+    REPEL_MEET,
+    REPEL_SEAT,
+    REPEL_SLOT,
+    REPEL_SPACE,
     RESCUED,
     RESCUED_N,
     RESCUED_SPACE,
@@ -147,6 +153,7 @@ from sim.survive_the_island.rules import (
     FLOOD,
     KAIJU,
     KAIJU_TILE,
+    KEEP_REPELLENT,
     MAX_ADVENTURERS,
     MAX_CREATURES,
     MAX_PLAYERS,
@@ -167,6 +174,7 @@ from sim.survive_the_island.rules import (
     TILES,
     TILES_TOTAL,
     USE_DIE,
+    USE_REPELLENT,
     VALUES,
     VOLCANO,
     WHIRLPOOL,
@@ -461,50 +469,77 @@ def _clear_space(s, p, q):
 
 
 @njit(cache=True)
-def _repelled(s, p, q, swimmers_only):
+def _repel_asker(s, p, q, swimmers_only, after):
     """S15: a shark or kaiju is about to act on the adventurers of `q` (its swimmers only, for a
-    shark). The first seat from the seat whose turn it is onward with an adventurer there and a
-    repellent in hand spends it; returns whether one was spent (the creature then leaves)."""
+    shark): the first seat from the seat whose turn it is onward, past seat `after` when it is
+    not -1, with an adventurer there and a repellent in hand; -1 with none."""
     s, p = borrowed(s), borrowed(p)
     players = p[P_PLAYERS]
     held = 0
     for seat in range(players):
         held += s[HAND + NABILITIES * seat + A_REPELLENT]
     if held == 0:
-        return False
+        return -1
     each = p[P_ADV_EACH]
     seat = s[SEAT]
+    waiting = after >= 0
     for _ in range(players):
-        if s[HAND + NABILITIES * seat + A_REPELLENT] > 0:
+        if not waiting and s[HAND + NABILITIES * seat + A_REPELLENT] > 0:
             for a in range(seat * each, seat * each + each):
                 if s[ADV_SPACE + a] == q and (not swimmers_only or s[ADV_RAFT + a] < 0):
-                    s[HAND + NABILITIES * seat + A_REPELLENT] -= 1
-                    return True
+                    return seat
+        if seat == after:
+            waiting = False
         seat = p[P_NEXT_SEAT + seat]
+    return -1
+
+
+@njit(cache=True)
+def _ask_repel(s, p, slot, q, swimmers_only, meet):
+    """S15: when a seat with an adventurer the creature in `slot` is about to act on holds a
+    repellent, play stops in PH_REPEL for it to choose, and the creature waits (returns True)."""
+    s, p = borrowed(s), borrowed(p)
+    seat = _repel_asker(s, p, q, swimmers_only, -1)
+    if seat < 0:
+        return False
+    s[REPEL_FROM] = s[PHASE]
+    s[PHASE] = PH_REPEL
+    s[REPEL_SLOT] = slot
+    s[REPEL_SPACE] = q
+    s[REPEL_SEAT] = seat
+    s[REPEL_MEET] = meet
+    return True
+
+
+@njit(cache=True, forceinline=True)
+def decider(s):
+    """The seat whose decision it is: the seat asked in PH_REPEL (S15), else s[SEAT]."""
+    return s[REPEL_SEAT] if s[PHASE] == PH_REPEL else s[SEAT]
+
+
+@njit(cache=True)
+def _shark_acts(s, p, slot, q, meet):
+    """A shark on `q` removes every swimmer there (S13), unless a seat may repel it (S15): True
+    while it waits for that choice."""
+    s, p = borrowed(s), borrowed(p)
+    if s[LOOSE_N + q] == 0 or s[KIND + q] != K_SEA:
+        return False
+    if _ask_repel(s, p, slot, q, True, meet):
+        return True
+    _lose_swimmers_at(s, p, q)
     return False
 
 
 @njit(cache=True)
-def _shark_acts(s, p, slot, q):
-    """A shark on `q` removes every swimmer there (S13), unless repelled (S15)."""
-    s, p = borrowed(s), borrowed(p)
-    if s[LOOSE_N + q] == 0 or s[KIND + q] != K_SEA:
-        return
-    if _repelled(s, p, q, True):
-        _creature_off(s, slot)
-        return
-    _lose_swimmers_at(s, p, q)
-
-
-@njit(cache=True)
 def _sharks_meet(s, p, q):
-    """Swimmers that entered `q` meet its sharks, in slot order (each may be repelled, S15)."""
+    """Swimmers that entered `q` meet its sharks, in slot order (each may be repelled, S15; the
+    meeting stops while a seat decides)."""
     s, p = borrowed(s), borrowed(p)
     for slot in range(SHARK_BASE, KAIJU_BASE):
         if s[LOOSE_N + q] == 0 or s[SHARK_N + q] == 0:
             return
-        if s[CREATURE_SPACE + slot] == q:
-            _shark_acts(s, p, slot, q)
+        if s[CREATURE_SPACE + slot] == q and _shark_acts(s, p, slot, q, 1):
+            return
 
 
 @njit(cache=True)
@@ -541,13 +576,19 @@ def push_open(s, p, q, d):
 
 @njit(cache=True)
 def _kaiju_acts(s, p, slot, q):
-    """A kaiju arrives on `q` (S13): unless repelled (S15), it removes the raft (its passengers
-    swim), displaces the other creatures in slot order, then its adventurers wait to be pushed
-    (lost when no neighbour is open)."""
+    """A kaiju arrives on `q` (S13): unless a seat may repel it (S15: it waits for that choice),
+    it strikes (`_kaiju_strikes`)."""
     s, p = borrowed(s), borrowed(p)
-    if s[ADV_N + q] > 0 and _repelled(s, p, q, False):
-        _creature_off(s, slot)
+    if s[ADV_N + q] > 0 and _ask_repel(s, p, slot, q, False, 0):
         return
+    _kaiju_strikes(s, p, slot, q)
+
+
+@njit(cache=True)
+def _kaiju_strikes(s, p, slot, q):
+    """S13: the kaiju on `q` removes the raft (its passengers swim), displaces the other creatures
+    in slot order, then its adventurers wait to be pushed (lost when no neighbour is open)."""
+    s, p = borrowed(s), borrowed(p)
     r = s[RAFT_AT + q]
     if r >= 0:
         _raft_off(s, p, r)
@@ -587,9 +628,36 @@ def _creature_arrives(s, p, slot, q):
     if kind == SERPENT:
         _serpent_strikes(s, p, q)
     elif kind == SHARK:
-        _shark_acts(s, p, slot, q)
+        _shark_acts(s, p, slot, q, 0)
     else:
         _kaiju_acts(s, p, slot, q)
+
+
+@njit(cache=True)
+def _answer_repel(s, p, use):
+    """S15: the seat asked spends a repellent (the creature leaves the board and does nothing)
+    or keeps it (the next seat on with an adventurer affected and a repellent is asked; with
+    none, the creature acts); then play goes back to the phase the creature interrupted."""
+    s, p = borrowed(s), borrowed(p)
+    slot = s[REPEL_SLOT]
+    q = s[REPEL_SPACE]
+    shark = creature_kind(slot) == SHARK
+    if use:
+        s[HAND + NABILITIES * s[REPEL_SEAT] + A_REPELLENT] -= 1
+        _creature_off(s, slot)
+    else:
+        seat = _repel_asker(s, p, q, shark, s[REPEL_SEAT])
+        if seat >= 0:
+            s[REPEL_SEAT] = seat
+            return
+    s[PHASE] = s[REPEL_FROM]
+    if not use:
+        if shark:
+            _lose_swimmers_at(s, p, q)
+        else:
+            _kaiju_strikes(s, p, slot, q)
+    if s[REPEL_MEET]:
+        _sharks_meet(s, p, q)
 
 
 @njit(cache=True)
@@ -700,7 +768,7 @@ def _settle(s, p, rng):
     scratch = stack_empty(1, np.int64)
     while True:
         ph = s[PHASE]
-        if ph == PH_OVER or ph == PH_PUSH or ph == PH_PLACE or ph == PH_RAFT:
+        if ph == PH_OVER or ph == PH_PUSH or ph == PH_PLACE or ph == PH_RAFT or ph == PH_REPEL:
             return
         if ph == PH_CREATURE:
             if s[ROLLED] >= 0:
@@ -1027,9 +1095,18 @@ def push_list(s, p, out):
 
 
 @njit(cache=True)
+def repel_list(s, p, out):
+    """S15: keep the repellent, or spend it."""
+    out[0] = KEEP_REPELLENT
+    out[1] = USE_REPELLENT
+    return 2
+
+
+@njit(cache=True)
 def legal_actions(s, p, out):
     """Every decision open now, as action codes in out[:n], ascending (S17); 0 once over. The
-    decider is always s[SEAT] (the placing seat in set-up, else the seat whose turn it is)."""
+    decider is `decider(s)`: the seat asked in PH_REPEL (S15), else s[SEAT] (the placing seat in
+    set-up, else the seat whose turn it is)."""
     s, p, out = borrowed(s), borrowed(p), borrowed(out)
     ph = s[PHASE]
     if ph == PH_ACTION:
@@ -1045,6 +1122,8 @@ def legal_actions(s, p, out):
         return place_list(s, p, out)
     if ph == PH_RAFT:
         return raft_start_list(s, p, out)
+    if ph == PH_REPEL:
+        return repel_list(s, p, out)
     return 0
 
 
@@ -1336,6 +1415,8 @@ def play_action(s, p, a, rng):
         _place(s, p, a)
     elif ph == PH_RAFT:
         _place_raft(s, p, a - PLACE)
+    elif ph == PH_REPEL:
+        _answer_repel(s, p, a == USE_REPELLENT)
     if s[TURN] > 0 and not _cleared(s, p):
         _settle(s, p, rng)
 
@@ -1383,7 +1464,7 @@ def sample_world(s, p, rng, out):
     s, p, out, rng = borrowed(s), borrowed(p), borrowed(out), borrowed(rng)
     for i in range(NSTATE):
         out[i] = s[i]
-    seat = s[SEAT]
+    seat = decider(s)
     each = p[P_ADV_EACH]
     for other in range(p[P_PLAYERS]):
         if other == seat:

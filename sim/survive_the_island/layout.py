@@ -52,8 +52,8 @@ MAY_ADVENTURER = 8  # an adventurer may stop there: no volcano, no kaiju
 MAY_RESCUE = 16  # a rescue island: a raft may stop there whatever is on it
 
 # phases (the contract's names, in this order)
-PHASES = ("place", "raft", "action", "flood", "creature", "push", "over")
-PH_PLACE, PH_RAFT, PH_ACTION, PH_FLOOD, PH_CREATURE, PH_PUSH, PH_OVER = range(7)
+PHASES = ("place", "raft", "action", "flood", "creature", "push", "over", "repel")
+PH_PLACE, PH_RAFT, PH_ACTION, PH_FLOOD, PH_CREATURE, PH_PUSH, PH_OVER, PH_REPEL = range(8)
 
 # where an adventurer is when not on a space
 RESCUED_SPACE, LOST_SPACE, UNPLACED_SPACE = -1, -2, -3
@@ -103,6 +103,14 @@ VOLCANOES = STATE.field("VOLCANOES")  # volcanoes revealed
 ROLLED = STATE.field("ROLLED")  # the creature kind to move in PH_CREATURE, else -1
 PUSH_SPACE = STATE.field("PUSH_SPACE")  # the space whose adventurers wait to be pushed, else -1
 PUSH_FROM = STATE.field("PUSH_FROM")  # the phase a push returns to (PH_FLOOD or PH_CREATURE)
+# S15: a shark or kaiju waiting in PH_REPEL while the seat REPEL_SEAT decides whether to repel it:
+# its slot and space, the phase it interrupted, and 1 when swimmers had entered its space (the
+# other sharks there follow)
+REPEL_SLOT = STATE.field("REPEL_SLOT")
+REPEL_SPACE = STATE.field("REPEL_SPACE")
+REPEL_SEAT = STATE.field("REPEL_SEAT")
+REPEL_FROM = STATE.field("REPEL_FROM")
+REPEL_MEET = STATE.field("REPEL_MEET")
 ROLL_FROM = STATE.field("ROLL_FROM")  # PH_ACTION for a die ability's roll, PH_FLOOD for the creature phase's
 ENDING = STATE.field("ENDING")  # -1 while playing, else an END_* code
 RAFTS_PLACED = STATE.field("RAFTS_PLACED")  # rafts placed in set-up (S7)

@@ -335,6 +335,8 @@ MOVE_RAFT = 600  # + 6 * raft + direction
 FLOOD = 800  # + space: the tile to remove
 PUSH = 1100  # + direction: where a kaiju pushes the adventurers of its space
 USE_DIE = 1110  # play a creature-die ability: roll, then move that creature
+KEEP_REPELLENT = 1111  # S15: let the shark or kaiju act, the repellent kept
+USE_REPELLENT = 1112  # S15: spend a repellent, the creature leaves the board
 OARS_MOVE = 1200  # + 12 * raft + 2 * direction + (distance - 1)
 DOLPHIN_MOVE = 1500  # + 12 * adventurer + 2 * direction + (distance - 1)
 CREATURE_MOVE = 2200  # + MAX_SPACES * creature slot + space
@@ -348,7 +350,7 @@ ACTION_LIMIT = PLACE_ADVENTURER + MAX_SPACES * max(VALUES)
 def decode(code: int) -> tuple:
     """An action code as (kind, fields...): ("end",), ("place", space) (a raft),
     ("adventurer", value, space) (its placement), ("move", adventurer, direction), ("raft", raft,
-    direction), ("flood", space), ("push", direction), ("die",), ("oars", raft, direction,
+    direction), ("flood", space), ("push", direction), ("die",), ("keep",), ("repel",), ("oars", raft, direction,
     distance), ("dolphin", adventurer, direction, distance), ("creature", slot, space),
     ("dive", slot, space)."""
     if code == END:
@@ -365,6 +367,10 @@ def decode(code: int) -> tuple:
         return ("push", code - PUSH)
     if code == USE_DIE:
         return ("die",)
+    if code == KEEP_REPELLENT:
+        return ("keep",)
+    if code == USE_REPELLENT:
+        return ("repel",)
     if OARS_MOVE <= code < DOLPHIN_MOVE:
         raft, rest = divmod(code - OARS_MOVE, 12)
         return ("oars", raft, rest // 2, rest % 2 + 1)
@@ -398,6 +404,10 @@ def encode(action: tuple) -> int:
         return PUSH + rest[0]
     if kind == "die":
         return USE_DIE
+    if kind == "keep":
+        return KEEP_REPELLENT
+    if kind == "repel":
+        return USE_REPELLENT
     if kind == "oars":
         return OARS_MOVE + 12 * rest[0] + 2 * rest[1] + rest[2] - 1
     if kind == "dolphin":
@@ -437,7 +447,7 @@ def parse_action(text: str, board: Board) -> int:
         raise ValueError("an empty action")
     kind, rest = words[0], words[1:]
     try:
-        if kind in ("end", "die") and not rest:
+        if kind in ("end", "die", "keep", "repel") and not rest:
             return encode((kind,))
         if kind in ("place", "flood") and len(rest) == 1:
             return encode((kind, board.parse_space(rest[0])))

@@ -640,7 +640,14 @@ def test_pushed_adventurers_board_a_raft_with_room():
 # --- repellent (S15) --------------------------------------------------------------------------------
 
 
-def test_repellent_sends_a_shark_away_from_the_first_seat_onward():
+REPEL_CHOICE = [R.KEEP_REPELLENT, R.USE_REPELLENT]
+
+
+def repellents(game, seat: int) -> int:
+    return game.hand[seat][R.REPELLENT - R.FIRST_ABILITY]
+
+
+def test_a_shark_waits_while_each_seat_holding_a_repellent_chooses_from_the_turns_seat_onward():
     game = table(players=3)
     shark = creature(game, SHARK, 16)
     put(game, 0, 80)
@@ -650,8 +657,30 @@ def test_repellent_sends_a_shark_away_from_the_first_seat_onward():
     game.hand[2][R.REPELLENT - R.FIRST_ABILITY] = 1
     creature_phase(game, SHARK)
     game.apply(encode(("creature", shark.slot, NW_SEA)))
+    # S15: the shark is on its space and has done nothing yet; seat 1 (first from seat 0 on) is asked
+    assert game.phase == "repel" and game.decider == 1 and game.seat == 0 and shark.space == NW_SEA
+    assert game.legal_actions() == REPEL_CHOICE
+    game.apply(R.KEEP_REPELLENT)
+    assert game.phase == "repel" and game.decider == 2 and repellents(game, 1) == 1  # kept, seat 2 asked
+    game.apply(R.USE_REPELLENT)
     assert shark.space == SUPPLY and game.adventurers[10].space == NW_SEA == game.adventurers[20].space
-    assert game.hand[1][R.REPELLENT - R.FIRST_ABILITY] == 0 and game.hand[2][R.REPELLENT - R.FIRST_ABILITY] == 1
+    assert repellents(game, 1) == 1 and repellents(game, 2) == 0
+    assert game.phase == "action" and game.turn == 2 and game.decider == 1  # the creature phase went on
+
+
+def test_a_shark_kept_by_every_seat_asked_takes_the_swimmers():
+    game = table(players=3)
+    shark = creature(game, SHARK, 16)
+    put(game, 0, 80)
+    put(game, 10, NW_SEA)
+    game.hand[1][R.REPELLENT - R.FIRST_ABILITY] = 1
+    game.hand[2][R.REPELLENT - R.FIRST_ABILITY] = 1  # no adventurer there: never asked
+    creature_phase(game, SHARK)
+    game.apply(encode(("creature", shark.slot, NW_SEA)))
+    assert game.decider == 1
+    game.apply(R.KEEP_REPELLENT)
+    assert game.adventurers[10].space == LOST and shark.space == NW_SEA and repellents(game, 1) == 1
+    assert game.turn == 2 and game.decider == 1  # the creature phase went on: seat 1's turn
 
 
 def test_repellent_stops_a_placed_kaiju_and_a_swimmer_entering_a_sharks_space():
@@ -662,12 +691,41 @@ def test_repellent_stops_a_placed_kaiju_and_a_swimmer_entering_a_sharks_space():
     game.tile[SHORE_LAND] = (BEACH, R.KAIJU_TILE)
     shark = creature(game, SHARK, NE_SEA)
     game.apply(move(0, NE))  # a swimmer into the shark's space
-    assert shark.space == SUPPLY and game.adventurers[0].space == NE_SEA
+    assert game.phase == "repel" and game.decider == 0 and game.moves_left == 2
+    game.apply(R.USE_REPELLENT)
+    assert shark.space == SUPPLY and game.adventurers[0].space == NE_SEA and game.phase == "action"
     game.adventurers[0].space = SHORE_LAND
     game.apply(R.END)
     game.apply(R.FLOOD + SHORE_LAND)
+    assert game.phase == "repel"  # the kaiju the tile places waits
+    game.apply(R.USE_REPELLENT)
     assert all(c.space == SUPPLY for c in game.in_game if c.kind == KAIJU) and game.turn == 2
-    assert game.hand[0][R.REPELLENT - R.FIRST_ABILITY] == 0
+    assert repellents(game, 0) == 0
+
+
+def test_a_kaiju_kept_sinks_the_raft_and_its_adventurers_wait_to_be_pushed():
+    game = table(dice=[SERPENT])
+    put(game, 0, SHORE_LAND)
+    put(game, 1, 80)
+    game.hand[0][R.REPELLENT - R.FIRST_ABILITY] = 1
+    game.tile[SHORE_LAND] = (BEACH, R.KAIJU_TILE)
+    game.apply(R.END)
+    game.apply(R.FLOOD + SHORE_LAND)
+    game.apply(R.KEEP_REPELLENT)
+    assert game.phase == "push" and game.push_space == SHORE_LAND and repellents(game, 0) == 1
+
+
+def test_after_a_repelled_shark_the_next_shark_there_meets_the_swimmer():
+    game = table(players=2)
+    first, second = creature(game, SHARK, NE_SEA), creature(game, SHARK, NE_SEA, which=1)
+    put(game, 0, SHORE_LAND)
+    put(game, 1, 80)
+    game.hand[0][R.REPELLENT - R.FIRST_ABILITY] = 2
+    game.apply(move(0, NE))
+    game.apply(R.USE_REPELLENT)  # the first shark (lower slot) leaves
+    assert first.space == SUPPLY and game.phase == "repel" and game.repel["slot"] == second.slot
+    game.apply(R.KEEP_REPELLENT)
+    assert game.adventurers[0].space == LOST and second.space == NE_SEA and repellents(game, 0) == 1
 
 
 def test_repellent_is_not_spent_on_a_serpent():

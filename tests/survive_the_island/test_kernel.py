@@ -18,6 +18,7 @@ from sim.survive_the_island.rules import (
     FOREST,
     KAIJU,
     KAIJU_TILE,
+    KEEP_REPELLENT,
     MAX_SPACES,
     MOUNTAIN,
     MOVE_ADVENTURER,
@@ -28,6 +29,7 @@ from sim.survive_the_island.rules import (
     SHARK,
     TILES,
     USE_DIE,
+    USE_REPELLENT,
     VOLCANO,
     WHIRLPOOL,
     Rules,
@@ -186,15 +188,31 @@ def test_s9_a_raft_landing_on_a_rescue_island_rescues_everyone_aboard():
     assert s[L.RESCUED] == 1 and s[L.RESCUED + 1] == 1 and s[L.RAFT_SPACE] == -1
 
 
-def test_s15_repellent_sends_the_shark_away():
+def test_s15_the_seat_holding_a_repellent_chooses_to_send_the_shark_away():
     s, p, rng = after_setup()
     shark = creature_slot(SHARK)
     arrange(s, p, adventurers={10: 30}, creatures={shark: 28}, hand={(1, REPELLENT): 1, (2, REPELLENT): 1})
     _creature_phase(s, SHARK)
     play(s, p, rng, CREATURE_MOVE + MAX_SPACES * shark + 30)
+    assert s[L.PHASE] == L.PH_REPEL and K.decider(s) == 1 and s[L.SEAT] == 0  # only the seat affected is asked
+    assert legal(s, p) == [KEEP_REPELLENT, USE_REPELLENT] and s[L.ADV_SPACE + 10] == 30
+    play(s, p, rng, USE_REPELLENT)
     assert s[L.ADV_SPACE + 10] == 30 and s[L.CREATURE_SPACE + shark] == -1
     hands = kernel_snapshot(s, p)["hand"]
-    assert hands[1][REPELLENT - 5] == 0 and hands[2][REPELLENT - 5] == 1  # only the seat affected spends
+    assert hands[1][REPELLENT - 5] == 0 and hands[2][REPELLENT - 5] == 1
+
+
+def test_s15_a_repellent_kept_lets_the_kaiju_strike():
+    s, p, rng = after_setup()
+    kaiju = creature_slot(KAIJU)
+    arrange(s, p, adventurers={10: (30, 0), 11: (30, 0)}, rafts={0: 30}, creatures={kaiju: 28},
+            hand={(1, REPELLENT): 1})
+    _creature_phase(s, KAIJU)
+    play(s, p, rng, CREATURE_MOVE + MAX_SPACES * kaiju + 30)
+    assert s[L.PHASE] == L.PH_REPEL and K.decider(s) == 1 and s[L.RAFT_SPACE] == 30
+    play(s, p, rng, KEEP_REPELLENT)
+    assert s[L.PHASE] == L.PH_PUSH and s[L.RAFT_SPACE] == -1 and s[L.ADV_RAFT + 10] == -1
+    assert kernel_snapshot(s, p)["hand"][1][REPELLENT - 5] == 1
 
 
 def test_s13_a_swimmer_entering_a_serpents_space_is_lost():

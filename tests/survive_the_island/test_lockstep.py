@@ -77,7 +77,7 @@ def test_rehide_redraws_only_what_the_deciding_seat_cannot_see():
         t, _, r = checks.rehide(d, gen)
         assert K.legal_actions(s, p, acts) > 1
         changed += checks.hidden_redrawn(d, (t, p, r))
-        seat, each = int(s[L.SEAT]), int(p[L.P_ADV_EACH])
+        seat, each = int(K.decider(s)), int(p[L.P_ADV_EACH])
         mine = slice(L.VALUE + seat * each, L.VALUE + (seat + 1) * each)
         assert np.array_equal(s[mine], t[mine])  # its own values stay
         for q in range(int(p[L.P_NSPACES])):  # each unflooded tile stays within its terrain

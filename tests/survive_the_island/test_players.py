@@ -146,7 +146,7 @@ def test_the_expert_reads_nothing_hidden():
             code = _expert_code(s, p, acts)
             if checked % 3 == 0:
                 for k in range(2):
-                    assert _expert_code(_redrawn(s, p, int(s[L.SEAT]), 100 * game + k), p, acts) == code
+                    assert _expert_code(_redrawn(s, p, int(K.decider(s)), 100 * game + k), p, acts) == code
             checked += 1
             K.play_action(s, p, code, rng)
     assert checked > 1000
@@ -164,7 +164,7 @@ def test_the_lookahead_reads_nothing_hidden():
     while s[L.PHASE] != L.PH_OVER and searched < 12:
         code = _expert_code(s, p, acts, lookahead)
         if s[L.PHASE] in (L.PH_FLOOD, L.PH_CREATURE) and s[L.TURN] > 6:
-            assert _expert_code(_redrawn(s, p, int(s[L.SEAT]), searched), p, acts, lookahead) == code
+            assert _expert_code(_redrawn(s, p, int(K.decider(s)), searched), p, acts, lookahead) == code
             searched += 1
         K.play_action(s, p, code, rng)
     assert searched >= 6
