@@ -1456,7 +1456,7 @@ ABILITY_TILES = int(ABILITY_WEIGHTS.sum())
 
 @njit(cache=True)
 def sample_world(s, p, rng, out):
-    """Into `out` a world the deciding seat (s[SEAT]) cannot tell from the true one (S16), drawn
+    """Into `out` a world the deciding seat (`decider`) cannot tell from the true one (S16), drawn
     from the policy stream of `rng`: the other seats' adventurers' values dealt anew (their
     scores recounted), their ability tiles drawn anew by the tiles' shares, and the unflooded
     tiles dealt anew among their spaces within each terrain. What is hidden is gathered in a
