@@ -47,6 +47,10 @@ from sim.survive_the_island.rules import END, MAX_SPACES, MOVE_ADVENTURER, MOVE_
 DESCRIPTION = "uniform over the legal set-up, flood, creature and push choices; a random piece, then a random move"
 USES_LEGAL = False  # it finds its own moves: the play loop need not list every dive
 DRAWS = 8  # pieces drawn before it ends the action phase
+# NTH_VALUE[mask, k]: the k-th value (from the lowest) whose bit is set in a mask of values (bit v
+# for value v, kernel.unplaced_values), read where a loop over the bits would branch unpredictably
+NTH_VALUE = np.array([[([v for v in range(8) if m >> v & 1] + [0] * 8)[k] for k in range(8)] for m in range(256)],
+                     dtype=np.int64)
 
 
 @njit(cache=True)
@@ -118,26 +122,33 @@ def choose(s, p, pp, acts, n, rng):
         # S7: the legal codes are every unplaced value on every open space, so a uniform value
         # and then a uniform space is a uniform legal code
         mask = K.unplaced_values(s, p, s[SEAT])
-        k = rand_below(rng, STREAM_POLICY, popcount(mask))
-        v = 0
-        while True:
-            v += 1
-            if (mask >> v) & 1:
-                if k == 0:
-                    break
-                k -= 1
-        # on an untouched island: an empty space while any is left, else one holding one; drawn
-        # until one fits (a uniform choice among those that fit, without listing them)
+        v = NTH_VALUE[mask, rand_below(rng, STREAM_POLICY, popcount(mask))]
+        # on an untouched island: an empty space while any is left, else one holding one. While
+        # an eighth or more of the island fits, a space is drawn until one fits; then the k-th
+        # of those that fit is counted out (a uniform choice either way, without listing them)
         nland = p[P_NLAND]
         placed = 0
         for seat in range(p[P_PLAYERS]):
             placed += s[PLACED + seat]
         crowd = 0 if placed < nland else 1
-        while True:
-            q = p[P_LAND + rand_below(rng, STREAM_POLICY, nland)]
-            if s[ADV_N + q] == crowd:
-                acts[0] = PLACE_ADVENTURER + MAX_SPACES * (v - 1) + q
-                return 0
+        fit = nland - placed if crowd == 0 else 2 * nland - placed
+        if 8 * fit >= nland:
+            while True:
+                q = p[P_LAND + rand_below(rng, STREAM_POLICY, nland)]
+                if s[ADV_N + q] == crowd:
+                    break
+        else:
+            k = rand_below(rng, STREAM_POLICY, fit)
+            i = 0
+            while True:
+                q = p[P_LAND + i]
+                if s[ADV_N + q] == crowd:
+                    if k == 0:
+                        break
+                    k -= 1
+                i += 1
+        acts[0] = PLACE_ADVENTURER + MAX_SPACES * (v - 1) + q
+        return 0
     else:
         nshore = p[P_NSHORE]
         for _ in range(64):

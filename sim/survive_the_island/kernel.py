@@ -1185,9 +1185,9 @@ def init_game(s, p, rng, seed, game):
         for i in range(each):
             values[i] = p[P_SEAT_VALUES + i]
         _shuffle(values, each, rng)
-        for i in range(each):
+        for i in range(each):  # the state is all zeros: the bits need no clearing
             s[VALUE + seat * each + i] = values[i]
-        _value_bits(s, p, seat)
+            s[VALUE_BITS + VALUE_ROOM * seat + values[i]] |= 1 << i
         s[UNPLACED_BITS + seat] = (1 << each) - 1
     for i in range(p[P_SERPENTS]):
         _creature_to(s, i, p[P_SERPENT_STARTS + i])
