@@ -17,6 +17,7 @@ against it (OTHERS of their worth).
 - Creature: the stop that removes the most of the others' worth and the least of its own, then
   the one nearest others' swimmers and rafts and farthest from its own.
 - Push: its own adventurers to the best space for them, others' into a serpent or shark if it can.
+- Repellent (S15): spent when the creature threatens REPEL_STAKE or more of its own value.
 
 It never uses the die or dive abilities. It reads only public state and its own values, never a
 tile's back (S16), and draws no randomness. Candidates are scored directly from the kernel's

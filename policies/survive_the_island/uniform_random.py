@@ -1,11 +1,11 @@
 """`random`: a quick random player, the sanity floor.
 
-Set-up (which value on which space, S7), floods, creature moves and pushes: uniform over the
-legal actions. An action phase:
-a uniform draw among `end`, each of the seat's adventurers and each raft; a piece with no legal
-move (off the board, stuck, a raft it may not move, no move left) is drawn again, up to eight
-times, then it ends the phase; a piece gets a uniform legal direction. It never uses its
-abilities (it has no use for them: it is the floor). It reads nothing hidden (S16) and draws
+Set-up (which value on which space, S7), floods, creature moves, pushes and a repellent's
+question (S15: spend it or keep it): uniform over the legal actions. An action phase: a uniform
+draw among `end`, each of the seat's adventurers and each raft; a piece with no legal move (off
+the board, stuck, a raft it may not move, no move left) is drawn again, up to eight times, then
+it ends the phase; a piece gets a uniform legal direction. It never plays its abilities in its
+action phase (it has no use for them: it is the floor). It reads nothing hidden (S16) and draws
 only from the policy stream.
 """
 
@@ -44,7 +44,8 @@ from sim.survive_the_island.layout import (
 )
 from sim.survive_the_island.rules import END, MAX_SPACES, MOVE_ADVENTURER, MOVE_RAFT, PLACE, PLACE_ADVENTURER
 
-DESCRIPTION = "uniform over the legal set-up, flood, creature and push choices; a random piece, then a random move"
+DESCRIPTION = ("uniform over the legal set-up, flood, creature, push and repellent choices; a random piece, "
+               "then a random move")
 USES_LEGAL = False  # it finds its own moves: the play loop need not list every dive
 DRAWS = 8  # pieces drawn before it ends the action phase
 # NTH_VALUE[mask, k]: the k-th value (from the lowest) whose bit is set in a mask of values (bit v
