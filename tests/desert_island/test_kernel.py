@@ -14,7 +14,7 @@ import pytest
 from sim.desert_island import kernel as K
 from sim.desert_island import layout as L
 from sim.desert_island.actions import decode
-from sim.desert_island.engine import DECISIONS, ENDINGS, Deal, DesertIslandEngine, random_draws
+from sim.desert_island.engine import DECISIONS, ENDINGS, MAX_WEEKS, Deal, DesertIslandEngine, random_draws
 from sim.desert_island.lockstep import RULE_GRID, Lockstep, Mismatch, check_result, lockstep_games
 from sim.desert_island.rules import Rules
 from sim.streams import rand_below, seed_streams
@@ -89,7 +89,7 @@ def calm(rng: random.Random):
     return choose
 
 
-def test_games_that_reach_every_decision_and_every_ending_but_stranded_play_the_same():
+def test_calm_games_reach_every_decision_a_rescue_and_a_loss_and_play_the_same():
     phases, endings = Counter(), Counter()
     for players in (4, 5, 6):
         for game in range(25):
@@ -106,6 +106,22 @@ def test_games_that_reach_every_decision_and_every_ending_but_stranded_play_the_
             endings[both.engine.ending] += 1
     assert set(phases) == set(DECISIONS)
     assert endings["rescued"] > 0 and endings["lost"] > 0
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_games_moved_to_the_last_week_end_stranded_the_same(players):
+    """Random play rarely outlives a few weeks, so both sides are moved to the last week (D22) at the
+    same decision and played on: the game ends stranded, scored with its survivors alive."""
+    stranded = 0
+    for game in range(10):
+        both = Lockstep(Rules(players=players, start_food=20, ships_to_rescue=9), 31, game)
+        choose = calm(random.Random(game))
+        both.engine.week = both.s[L.WEEK] = MAX_WEEKS
+        both.compare("moved to the last week")
+        both.play(choose, L.MAX_STEPS)
+        check_result(both)
+        stranded += both.engine.ending == "stranded"
+    assert stranded >= 5
 
 
 def test_play_random_gives_the_engines_results_for_the_same_policy_draws():
