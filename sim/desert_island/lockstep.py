@@ -9,8 +9,6 @@ included.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from sim import lockstep
@@ -20,6 +18,7 @@ from sim.desert_island.actions import CLAIMS, action_text
 from sim.desert_island.engine import ENDINGS, Deal, DesertIslandEngine, random_draws
 from sim.desert_island.rules import FATE_CARDS, ITEM_CARDS, Rules
 from sim.lockstep import Mismatch
+from sim.streams import rand_below
 
 __all__ = ["Lockstep", "Mismatch", "RULE_GRID", "engine_snapshot", "kernel_snapshot", "lockstep_games",
            "new_kernel_game", "play_lockstep"]
@@ -180,12 +179,16 @@ class Lockstep(lockstep.Lockstep):
         return [int(x) for x in row[0]]
 
 
-def play_lockstep(rules: Rules, seed: int, game: int, choice_seed: int, limit: int = L.MAX_STEPS) -> Lockstep:
-    """One game to its end in lockstep, each decision uniform over the legal list; raises
-    Mismatch at the first difference, or when the results row is not the engine's."""
+def play_lockstep(rules: Rules, seed: int, game: int, choose=None, limit: int = L.MAX_STEPS) -> Lockstep:
+    """One game to its end in lockstep, each decision `choose(codes)`'s or, by default, uniform
+    over the legal list from the game's policy stream, as the kernel's `play_random` chooses (so
+    that the same seed and game are the same game there); raises Mismatch at the first
+    difference, or when the results row is not the engine's."""
     both = Lockstep(rules, seed, game)
-    chooser = random.Random(choice_seed)
-    both.play(chooser.choice, limit)
+    if choose is None:
+        def choose(codes: list[int]) -> int:
+            return codes[rand_below(both.rng, L.STREAM_POLICY, len(codes))]
+    both.play(choose, limit)
     check_result(both)
     return both
 
@@ -218,13 +221,14 @@ RULE_GRID = [
 
 
 def lockstep_games(rules: Rules, seed: int, games: int) -> dict:
-    """Games of uniform random play, kernel and engine side by side from the kernel's deal and
+    """Games 0 .. games-1 of `seed` as the kernel's `play_random` plays them (uniform over the
+    legal codes from the policy stream), kernel and engine side by side from the kernel's deal and
     draws: the same legal actions at every decision, the same state after every step and the
     same results row (raises Mismatch, an AssertionError, at the first difference)."""
     steps = 0
     seen = [0] * len(ENDINGS)
     for i in range(games):
-        both = play_lockstep(rules, seed, i, choice_seed=seed * 100003 + i)
+        both = play_lockstep(rules, seed, i)
         steps += both.steps
         seen[ENDINGS.index(both.engine.ending)] += 1
     return {"games": games, "decisions": steps, **dict(zip(ENDINGS, seen, strict=True))}

@@ -14,10 +14,9 @@ import pytest
 from sim.desert_island import kernel as K
 from sim.desert_island import layout as L
 from sim.desert_island.actions import decode
-from sim.desert_island.engine import DECISIONS, ENDINGS, MAX_WEEKS, Deal, DesertIslandEngine, random_draws
-from sim.desert_island.lockstep import RULE_GRID, Lockstep, Mismatch, check_result, lockstep_games
+from sim.desert_island.engine import DECISIONS, ENDINGS, MAX_WEEKS
+from sim.desert_island.lockstep import RULE_GRID, Lockstep, Mismatch, check_result, lockstep_games, play_lockstep
 from sim.desert_island.rules import Rules
-from sim.streams import rand_below, seed_streams
 
 GAMES = 300  # random games in lockstep for each setting
 
@@ -124,28 +123,15 @@ def test_games_moved_to_the_last_week_end_stranded_the_same(players):
     assert stranded >= 5
 
 
-def test_play_random_gives_the_engines_results_for_the_same_policy_draws():
-    """The kernel's whole-game driver chooses from the policy stream; the engine making the same
-    choices from the same stream ends each game with the same results row."""
+def test_play_random_plays_the_games_the_lockstep_checked():
+    """The kernel's whole-game driver and the lockstep choose from the same policy stream: the same
+    seed and games give the same results rows, so the driver's games are games the engine played."""
     rules = Rules(players=5)
-    p = L.params_of(rules)
     rows = np.zeros((12, L.NRESULT), dtype=np.int32)
-    decisions = K.play_random(p, 4, 30, 12, rows)
-    total = 0
-    for g in range(12):
-        rng = np.zeros(3, dtype=np.uint64)
-        seed_streams(rng, 4, 30 + g)
-        e = DesertIslandEngine(rules, Deal.random(rules, 4, 30 + g), random_draws(rules, 4, 30 + g))
-        while not e.over:
-            codes = e.legal_actions()
-            e.apply(codes[rand_below(rng, L.STREAM_POLICY, len(codes))])
-            total += 1
-        want = e.result_row()
-        row = rows[g]
-        assert row[L.R_ENDING] == want["ending"] and row[L.R_WEEKS] == want["weeks"]
-        assert list(row[L.R_SCORE:L.R_SCORE + 5]) == want["scores"]
-        assert [bool((row[L.R_ALIVE] >> c) & 1) for c in range(5)] == want["alive"]
-    assert decisions == total
+    decisions = K.play_random(L.params_of(rules), 4, 30, 12, rows)
+    checked = [play_lockstep(rules, 4, 30 + g) for g in range(12)]
+    assert [list(row) for row in rows] == [both.result_row() for both in checked]
+    assert decisions == sum(both.steps for both in checked)
 
 
 def test_the_shared_entry_points_answer_as_the_engine():
