@@ -686,6 +686,8 @@ class DesertIslandEngine:
         if f.side.get(cave) == 1 and cave not in f.fled:  # D14: whoever defends from the Cave
             f.cards.append(self._turn_up())
         attack = self._strength(0)
+        if f.attacker not in f.fled:  # D14: the attacker's own fate card counts for its side
+            attack += self.decks.fate[self.kept].number
         defence = self._strength(1) + sum(self.decks.fate[k].number for k in f.cards)
         f.attacker_won = attack > defence  # the defenders win a tie
         self._event("fight", attacker=f.attacker, defender=f.defender, sides=dict(f.side), bonus=dict(f.bonus),

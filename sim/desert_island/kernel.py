@@ -610,6 +610,8 @@ def _last_card(s, p):
         s[F_CARDS + 1] = _turn_up(s)
         s[F_NCARDS] = 2
     attack = _strength(s, p, 0)
+    if not _fled(s, s[F_ATTACKER]):  # D14: the attacker's own fate card counts for its side
+        attack += p[P_FATE_NUMBER + s[KEPT_CARD]]
     defence = _strength(s, p, 1)
     for i in range(s[F_NCARDS]):
         defence += p[P_FATE_NUMBER + s[F_CARDS + i]]

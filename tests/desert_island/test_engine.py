@@ -294,15 +294,15 @@ def test_others_join_one_at_a_time_in_turn_order_and_the_defenders_win_a_tie():
     e = game()
     to_keep(e, BOSUN)
     keep(e, 28)
-    e.apply(A.FIGHT + 3 * CAP + 0)  # Bosun 8 against Cap 7, over food
+    e.apply(A.FIGHT + 3 * CAP + 0)  # Bosun 8 and his card's 3 against Cap 7, over food
     e.apply(A.RESIST)
     assert e.phase == "join" and e.decider == LADLE
     e.apply(A.STAY_OUT)
     assert e.decider == SNOB
-    on_top(e, 0)  # the last card: a 1
+    on_top(e, 3)  # the last card: a 4
     e.apply(A.STAY_OUT)
     fight = events(e, "fight")[-1]
-    assert (fight["attack"], fight["defence"], fight["attacker_won"]) == (8, 8, False)
+    assert (fight["attack"], fight["defence"], fight["attacker_won"]) == (8 + 3, 7 + 4, False)
     assert e.wounds[BOSUN] == 1 and e.wounds[CAP] == 0
     assert e.tokens[BOSUN] == 1 and e.tokens[CAP] == 1
 
@@ -319,7 +319,7 @@ def test_joiners_take_a_token_and_the_attackers_win_with_more_strength():
     on_top(e, 0)
     e.apply(A.PASS)
     fight = events(e, "fight")[-1]
-    assert (fight["attack"], fight["defence"]) == (8 + 6, 5 + 7 + 1)
+    assert (fight["attack"], fight["defence"]) == (8 + 3 + 6, 5 + 7 + 1)
     assert e.place[BOSUN] == 3 and e.wounds[SNOB] == 1 and e.wounds[CAP] == 1
     assert e.tokens[CAP] == 1 and e.tokens[LADLE] == 1 and e.tokens[SNOB] == 1
 
@@ -340,7 +340,7 @@ def test_a_fighter_counts_its_best_kept_weapon_and_may_spend_a_stronger_single_u
     on_top(e, 0)
     e.apply(A.WEAPON + FLARE)  # Cap has no single-use weapon: no decision for him
     fight = events(e, "fight")[-1]
-    assert (fight["attack"], fight["defence"]) == (8 + 4, 7 + 2 + 1)
+    assert (fight["attack"], fight["defence"]) == (8 + 3 + 4, 7 + 2 + 1)
     assert e.owner[FLARE] == IN_BOX and e.owner[KNIFE] == BOSUN and e.place[BOSUN] == 1
 
 
