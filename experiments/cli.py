@@ -314,7 +314,8 @@ def _game_rules(game, given: dict):
     except game.rule_error as exc:
         message = str(exc)
         for option in sorted(game.options, key=lambda o: -len(o.field or o.name)):  # the longest name first
-            message = message.replace(f"rules.{option.field or option.name} ", f"{option.flag} ")
+            for after in (" ", ": "):
+                message = message.replace(f"rules.{option.field or option.name}{after}", f"{option.flag}{after}")
         fail(message)
 
 
@@ -1286,6 +1287,9 @@ def strength_cmd(games_named, games, seed, max_budget, minutes, stop_gain, threa
         results = json.loads(path.read_text()) if path.exists() else {}
     except ValueError:
         fail(f"--out: {path} is not a strength report's JSON (move it away)")
+    for g in every_game():
+        if g.name in (games_named or ()) and not g.strength_settings:
+            fail(f"--game {g.name}: {g.refuse('search to measure against its budget')}")
     chosen = [g for g in every_game() if g.strength_settings and (not games_named or g.name in games_named)]
     for g in chosen:
         settings = [g.rules_from_options(**kw) for kw in g.strength_settings]

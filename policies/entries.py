@@ -282,6 +282,21 @@ def play_on_survive_the_island_seats(s, p, pp, rng, acts, log, nlog, turns):
     return play.play_on(2, 3, s, p, pp, rng, acts, log, nlog, turns)
 
 
+@njit(cache=True, nogil=True)
+def play_chunk_desert_island_random(p, pp, seed, first_game, out, lo, hi):
+    play.play_chunk(3, 0, p, pp, seed, first_game, out, lo, hi)
+
+
+@njit(cache=True)
+def play_logged_desert_island_random(p, pp, seed, game, out, log, s):
+    return play.play_logged(3, 0, p, pp, seed, game, out, log, s)
+
+
+@njit(cache=True)
+def play_on_desert_island_random(s, p, pp, rng, acts, log, nlog, turns):
+    return play.play_on(3, 0, s, p, pp, rng, acts, log, nlog, turns)
+
+
 PLAY_CHUNK = {
     ('island_escape', 'idle'): play_chunk_island_escape_idle,
     ('island_escape', 'random'): play_chunk_island_escape_random,
@@ -301,6 +316,7 @@ PLAY_CHUNK = {
     ('survive_the_island', 'expert'): play_chunk_survive_the_island_expert,
     ('survive_the_island', 'lookahead'): play_chunk_survive_the_island_lookahead,
     ('survive_the_island', 'seats'): play_chunk_survive_the_island_seats,
+    ('desert_island', 'random'): play_chunk_desert_island_random,
 }
 
 
@@ -323,6 +339,7 @@ PLAY_LOGGED = {
     ('survive_the_island', 'expert'): play_logged_survive_the_island_expert,
     ('survive_the_island', 'lookahead'): play_logged_survive_the_island_lookahead,
     ('survive_the_island', 'seats'): play_logged_survive_the_island_seats,
+    ('desert_island', 'random'): play_logged_desert_island_random,
 }
 
 
@@ -345,4 +362,5 @@ PLAY_ON = {
     ('survive_the_island', 'expert'): play_on_survive_the_island_expert,
     ('survive_the_island', 'lookahead'): play_on_survive_the_island_lookahead,
     ('survive_the_island', 'seats'): play_on_survive_the_island_seats,
+    ('desert_island', 'random'): play_on_desert_island_random,
 }

@@ -34,6 +34,7 @@ GAMES: dict[str, str] = {
     "island-escape": "policies.island_escape",
     "forbidden-island": "policies.forbidden_island",
     "survive-the-island": "policies.survive_the_island",
+    "desert-island": "policies.desert_island",
 }
 DEFAULT_GAME = next(iter(GAMES))
 GAME_COLUMN = "game_kind"  # the table column naming a game (tables of the default game may lack it)
@@ -575,8 +576,15 @@ class Game:
 
     def seat_results(self, raw: np.ndarray, rules) -> tuple[np.ndarray, np.ndarray]:
         """A competitive game's raw rows as (win share, score), float64 [games, seats] each: a
-        game's win shares sum to 1 (tied winners share the win)."""
+        game's win shares sum to 1 (tied winners share the win), or to 0 in a game `no_one_won`."""
         raise self.refuse("seats of its own (its players win or lose together)")
+
+    def no_one_won(self, raw: np.ndarray, rules) -> np.ndarray:
+        """The games of raw rows that a competitive game's rules give no winner (their win shares
+        are all 0), bool [games]; none by default."""
+        import numpy as np
+
+        return np.zeros(len(raw), dtype=bool)
 
     # --- playing -------------------------------------------------------------------------------
 

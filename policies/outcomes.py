@@ -6,6 +6,9 @@ score with 95% intervals, `SeatTally`); each says its summary in `simulate`'s li
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 from sim.stats import wilson_interval
@@ -114,12 +117,27 @@ def furthest_from_fair(summary: dict) -> float:
     return max(abs(s["win_share"] - 1 / len(seats)) for s in seats) if seats else 0.0
 
 
+@dataclass(frozen=True)
+class SeatGroups:
+    """Another way than by seat to count a competitive game's results: each seat of each game
+    belongs to one group (Desert Island's characters, dealt anew every game), and a group's win
+    share and score are the means over the seat-games it played."""
+
+    word: str  # one group as the summary names it ("role")
+    names: tuple[str, ...]  # the groups, by number
+    of: Callable[[np.ndarray], np.ndarray]  # raw rows -> each seat's group, int [games, seats]
+
+
 class SeatTally:
     """A competitive game's `simulate` summary seen batch by batch, in constant memory: each seat's
-    win share and score (sums and sums of squares), how the games ended and their length."""
+    win share and score (sums and sums of squares), how the games ended and their length, and
+    the same counts for each of the game's other groupings (`SeatGroups`, a summary key each)."""
 
-    def __init__(self, game, rules, policy: str) -> None:
+    def __init__(self, game, rules, policy: str, groups: dict[str, SeatGroups] | None = None) -> None:
         self.game, self.rules = game, rules
+        self.groups = groups or {}
+        # per grouping: [seat-games, share sum, share squares, score sum, score squares] a group
+        self.group_sums = {key: np.zeros((5, len(g.names))) for key, g in self.groups.items()}
         self.players = game.seat_players(policy, rules)
         seats = len(self.players)
         self.games = self.turns = 0
@@ -139,6 +157,12 @@ class SeatTally:
         if len(raw):
             self.score_range = np.array([np.minimum(self.score_range[0], score.min(axis=0)),
                                          np.maximum(self.score_range[1], score.max(axis=0))])
+        for key, group in self.groups.items():
+            of = group.of(raw).ravel()
+            size = len(group.names)
+            for row, values in enumerate((np.ones(of.size), share.ravel(), share.ravel() ** 2, score.ravel(),
+                                          score.ravel() ** 2)):
+                self.group_sums[key][row] += np.bincount(of, weights=values, minlength=size)[:size]
         ranked = np.sort(score, axis=1)
         self.margin += float((ranked[:, -1] - ranked[:, -2]).sum())
 
@@ -158,8 +182,19 @@ class SeatTally:
                 score_lo, score_hi = max(score_lo, self.score_range[0, k]), min(score_hi, self.score_range[1, k])
             seats.append({"seat": k + 1, "policy": player, "win_share": share, "win_share_ci95": [share_lo, share_hi],
                           "mean_score": score, "mean_score_ci95": [score_lo, score_hi]})
+        groups = {}
+        for key, group in self.groups.items():
+            sums, rows = self.group_sums[key], []
+            for k, name in enumerate(group.names):
+                played = int(sums[0, k])
+                share, share_lo, share_hi = mean_interval(sums[1, k], sums[2, k], played)
+                score, score_lo, score_hi = mean_interval(sums[3, k], sums[4, k], played)
+                rows.append({group.word: name, "games": played, "win_share": share,
+                             "win_share_ci95": [max(share_lo, 0.0), min(share_hi, 1.0)], "mean_score": score,
+                             "mean_score_ci95": [score_lo, score_hi]})
+            groups[key] = rows
         return {
-            "games": n, "rate_unit": "fraction of games", "seats": seats,
+            "games": n, "rate_unit": "fraction of games", "seats": seats, **groups,
             "endings": {c: int(self.endings[i]) / n if n else 0.0 for i, c in enumerate(self.game.causes)},
             "mean_turns": self.turns / n if n else 0.0, "mean_margin": self.margin / n if n else 0.0,
             "games_per_second": (n / seconds) if seconds else None,
@@ -168,35 +203,46 @@ class SeatTally:
     def sides(self, raw: np.ndarray) -> tuple[list[str], np.ndarray]:
         return [f"seat {k + 1}" for k in range(len(self.players))], self.game.seat_results(raw, self.rules)[0]
 
-    @staticmethod
-    def rows(a: dict, b: dict) -> list[tuple[str, str, str]]:
+    def rows(self, a: dict, b: dict) -> list[tuple[str, str, str]]:
         """A row a seat (its win share with its 95% interval, where both settings have that seat),
-        how far the least fairly treated seat is from a fair share, and the endings."""
-        def share(summary: dict, k: int) -> str:
-            if k >= len(summary["seats"]):
+        a row a group of each grouping (where both have it), how far the least fairly treated seat
+        is from a fair share, and the endings."""
+        def share(summary: dict, k: int, key: str = "seats") -> str:
+            if k >= len(summary.get(key, ())):
                 return "-"
-            seat = summary["seats"][k]
+            seat = summary[key][k]
             lo, hi = seat["win_share_ci95"]
             return f"{100 * seat['win_share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+        def named(key: str, word: str) -> list[tuple[str, str, str]]:
+            names = list(dict.fromkeys(g[word] for side in (a, b) for g in side.get(key, ())))
+            index = {side: {g[word]: k for k, g in enumerate(summary.get(key, ()))}
+                     for side, summary in (("a", a), ("b", b))}
+            return [(f"{name} win share", share(a, index["a"].get(name, 1 << 30), key),
+                     share(b, index["b"].get(name, 1 << 30), key)) for name in names]
 
         def unfair(summary: dict) -> str:
             return f"{100 * furthest_from_fair(summary):.1f} points"
 
         seats = max(len(a["seats"]), len(b["seats"]))
         return ([(f"seat {k + 1} win share", share(a, k), share(b, k)) for k in range(seats)]
+                + [row for key, group in self.groups.items() for row in named(key, group.word)]
                 + [("furthest from fair", unfair(a), unfair(b))]
                 + [(f"ended: {name}", f"{100 * a['endings'][name]:.1f}%", f"{100 * b['endings'][name]:.1f}%")
                    for name in a["endings"]])
 
-    @staticmethod
-    def row(summary: dict) -> dict:
-        """Each seat's win share with its interval, the furthest seat's distance from a fair
-        share, the mean turns and the endings."""
+    def row(self, summary: dict) -> dict:
+        """Each seat's win share with its interval, each group's win share and mean score, the
+        furthest seat's distance from a fair share, the mean turns and the endings."""
         out: dict = {}
         for seat in summary["seats"]:
             k = seat["seat"]
             out |= {f"seat{k}_share": seat["win_share"], f"seat{k}_low": seat["win_share_ci95"][0],
                     f"seat{k}_high": seat["win_share_ci95"][1]}
+        for key, group in self.groups.items():
+            for g in summary.get(key, ()):
+                name = g[group.word].lower().replace(" ", "_")
+                out |= {f"{group.word}_{name}_share": g["win_share"], f"{group.word}_{name}_score": g["mean_score"]}
         return {**out, "furthest_from_fair": furthest_from_fair(summary), "mean_turns": summary["mean_turns"],
                 **{f"ended_{name}": rate for name, rate in summary["endings"].items()}}
 
@@ -205,10 +251,9 @@ class SeatTally:
         return max(((hi - lo) / 2 for lo, hi in (mean_interval(self.share[0, k], self.share[1, k], self.games)[1:]
                                                   for k in range(self.share.shape[1]))), default=1.0)
 
-    @staticmethod
-    def text(summary: dict, threads: int) -> str:
+    def text(self, summary: dict, threads: int) -> str:
         """`simulate`'s lines: a line a seat (its win share and mean score, each with its 95%
-        interval), then how the games ended and their length."""
+        interval), a line a group of each grouping, then how the games ended and their length."""
         fair = 1 / len(summary["seats"]) if summary["seats"] else 0.0
         lines = [f"games       {summary['games']:,}",
                  f"seat  {'player':<16} {'win share (95% interval)':<28} mean score (95% interval)"]
@@ -217,6 +262,12 @@ class SeatTally:
             lines.append(f"{seat['seat']:>4}  {seat['policy']:<16} {100 * seat['win_share']:5.1f}%  ({100 * a:.1f}-"
                          f"{100 * b:.1f}%)      {seat['mean_score']:5.2f}  ({c:.2f}-{d:.2f})")
         lines.append(f"fair share  {100 * fair:.1f}% a seat")
+        for key, group in self.groups.items():
+            lines.append(f"{group.word:<22} {'win share (95% interval)':<28} mean score (95% interval)")
+            for g in summary.get(key, ()):
+                (a, b), (c, d) = g["win_share_ci95"], g["mean_score_ci95"]
+                lines.append(f"{g[group.word]:<22} {100 * g['win_share']:5.1f}%  ({100 * a:.1f}-{100 * b:.1f}%)      "
+                             f"{g['mean_score']:5.2f}  ({c:.2f}-{d:.2f})")
         lines.append("endings     " + "  ".join(f"{name} {100 * v:.1f}%" for name, v in summary["endings"].items()))
         lines.append(f"mean turns  {summary['mean_turns']:.2f}  (winning margin {summary['mean_margin']:.2f} points)")
         return "\n".join(lines + _speed(summary, threads))

@@ -156,17 +156,21 @@ NPARAMS = PARAMS.size
 # --- endings and the results row ---------------------------------------------------------------------
 CAUSES = ENDINGS  # rescued (D4), lost (D8), stranded (D22)
 END_RESCUED, END_LOST, END_STRANDED = range(len(ENDINGS))
-RESULT_FIELDS = ("ending", "weeks", "ships", "winners", "alive", "deaths", "fire",
+# "turns" counts the weeks (a week is the game's turn), under the name every game's tables share
+RESULT_FIELDS = ("ending", "turns", "ships", "winners", "alive", "deaths", "fire",
                  *(f"score{k}" for k in range(MAX_PLAYERS)), *(f"character{k}" for k in range(MAX_PLAYERS)))
 NRESULT = len(RESULT_FIELDS)
 # winners: bits by seat (D8, none when all died); alive: bits by character
 R_ENDING, R_WEEKS, R_SHIPS, R_WINNERS, R_ALIVE, R_DEATHS, R_FIRE = range(7)
 R_SCORE = RESULT_FIELDS.index("score0")  # each seat's points (D7), 0 for a seat not in play
 R_CHARACTER = RESULT_FIELDS.index("character0")  # the character each seat played, -1 for none
+RESULT_INT8 = tuple(name for name in RESULT_FIELDS if name not in ("turns", "winners", "alive")
+                    and not name.startswith("score"))
 
 # longest legal list: an offer to each of five others of any of 44 goods for any of 44 (D16), and pass
 MAX_LEGAL = (MAX_PLAYERS - 1) * A.GOODS * A.GOODS + 1
 MAX_STEPS = MAX_WEEKS * 400  # decisions a game can take, far above what one does (D22 bounds the weeks)
+LOG_SHAPE = (MAX_STEPS,)  # a logged game's decision codes
 
 # --- random streams (sim/streams.py; D11) ----------------------------------------------------------
 STREAM_DEAL, STREAM_DRAW, STREAM_POLICY = 0, 1, 2

@@ -231,4 +231,5 @@ def lockstep_games(rules: Rules, seed: int, games: int) -> dict:
         both = play_lockstep(rules, seed, i)
         steps += both.steps
         seen[ENDINGS.index(both.engine.ending)] += 1
-    return {"games": games, "decisions": steps, **dict(zip(ENDINGS, seen, strict=True))}
+    # every step is a decision here: the kernel plays what no one chooses inside each
+    return {"games": games, "decisions": steps, "steps": steps, **dict(zip(ENDINGS, seen, strict=True))}

@@ -1,0 +1,9 @@
+"""Desert Island's own benchmarks, as `island-escape bench` runs them (experiments/bench.py): its
+kernel per policy and setting, and a whole `simulate` process of random games."""
+
+from __future__ import annotations
+
+POLICIES = ("random",)
+SEARCHES = ()
+SETTINGS = {"4p": {"players": 4}, "6p": {"players": 6}}
+CLI_GAMES = {"random": 1_000_000}
