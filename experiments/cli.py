@@ -79,11 +79,12 @@ def replay_cmd(records: tuple[str, ...], as_json: bool, board: bool, png_dir: st
     """
     from pathlib import Path
 
-    from policies.game import every_game
+    from policies.game import Unsupported, every_game
 
     if gif and not png_dir:
         png_dir = str(Path(gif).with_suffix("")) + "-frames"
-    record_errors = tuple(g.records.RecordError for g in every_game())
+    # a record that cannot be read, or a picture its game cannot draw: that record's one line
+    record_errors = (*(g.records.RecordError for g in every_game()), Unsupported)
     bad = 0
     for path in records:
         try:
