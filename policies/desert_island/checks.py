@@ -10,7 +10,8 @@ What `rehide` draws again, for the deciding seat:
   dealt from the Beach this week, which it saw; a garden, laid face up as soon as it is
   received (D3), stays in the deck;
 - the fate cards no one has seen, those never drawn since the shuffle: while the deck has not
-  gone round once, the run from its top that is still in the shuffled order;
+  gone round once, the run from its top that is still in the shuffled order (the deal's record
+  of that run is dealt again with it);
 - a fist someone else closed (its split of the same food), against a picker or the rats;
 - the draw stream (the cards taken blind, D11).
 Kept as they are, though the seat may not see them all: the item cards the Beach player drew and
@@ -84,7 +85,10 @@ def rehide(decision: tuple, gen: np.random.Generator) -> tuple:
     # the fate cards never drawn: the deck's first pass, still in the shuffled order
     head, n = int(t[L.FATE_HEAD]), int(t[L.FATE_N])
     if head + n >= FATE_CARDS and all(t[L.FATE + q] == t[L.FATE_ORDER + q] for q in range(head, FATE_CARDS)):
-        t[L.FATE + head:L.FATE + FATE_CARDS] = gen.permutation(t[L.FATE + head:L.FATE + FATE_CARDS])
+        # the deal's record of the deck follows, so that the cards stay the never-drawn run
+        fate = gen.permutation(t[L.FATE + head:L.FATE + FATE_CARDS])
+        t[L.FATE + head:L.FATE + FATE_CARDS] = fate
+        t[L.FATE_ORDER + head:L.FATE_ORDER + FATE_CARDS] = fate
     # fists closed by others
     if t[L.FIST_OF] >= 0 and t[L.FIST_OF] != me:
         total = int(t[L.FIST_LEFT] + t[L.FIST_RIGHT])

@@ -10,9 +10,9 @@ card taken blind from a hand (D11), the policy stream is a player's.
 
 The engine goes on from one step to the next by calling the next method; here every step no one
 chooses is a `GO_*` number that `_run` plays in a loop until a decision is open, so that nothing
-recurses. The entry points are those every game's kernel shares (sim/kernel_api.py) but
-`sample_world`: `init_game`, `legal_actions`, `apply_action`, `is_over`, `turn_number`,
-`write_result`, `seat_outcomes`, and `decider`.
+recurses. The entry points are those every game's kernel shares (sim/kernel_api.py): `init_game`,
+`legal_actions`, `apply_action`, `is_over`, `turn_number`, `sample_world`, `write_result`,
+`seat_outcomes`, and `decider`.
 """
 
 from __future__ import annotations
@@ -1305,6 +1305,102 @@ def decider(s):
     if s[DECIDING] < 0 or s[ENDING] >= 0:
         return -1
     return s[SEAT_OF + s[DECIDING]]
+
+
+# --- what a seat cannot see ----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _shuffle_policy(out, at, count, rng):
+    """out[at:at+count] in an order drawn from the policy stream (Fisher-Yates)."""
+    for i in range(count - 1, 0, -1):
+        j = rand_below(rng, STREAM_POLICY, i + 1)
+        out[at + i], out[at + j] = out[at + j], out[at + i]
+
+
+@njit(cache=True)
+def sample_world(s, p, rng, out):
+    """Into `out` a state the deciding seat cannot tell from `s` (D6), drawn from the policy
+    stream and what it sees alone: what it cannot see is gathered in a canonical order and dealt
+    again. That is every other seat's best friend and sworn enemy; the face-down cards of other
+    hands with the item deck still to come (each hand keeps its count; the cards the seat dealt
+    from the Beach this week are seen, a garden in the deck keeps its place, D3); the fate cards
+    never drawn since the shuffle (while the deck has not gone round once: the run from its top
+    still in the deal's order, which is dealt again with them); and another's closed fist (its
+    split of the same food). The item cards the Beach player drew and has not dealt yet, the two
+    fate cards another drew to choose from and the fate cards put back unseen stay as they are."""
+    out[:] = s
+    if s[DECIDING] < 0 or s[ENDING] >= 0:
+        return
+    seats = p[P_PLAYERS]
+    me = s[DECIDING]
+    seat = s[SEAT_OF + me]
+    scratch = np.empty(ITEM_CARDS, dtype=np.int32)
+    for block in (FRIENDS, ENEMIES):
+        k = 0
+        for x in range(seats):
+            if x != seat:
+                scratch[k] = s[block + x]
+                k += 1
+        scratch[:k] = np.sort(scratch[:k])
+        _shuffle_policy(scratch, 0, k, rng)
+        k = 0
+        for x in range(seats):
+            if x != seat:
+                out[block + x] = scratch[k]
+                k += 1
+    seen = np.int64(0)
+    if s[GIVER] == me:
+        for i in range(s[NDEALT]):
+            seen |= np.int64(1) << s[DEALT_CARD + i]
+    count = np.zeros(6, dtype=np.int32)
+    n = 0
+    for k in range(ITEM_CARDS):
+        owner = s[OWNER + k]
+        if owner >= 0 and owner != me and s[SHOWN + k] == 0 and not (seen >> k) & 1:
+            count[owner] += 1
+            scratch[n] = k
+            n += 1
+    top = s[ITEM_TOP]
+    for i in range(top, ITEM_CARDS):
+        k = s[ITEM_ORDER + i]
+        if p[P_ITEM_USES + k] != FACE_UP:
+            scratch[n] = k
+            n += 1
+    scratch[:n] = np.sort(scratch[:n])
+    _shuffle_policy(scratch, 0, n, rng)
+    n = 0
+    for c in range(seats):
+        for _ in range(count[c]):
+            out[OWNER + scratch[n]] = c
+            out[SHOWN + scratch[n]] = 0
+            n += 1
+    for i in range(top, ITEM_CARDS):
+        if p[P_ITEM_USES + s[ITEM_ORDER + i]] != FACE_UP:
+            out[ITEM_ORDER + i] = scratch[n]
+            out[OWNER + scratch[n]] = IN_DECK
+            out[SHOWN + scratch[n]] = 0
+            n += 1
+    head = s[FATE_HEAD]
+    if s[FATE_HEAD] + s[FATE_N] >= FATE_CARDS:
+        unseen = True
+        for q in range(head, FATE_CARDS):
+            unseen &= s[FATE + q] == s[FATE_ORDER + q]
+        if unseen:
+            fate = np.sort(s[FATE + head:FATE + FATE_CARDS])
+            _shuffle_policy(fate, 0, fate.size, rng)
+            for i in range(fate.size):
+                out[FATE + head + i] = fate[i]
+                out[FATE_ORDER + head + i] = fate[i]
+    if s[FIST_OF] >= 0 and s[FIST_OF] != me:
+        total = s[FIST_LEFT] + s[FIST_RIGHT]
+        out[FIST_LEFT] = rand_below(rng, STREAM_POLICY, total + 1)
+        out[FIST_RIGHT] = total - out[FIST_LEFT]
+    for c in range(seats):
+        if c != me and (s[RAT_SPLIT] >> c) & 1:
+            total = s[RAT_LEFT + c] + s[RAT_RIGHT + c]
+            out[RAT_LEFT + c] = rand_below(rng, STREAM_POLICY, total + 1)
+            out[RAT_RIGHT + c] = total - out[RAT_LEFT + c]
 
 
 # --- scores and results ------------------------------------------------------------------------------
