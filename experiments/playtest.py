@@ -247,6 +247,8 @@ def _record_game(path: Path, table: str) -> LoggedGame:
         if not isinstance(document, dict):
             raise ValueError(f"a record is a JSON object, not {type(document).__name__}")
         game = game_of_record(document)
+        if game not in with_win_rates():  # as for a log's row: a table's win or loss
+            raise ValueError(f"{game.title} is competitive; a playtest log holds cooperative games")
         try:
             rules, outcome, turns, treasures = game.finished(game.records.load_record(document))
         except game.records.RecordError as exc:

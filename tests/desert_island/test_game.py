@@ -45,7 +45,8 @@ def test_win_shares_are_shared_by_tied_winners_and_zero_when_everyone_died():
     np.testing.assert_allclose(share.sum(axis=1), np.where(nobody, 0.0, 1.0))
     assert (raw[nobody, DI.result_fields.index("ending")] == DI.causes.index("lost")).all()  # D8
     winners = share > 0
-    np.testing.assert_allclose(share[winners], (1 / winners.sum(axis=1, keepdims=True) * winners)[winners])
+    tied = np.repeat(winners.sum(axis=1), winners.sum(axis=1))
+    np.testing.assert_allclose(share[winners], 1 / tied)
     top = np.repeat(score.max(axis=1), winners.sum(axis=1))
     assert (score[winners] == top).all()
 
@@ -168,3 +169,6 @@ def test_a_record_replays_to_the_kernels_end_and_tells_its_story(tmp_path):
     pictures = run("replay", "--png", str(tmp_path / "png"), str(path))
     assert pictures.returncode == 2 and "Desert Island has no pictures" in pictures.stderr
     assert "Traceback" not in pictures.stderr
+    logged = run("playtest", "summarize", str(path))  # a playtest log holds a table's win or loss
+    assert logged.returncode == 2 and "Desert Island is competitive" in logged.stderr
+    assert len(logged.stderr.strip().splitlines()) == 1, logged.stderr
