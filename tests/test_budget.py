@@ -15,7 +15,7 @@ from policies import search as S
 from policies.game import every_game, game
 from policies.registry import UnknownPolicy
 
-NAMES = [g.name for g in every_game()]
+NAMES = [g.name for g in every_game() if g.search_policies()]  # the games with a search to budget
 # per game: a setting where the search has room to gain, and how a result row says "won" for the
 # searching seat (a cooperative game's team win; Survive the Island: seat 0's share of the win)
 HARD = {"island-escape": {"players": 3, "cards_per_treasure": 3},
