@@ -111,10 +111,17 @@ def mean_interval(total: float, squares: float, n: int) -> tuple[float, float, f
     return mean, mean - half, mean + half
 
 
-def furthest_from_fair(summary: dict) -> float:
-    """How far the seat furthest from a fair share (1/seats) lies from it, as a fraction."""
+def fair_share(summary: dict) -> float:
+    """A seat's fair share: the wins the games gave out, split evenly (1/seats where every game
+    has a winner; less in a game whose rules may leave none, Desert Island's D8)."""
     seats = summary["seats"]
-    return max(abs(s["win_share"] - 1 / len(seats)) for s in seats) if seats else 0.0
+    return sum(s["win_share"] for s in seats) / len(seats) if seats else 0.0
+
+
+def furthest_from_fair(summary: dict) -> float:
+    """How far the seat furthest from a fair share (`fair_share`) lies from it, as a fraction."""
+    fair = fair_share(summary)
+    return max(abs(s["win_share"] - fair) for s in summary["seats"]) if summary["seats"] else 0.0
 
 
 @dataclass(frozen=True)
@@ -207,19 +214,19 @@ class SeatTally:
         """A row a seat (its win share with its 95% interval, where both settings have that seat),
         a row a group of each grouping (where both have it), how far the least fairly treated seat
         is from a fair share, and the endings."""
-        def share(summary: dict, k: int, key: str = "seats") -> str:
-            if k >= len(summary.get(key, ())):
+        def rate(entry: dict | None) -> str:
+            if entry is None:
                 return "-"
-            seat = summary[key][k]
-            lo, hi = seat["win_share_ci95"]
-            return f"{100 * seat['win_share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+            lo, hi = entry["win_share_ci95"]
+            return f"{100 * entry['win_share']:.1f}% ({100 * lo:.1f}-{100 * hi:.1f})"
+
+        def share(summary: dict, k: int) -> str:
+            return rate(summary["seats"][k] if k < len(summary["seats"]) else None)
 
         def named(key: str, word: str) -> list[tuple[str, str, str]]:
-            names = list(dict.fromkeys(g[word] for side in (a, b) for g in side.get(key, ())))
-            index = {side: {g[word]: k for k, g in enumerate(summary.get(key, ()))}
-                     for side, summary in (("a", a), ("b", b))}
-            return [(f"{name} win share", share(a, index["a"].get(name, 1 << 30), key),
-                     share(b, index["b"].get(name, 1 << 30), key)) for name in names]
+            by_name = [{g[word]: g for g in summary.get(key, ())} for summary in (a, b)]
+            names = dict.fromkeys(name for side in by_name for name in side)
+            return [(f"{name} win share", rate(by_name[0].get(name)), rate(by_name[1].get(name))) for name in names]
 
         def unfair(summary: dict) -> str:
             return f"{100 * furthest_from_fair(summary):.1f} points"
@@ -254,7 +261,7 @@ class SeatTally:
     def text(self, summary: dict, threads: int) -> str:
         """`simulate`'s lines: a line a seat (its win share and mean score, each with its 95%
         interval), a line a group of each grouping, then how the games ended and their length."""
-        fair = 1 / len(summary["seats"]) if summary["seats"] else 0.0
+        fair = fair_share(summary)
         lines = [f"games       {summary['games']:,}",
                  f"seat  {'player':<16} {'win share (95% interval)':<28} mean score (95% interval)"]
         for seat in summary["seats"]:

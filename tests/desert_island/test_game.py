@@ -78,7 +78,9 @@ def test_simulate_prints_each_seat_and_each_character():
     assert [int(line.split()[0]) for line in seats] == [1, 2, 3, 4, 5]
     at = next(i for i, line in enumerate(lines) if line.startswith("role "))
     assert [line.split()[0] for line in lines[at + 1:at + 6]] == ["Bosun", "Cap", "Ladle", "Snob", "Milady"]
-    assert "fair share  20.0% a seat" in r.stdout and "endings     rescued" in r.stdout
+    # a fair seat's share is a fifth of the wins given out: few, as nearly every random game is lost (D8)
+    fair = next(line for line in lines if line.startswith("fair share"))
+    assert float(fair.split()[2].rstrip("%")) < 1.0 and "endings     rescued" in r.stdout
     assert "games/s on 2 threads" in r.stdout
 
 
