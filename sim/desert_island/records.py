@@ -1,4 +1,4 @@
-"""Desert Island game records: read, check, replay and write them.
+"""Desert Island game records (docs/DI-RECORD-FORMAT.md): read, check, replay and write them.
 
 A record names the rules, where its game came from (a seed and a game number), the whole deal
 (D11: each seat's character, best friend and sworn enemy, the start places, both decks' order),
