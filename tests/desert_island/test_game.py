@@ -174,3 +174,20 @@ def test_a_record_replays_to_the_kernels_end_and_tells_its_story(tmp_path):
     logged = run("playtest", "summarize", str(path))  # a playtest log holds a table's win or loss
     assert logged.returncode == 2 and "Desert Island is competitive" in logged.stderr
     assert len(logged.stderr.strip().splitlines()) == 1, logged.stderr
+
+
+def test_a_bad_record_is_refused_in_one_line_naming_where(tmp_path):
+    record = DI.export(DI.rules(players=5), "random", 4, [2])[0]
+    data = record.to_json()
+    assert DI.records.result_json(DI.records.replay(DI.records.load_record(data)))["turns"] == record.result["turns"]
+    illegal = json.loads(json.dumps(data))
+    illegal["weeks"][0][0] = 9999
+    late = json.loads(json.dumps(data))
+    late["draws"].append(7)
+    for bad, where in ((illegal, "week 1, entry 1 (9999)"), (late, "draws: 1 of the"),
+                       ({**data, "deal": {"roles": [0]}}, "deal must be an object with roles"),
+                       ({**data, "rules": {"players": 7}}, "rules: rules.players must be")):
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(bad))
+        r = run("replay", str(path))
+        assert r.returncode == 2 and where in r.stderr and "Traceback" not in r.stderr, r.stderr
