@@ -24,7 +24,7 @@ from experiments.explore import estimate as E  # noqa: E402
 from experiments.explore.figures import FIGURES  # noqa: E402
 from experiments.explore.server import create_app  # noqa: E402
 from experiments.sweep import parse_config  # noqa: E402
-from policies.game import game  # noqa: E402
+from policies.game import GAMES, game  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -323,7 +323,7 @@ def test_a_competitive_game_updates_seat_by_seat_as_compare_pairs_them(client):
 def test_setup_describes_every_control_with_a_label(client):
     setup = client.get("/api/setup").json()
     names = {g["name"] for g in setup["games"]}
-    assert names == {"island-escape", "forbidden-island", "survive-the-island"}
+    assert names == set(GAMES)
     sti = next(g for g in setup["games"] if g["name"] == "survive-the-island")
     assert sti["measure"] == "seat shares" and "board" not in {c["name"] for c in sti["controls"]}
     for g in setup["games"]:

@@ -122,7 +122,8 @@ def test_a_search_over_the_old_seed_space_finds_nothing_now(tmp_path, monkeypatc
     app, client = make_client(tmp_path)
     gid, headers = create(client)
     seen = first_flood_phase(client, gid, headers)
-    assert seen["seed"] is None and seeds_consistent_with(seen, small) == []
+    # a small seed may by chance deal what one flood phase shows; the game's own seed is never among them
+    assert seen["seed"] is None and app.state.sessions[gid].seed not in seeds_consistent_with(seen, small)
     drawn = [app.state.sessions[gid].seed] + [play_server.draw_seed() for _ in range(30)]
     assert all(0 <= s <= MAX_SEED for s in drawn) and max(drawn) > 2**60 and len(set(drawn)) == len(drawn)
 
