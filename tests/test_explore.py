@@ -311,6 +311,7 @@ def test_a_competitive_game_updates_seat_by_seat_as_compare_pairs_them(client):
         assert got["ci95"] == pytest.approx(expected["ci95"])
     furthest = max(abs(s["win_share"] - 0.25) for s in seats)
     assert row["furthest_from_fair"]["setting"] == pytest.approx(furthest)
+    assert row["fair_share"]["setting"] == pytest.approx(0.25)  # every game has a winner (S14)
     for name in FIGURES:
         res = client.get(f"/api/pages/{pid}/figures/{name}.svg?job={done['job']}")
         if name in done["figures"]:

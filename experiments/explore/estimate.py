@@ -34,7 +34,7 @@ from experiments.pages import PageError, clip, shorten
 from experiments.runner import summary_object, wilson_interval
 from policies.game import DEFAULT_GAME, GAMES, Game, counted, every_game, with_win_rates
 from policies.game import game as game_named
-from policies.outcomes import furthest_from_fair
+from policies.outcomes import fair_share, furthest_from_fair
 
 FIRST_GAMES = 2_000  # a run's first answer: a 95% interval of about +-2 points, in a few hundredths of a second
 CURVE_FIRST = 1_000  # a curve point's first answer (+-3 points): five of them, twice, stay within the second
@@ -721,6 +721,7 @@ def answer(job: Job) -> dict:
                     "hazard": {"setting": a.hazard(longest), "reference": b.hazard(longest)}}
         else:
             row["furthest_from_fair"] = {"setting": furthest_from_fair(mine), "reference": furthest_from_fair(theirs)}
+            row["fair_share"] = {"setting": fair_share(mine), "reference": fair_share(theirs)}
         rows.append(row)
     curve = None
     if p.curve:

@@ -61,7 +61,7 @@ def seat_shares(a: dict) -> tuple[Figure, str, str]:
     ax = fig.add_subplot()
     x, ticks, labels, words = 0.0, [], [], []
     for row in a["counts"]:
-        seats = row["setting"]["seats"]
+        seats, fair = row["setting"]["seats"], row["fair_share"]["setting"]
         for k in range(len(seats)):
             for side, colour, offset in (("setting", SETTING, -0.2), ("reference", REFERENCE, 0.2)):
                 seat = row[side]["seats"][k] if k < len(row[side]["seats"]) else None
@@ -73,18 +73,19 @@ def seat_shares(a: dict) -> tuple[Figure, str, str]:
                        if row is a["counts"][0] and k == 0 else None)
                 ax.errorbar(x + k + offset, 100 * share, yerr=[[100 * (share - lo)], [100 * (hi - share)]],
                             color="black", capsize=2, lw=0.8)
-        ax.hlines(100 / len(seats), x - 0.5, x + len(seats) - 0.5, colors="black", linestyles="dashed", lw=1)
+        ax.hlines(100 * fair, x - 0.5, x + len(seats) - 0.5, colors="black", linestyles="dashed", lw=1)
         ticks += [x + k for k in range(len(seats))]
         labels += [f"{k + 1}" if k else f"{row['players']}p: 1" for k in range(len(seats))]
         words.append(f"{row['players']} players: " + ", ".join(
-            f"seat {s['seat']} {_pct(s['win_share'])}" for s in seats) + f" (fair {_pct(1 / len(seats))})")
+            f"seat {s['seat']} {_pct(s['win_share'])}" for s in seats) + f" (fair {_pct(fair)})")
         x += len(seats) + 1
     ax.set_xticks(ticks, labels, fontsize=7)
     ax.set_xlabel("seat, in turn order, by player count (dashes: a fair share)")
     ax.set_ylabel("share of the win, % (95% interval)")
     top = max([s["win_share_ci95"][1] for row in a["counts"] for side in ("setting", "reference")
-               for s in row[side]["seats"]] + [0.0])
-    ax.set_ylim(0, min(100.0, max(50.0, 125 * top)))  # room above the tallest bar for the legend
+               for s in row[side]["seats"]] + [row["fair_share"]["setting"] for row in a["counts"]])
+    # room above the tallest bar for the legend; shares of a few tenths of a point still visible
+    ax.set_ylim(0, min(100.0, max(1.0, 125 * top)))
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize=8, loc="upper right")
     return fig, "Share of the win by seat", "; ".join(words)

@@ -356,7 +356,7 @@ function seatNumbers(a) {
   // a competitive game: a row a seat, its share of the win beside the reference's, paired
   $("rates-caption").textContent = `${a.title}, played by ${a.setting.player}; reference: ${a.reference.label}` +
     (a.reference.player !== a.setting.player ? ` played by ${a.reference.player}` : "") +
-    "; a fair share is one in the number of seats";
+    "; a fair share is the wins given out split evenly over the seats";
   const rates = $("rates");
   tableHead(rates, ["players", "seat", "share of the win (95% interval)", "fair", "reference",
                "difference (paired 95% interval)", "games", "as JSON"]);
@@ -370,7 +370,7 @@ function seatNumbers(a) {
       cell(tr, k ? "" : String(r.players), {th: true});
       cell(tr, String(s.seat));
       cell(tr, `${pct(s.win_share, 1)} (${interval(s.win_share_ci95)})`, {share: s.win_share, role: "setting"});
-      cell(tr, pct(1 / seats.length));
+      cell(tr, pct(r.fair_share.setting), {fair: r.fair_share.setting});
       const ref = r.reference.seats[k];
       cell(tr, ref ? `${pct(ref.win_share, 1)} (${interval(ref.win_share_ci95)})` : "-", {role: "reference"});
       const d = r.differences[k];
@@ -508,7 +508,7 @@ function card(a) {
     const li = document.createElement("li");
     if (a.measure === "seat shares") {
       li.textContent = `${plural(r.players, "player")}: seats ${r.setting.seats.map((s) => pct(s.win_share, 0)).join(" / ")} ` +
-        `of the wins (fair ${pct(1 / r.setting.seats.length, 0)}); the furthest seat ` +
+        `of the wins (fair ${pct(r.fair_share.setting, 0)}); the furthest seat ` +
         `${(100 * r.furthest_from_fair.setting).toFixed(1)} points from fair ` +
         `(${(100 * r.furthest_from_fair.reference).toFixed(1)} with ${a.reference.label})`;
       list.appendChild(li);
