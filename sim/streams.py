@@ -54,3 +54,19 @@ def rand_normal(rng, k):
     return np.sqrt(-2.0 * np.log(u)) * np.cos(2.0 * np.pi * v)
 
 
+
+
+def streams_of(seed: int, game: int) -> np.ndarray:
+    """Game `game` of `seed`'s streams, seeded, for a readable engine to draw on in Python."""
+    rng = np.zeros(3, dtype=np.uint64)
+    seed_streams(rng, seed, game)
+    return rng
+
+
+def shuffled(items: list, rng: np.ndarray, stream: int) -> list:
+    """`items` shuffled in place on `stream` as the kernels shuffle (Fisher-Yates: for i from n-1
+    down to 1, swap i with rand_below(i + 1))."""
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rand_below(rng, stream, i + 1))
+        items[i], items[j] = items[j], items[i]
+    return items

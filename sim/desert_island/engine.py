@@ -27,14 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
 from sim.desert_island import actions as A
 from sim.desert_island.actions import GOODS, MAX_FOOD, MAX_TRADE_FOOD, action_text, decode, good_portions
 from sim.desert_island.rules import CHARACTERS, FATE_CARDS, ITEM_CARDS, Rules
 from sim.desert_island.scoring import score, win_shares
 from sim.desert_island.week import SHIP, lookout, storm_reach, struck, week_event
-from sim.streams import rand_below, seed_streams
+from sim.streams import rand_below, shuffled, streams_of
 
 NAMES = tuple(name for name, _, _ in CHARACTERS)
 STRENGTH = tuple(strength for _, strength, _ in CHARACTERS)
@@ -75,18 +73,6 @@ class DrawError(ValueError):
 # --- the deal and the draws (D11) ---------------------------------------------------------------
 
 
-def _shuffle(items: list, rng: np.ndarray) -> list:
-    """Fisher-Yates on the deal stream: for i from n-1 down to 1, swap i with rand_below(i+1)."""
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rand_below(rng, STREAM_DEAL, i + 1))
-        items[i], items[j] = items[j], items[i]
-    return items
-
-
-def _streams(seed: int, game: int) -> np.ndarray:
-    rng = np.zeros(3, dtype=np.uint64)
-    seed_streams(rng, seed, game)
-    return rng
 
 
 @dataclass(frozen=True)
@@ -105,14 +91,14 @@ class Deal:
     @staticmethod
     def random(rules: Rules, seed: int, game: int = 0) -> Deal:
         """Game `game` of `seed`'s deal, shuffled on the deal stream in the rulebook's set-up order."""
-        rng = _streams(seed, game)
+        rng = streams_of(seed, game)
         n = rules.players
-        roles = _shuffle(list(range(n)), rng)
-        places = _shuffle(list(range(n)), rng)
-        items = _shuffle(list(range(ITEM_CARDS)), rng)
-        fate = _shuffle(list(range(FATE_CARDS)), rng)
-        friends = _shuffle(list(range(n)), rng)
-        enemies = _shuffle(list(range(n)), rng)
+        roles = shuffled(list(range(n)), rng, STREAM_DEAL)
+        places = shuffled(list(range(n)), rng, STREAM_DEAL)
+        items = shuffled(list(range(ITEM_CARDS)), rng, STREAM_DEAL)
+        fate = shuffled(list(range(FATE_CARDS)), rng, STREAM_DEAL)
+        friends = shuffled(list(range(n)), rng, STREAM_DEAL)
+        enemies = shuffled(list(range(n)), rng, STREAM_DEAL)
         return Deal(tuple(roles), tuple(places), tuple(items), tuple(fate), tuple(friends), tuple(enemies))
 
     def validate(self, rules: Rules) -> None:
@@ -129,7 +115,7 @@ class Deal:
 def random_draws(rules: Rules, seed: int, game: int = 0) -> Iterator[int]:
     """Game `game` of `seed`'s draws (D11): 32-bit numbers from the draw stream; a draw u picks
     item (u * h) >> 32 of h, which is what `rand_below(rng, STREAM_DRAW, h)` gives the kernel."""
-    rng = _streams(seed, game)
+    rng = streams_of(seed, game)
     while True:
         yield int(rand_below(rng, STREAM_DRAW, 1 << 32))
 

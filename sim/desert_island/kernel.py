@@ -915,7 +915,7 @@ def _run(s, p):
 
 @njit(cache=True)
 def _shuffled(s, at, n, rng):
-    """Fisher-Yates of 0..n-1 into s[at:at+n] on the deal stream, as engine._shuffle (D11)."""
+    """Fisher-Yates of 0..n-1 into s[at:at+n] on the deal stream, as sim.streams.shuffled (D11)."""
     for i in range(n):
         s[at + i] = i
     for i in range(n - 1, 0, -1):

@@ -17,7 +17,7 @@ from pathlib import Path
 from sim.desert_island.actions import action_text
 from sim.desert_island.engine import Deal, DealError, DesertIslandEngine, DrawError, IllegalAction
 from sim.desert_island.rules import RuleError, Rules
-from sim.records import read_json
+from sim.records import read_json, record_object, rules_object
 
 FORMAT = "desert-island-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "game", "deal", "draws", "weeks", "result"}
@@ -95,11 +95,7 @@ def _wholes(value: object, where: str) -> list[int]:
 
 
 def parse_record(data: object) -> Record:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    unknown = sorted(set(data) - RECORD_KEYS)
-    if unknown:
-        raise RecordError(f"unknown key {unknown[0]!r} (a record has {', '.join(sorted(RECORD_KEYS))})")
+    data = record_object(data, RECORD_KEYS, RecordError)
     if data.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
     rules = _parse_rules(data.get("rules", {}))
@@ -127,12 +123,7 @@ def parse_record(data: object) -> Record:
 
 
 def _parse_rules(obj: object) -> Rules:
-    if not isinstance(obj, dict):
-        raise RecordError("rules must be an object")
-    known = set(Rules.__dataclass_fields__)
-    unknown = sorted(set(obj) - known)
-    if unknown:
-        raise RecordError(f"unknown rule {unknown[0]!r} (rules are {', '.join(sorted(known))})")
+    obj = rules_object(obj, set(Rules.__dataclass_fields__), RecordError)
     try:
         return Rules(**obj)
     except (RuleError, TypeError) as exc:

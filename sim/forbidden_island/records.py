@@ -23,7 +23,7 @@ from sim.forbidden_island.engine import (
     deal,
 )
 from sim.forbidden_island.rules import PLACES, ROW_SPANS, TILES, RuleError, Rules
-from sim.records import read_json
+from sim.records import read_json, record_object, rules_object
 
 FORMAT = "forbidden-island-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "setup", "shuffles", "turns", "result"}
@@ -92,11 +92,7 @@ def load_record(source: str | Path | dict) -> Record:
 
 
 def parse_record(data: object) -> Record:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    unknown = sorted(set(data) - RECORD_KEYS)
-    if unknown:
-        raise RecordError(f"unknown key {unknown[0]!r} (a record has {', '.join(sorted(RECORD_KEYS))})")
+    data = record_object(data, RECORD_KEYS, RecordError)
     if data.get("format") != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
     rules = _parse_rules(data.get("rules", {}))
@@ -115,11 +111,7 @@ def parse_record(data: object) -> Record:
 
 
 def _parse_rules(obj: object) -> Rules:
-    if not isinstance(obj, dict):
-        raise RecordError("rules must be an object")
-    unknown = sorted(set(obj) - RULE_KEYS)
-    if unknown:
-        raise RecordError(f"unknown rule {unknown[0]!r} (rules are {', '.join(sorted(RULE_KEYS))})")
+    obj = rules_object(obj, RULE_KEYS, RecordError)
     try:
         return Rules(**obj)
     except RuleError as exc:

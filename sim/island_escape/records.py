@@ -14,7 +14,7 @@ from pathlib import Path
 
 from sim.island_escape.engine import Action, IllegalAction, IslandEscapeEngine, PileSource, deal, parse_place
 from sim.island_escape.rules import HELICOPTER, ISLAND_CARDS, JOKER, PLACES, RuleError, Rules, is_card_code
-from sim.records import read_json
+from sim.records import read_json, record_object, rules_object
 
 FORMAT = "island-escape-record/1"
 RECORD_KEYS = {"format", "rules", "seed", "layout", "floods", "turns", "result"}
@@ -61,11 +61,7 @@ def load_record(source: str | Path | dict) -> Record:
 
 
 def parse_record(data: object) -> Record:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    unknown = sorted(set(data) - RECORD_KEYS)
-    if unknown:
-        raise RecordError(f"unknown key {unknown[0]!r} (a record has {', '.join(sorted(RECORD_KEYS))})")
+    data = record_object(data, RECORD_KEYS, RecordError)
     if data.get("format", FORMAT) != FORMAT:
         raise RecordError(f"format {data['format']!r} is not {FORMAT!r}")
     rules = _parse_rules(data.get("rules", {}))
@@ -85,11 +81,7 @@ def parse_record(data: object) -> Record:
 
 
 def _parse_rules(obj: object) -> Rules:
-    if not isinstance(obj, dict):
-        raise RecordError("rules must be an object")
-    unknown = sorted(set(obj) - RULE_KEYS)
-    if unknown:
-        raise RecordError(f"unknown rule {unknown[0]!r} (rules are {', '.join(sorted(RULE_KEYS))})")
+    obj = rules_object(obj, RULE_KEYS, RecordError)
     if "gauge" in obj and not isinstance(obj["gauge"], list):
         raise RecordError("rules.gauge must be a list of card codes, top first")
     try:

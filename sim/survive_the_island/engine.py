@@ -23,9 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-import numpy as np
-
-from sim.streams import rand_below, seed_streams
+from sim.streams import rand_below, shuffled, streams_of
 from sim.survive_the_island import rules as R
 from sim.survive_the_island.rules import (
     ABILITIES,
@@ -85,18 +83,6 @@ class DiceError(ValueError):
 # --- the deal and the die (S3, S5) ---------------------------------------------------------------
 
 
-def _shuffle(items: list, rng: np.ndarray) -> list:
-    """S3's Fisher-Yates on the deal stream: for i from n-1 down to 1, swap i with rand_below(i+1)."""
-    for i in range(len(items) - 1, 0, -1):
-        j = int(rand_below(rng, STREAM_DEAL, i + 1))
-        items[i], items[j] = items[j], items[i]
-    return items
-
-
-def _streams(seed: int, game: int) -> np.ndarray:
-    rng = np.zeros(3, dtype=np.uint64)
-    seed_streams(rng, seed, game)
-    return rng
 
 
 @dataclass(frozen=True)
@@ -110,11 +96,11 @@ class Deal:
     @staticmethod
     def random(rules: Rules, seed: int, game: int = 0) -> Deal:
         """Game `game` of `seed`'s deal, read from the deal stream as S3 says."""
-        rng = _streams(seed, game)
-        tiles = _shuffle(list(TILES), rng)
+        rng = streams_of(seed, game)
+        tiles = shuffled(list(TILES), rng, STREAM_DEAL)
         values: list[int] = []
         for _ in range(rules.players):
-            values += _shuffle(list(seat_values(rules)), rng)
+            values += shuffled(list(seat_values(rules)), rng, STREAM_DEAL)
         return Deal(tuple(tiles), tuple(values))
 
     def validate(self, rules: Rules) -> None:
@@ -137,7 +123,7 @@ def roll_kind(rules: Rules, face: int) -> int:
 
 def random_dice(rules: Rules, seed: int, game: int = 0) -> Iterator[int]:
     """Game `game` of `seed`'s rolls from the dice stream, as the kernel rolls them (S5)."""
-    rng = _streams(seed, game)
+    rng = streams_of(seed, game)
     faces = sum(rules.die)
     while True:
         yield roll_kind(rules, int(rand_below(rng, STREAM_DICE, faces)))

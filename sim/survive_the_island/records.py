@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim.records import read_json
+from sim.records import read_json, record_object, rules_object
 from sim.survive_the_island.engine import (
     Deal,
     DealError,
@@ -122,11 +122,7 @@ def _whole(value: object, where: str) -> int:
 
 
 def parse_record(data: object) -> Record:
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    unknown = sorted(set(data) - RECORD_KEYS)
-    if unknown:
-        raise RecordError(f"unknown key {unknown[0]!r} (a record has {', '.join(sorted(RECORD_KEYS))})")
+    data = record_object(data, RECORD_KEYS, RecordError)
     if data.get("format") not in (FORMAT, FORMAT_1):
         raise RecordError(f"format must be {FORMAT!r} (or the older {FORMAT_1!r}), not {data.get('format')!r}")
     rules = _parse_rules(data.get("rules", {}))
@@ -176,12 +172,7 @@ def _upgrade_setup(setup: list[str], rules: Rules, deal: Deal) -> list[str]:
 
 
 def _parse_rules(obj: object) -> Rules:
-    if not isinstance(obj, dict):
-        raise RecordError("rules must be an object")
-    known = set(Rules.__dataclass_fields__)
-    unknown = sorted(set(obj) - known)
-    if unknown:
-        raise RecordError(f"unknown rule {unknown[0]!r} (rules are {', '.join(sorted(known))})")
+    obj = rules_object(obj, set(Rules.__dataclass_fields__), RecordError)
     try:
         return Rules.from_dict(obj)
     except (RuleError, TypeError) as exc:
