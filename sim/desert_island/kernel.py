@@ -1071,15 +1071,21 @@ def _offers(s, p, me, out, n):
     """D16: one good of one's own (an item by the name of a card held, or 1-4 portions it has) for
     one of another living castaway (any name in the deck, or portions it visibly has), never food
     for food; ascending by the other, then what is given, then what is wanted."""
+    names = np.empty(ITEM_CARDS, dtype=np.int32)  # every name in the deck, by its lowest card number
+    held = np.zeros(ITEM_CARDS, dtype=np.bool_)  # the names of the cards `me` holds
+    nn = 0
+    for k in range(ITEM_CARDS):
+        if p[P_ITEM_NAME + k] == k:
+            names[nn] = k
+            nn += 1
+        if s[OWNER + k] == me:
+            held[p[P_ITEM_NAME + k]] = True
     given = np.empty(GOODS, dtype=np.int32)
     ng = 0
-    for k in range(ITEM_CARDS):  # a name's lowest card number names it
-        if p[P_ITEM_NAME + k] == k:
-            for j in range(ITEM_CARDS):
-                if s[OWNER + j] == me and p[P_ITEM_NAME + j] == k:
-                    given[ng] = k
-                    ng += 1
-                    break
+    for i in range(nn):
+        if held[names[i]]:
+            given[ng] = names[i]
+            ng += 1
     for portions in range(1, min(s[FOOD + me], MAX_TRADE_FOOD) + 1):
         given[ng] = ITEM_CARDS + portions - 1
         ng += 1
@@ -1090,10 +1096,9 @@ def _offers(s, p, me, out, n):
         for i in range(ng):
             g = given[i]
             base = A.OFFER + (other * GOODS + g) * GOODS
-            for k in range(ITEM_CARDS):
-                if p[P_ITEM_NAME + k] == k:
-                    out[n] = base + k
-                    n += 1
+            for j in range(nn):
+                out[n] = base + names[j]
+                n += 1
             if g < ITEM_CARDS:
                 for portions in range(1, wanted_food + 1):
                     out[n] = base + ITEM_CARDS + portions - 1
