@@ -357,11 +357,11 @@ def test_a_run_is_simulates_games_however_it_grows():
     assert (run.cause[:1000] == raw[:, 0]).all() and (run.turns[:1000] == raw[:, 1]).all()
 
 
-@pytest.mark.parametrize("name", ["island-escape", "forbidden-island", "survive-the-island"])
+@pytest.mark.parametrize("name", GAMES)
 def test_a_run_keeps_every_column_its_summary_reads(name):
     # what a run keeps of a game is enough for the game's own summary of the full rows
     g = game(name)
-    rules = g.rules(players=3)
+    rules = g.rules(players=g.players[1])
     run = E.Run(g, rules, g.default_policy, 2)
     run.grow(300)
     raw = g.run_games(rules, g.default_policy, 300, 2)
