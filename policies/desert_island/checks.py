@@ -21,8 +21,6 @@ back at the bottom unseen by the seat.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from policies import checks as shared_checks
@@ -37,19 +35,8 @@ HONESTY_RULES = (Rules(players=4), Rules(players=5), Rules(players=6, start_food
 def decision_states(count: int, seed: int) -> list[tuple]:
     """`count` kernel states at decisions with a choice, across HONESTY_RULES, from games of
     uniform random play: (s, p, rng) each."""
-    out: list[tuple] = []
-    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
-    chooser = random.Random(seed)
-    game = 0
-    while len(out) < count:
-        rules = HONESTY_RULES[game % len(HONESTY_RULES)]
-        s, p, rng = new_kernel_game(rules, seed, game)
-        while (n := K.legal_actions(s, p, acts)) > 0 and len(out) < count:
-            if n > 1 and chooser.random() < 0.2:
-                out.append((s.copy(), p, rng.copy()))
-            K.play_action(s, p, int(acts[chooser.randrange(n)]), rng)
-        game += 1
-    return out
+    return shared_checks.random_walk_states(count, seed, HONESTY_RULES, new_kernel_game, K.legal_actions,
+                                            K.play_action, 0.2, L.MAX_LEGAL)
 
 
 def _shuffle_others(t: np.ndarray, at: int, seat: int, seats: int, gen: np.random.Generator) -> None:

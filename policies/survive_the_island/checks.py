@@ -6,8 +6,6 @@ sim/survive_the_island/lockstep.py.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from policies import checks as shared_checks
@@ -27,19 +25,11 @@ HONESTY_RULES = (Rules(players=2), Rules(players=3), Rules(players=5))
 def decision_states(count: int, seed: int) -> list[tuple]:
     """`count` kernel states at decisions with a choice, across HONESTY_RULES, from games of
     uniform random play: (s, p, rng) each."""
-    out: list[tuple] = []
-    acts = np.zeros(L.MAX_LEGAL, dtype=np.int64)
-    chooser = random.Random(seed)
-    game = 0
-    while len(out) < count:
-        rules = HONESTY_RULES[game % len(HONESTY_RULES)]
-        s, p, rng = new_kernel_game(rules, seed, game)
-        while (n := K.legal_actions(s, p, acts)) > 0 and len(out) < count:
-            if n > 1 and chooser.random() < 0.1:
-                out.append((s.copy(), p, rng.copy()))
-            K.apply_action(s, p, int(acts[chooser.randrange(n)]), rng, NO_LOG, -1)
-        game += 1
-    return out
+    def play(s, p, code, rng):
+        K.apply_action(s, p, code, rng, NO_LOG, -1)
+
+    return shared_checks.random_walk_states(count, seed, HONESTY_RULES, new_kernel_game, K.legal_actions, play,
+                                            0.1, L.MAX_LEGAL)
 
 
 def rehide(decision: tuple, gen: np.random.Generator) -> tuple:
